@@ -1,0 +1,57 @@
+/** The hono app: the MCP endpoint (POST), 405 for GET/DELETE without sessions, and JSON 404s elsewhere. */
+
+import { Hono } from "hono";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { McpServer } from "../server/server.ts";
+import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
+import { handlePost, type ResponseMode } from "./mcp-post.ts";
+import { errorResponse } from "./responses.ts";
+
+export interface McpAppOptions {
+  server: McpServer;
+  /** Path of the MCP endpoint (default `/mcp`). */
+  path?: string;
+  /** Host/Origin allowlist additions (localhost names are always allowed). */
+  allow?: HostPolicyOptions;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest accepted JSON nesting (default 64). */
+  maxJsonDepth?: number;
+  responseMode?: ResponseMode;
+  /** Log every JSON-RPC message in and out, credentials redacted. */
+  debug?: boolean;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** Builds the app once per isolate; its `fetch` answers requests. */
+export function createMcpApp(options: McpAppOptions): Hono {
+  const path = options.path ?? "/mcp";
+  const policy = createHostPolicy(options.allow);
+  const post = {
+    server: options.server,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    responseMode: options.responseMode ?? "auto",
+    debug: options.debug ?? false,
+  };
+  const methodNotAllowed = (method: string): Response =>
+    errorResponse(
+      new ProtocolError(ErrorCode.InvalidRequest, `Method Not Allowed: ${method} ${path} needs a session, and this server is stateless; send JSON-RPC messages with POST`, { status: 405 }),
+      undefined,
+      { allow: "POST" },
+    );
+
+  const app = new Hono();
+  app.use(async (c, next) => {
+    const refused = policy.check(c.req.raw);
+    if (refused) return errorResponse(refused);
+    await next();
+  });
+  app.post(path, (c) => handlePost(c.req.raw, post));
+  app.all(path, (c) => methodNotAllowed(c.req.method));
+  app.notFound((c) => errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 }), undefined));
+  app.onError((error) => errorResponse(error));
+  return app;
+}

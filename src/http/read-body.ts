@@ -1,0 +1,42 @@
+/** Reads a request body as UTF-8 text, refusing more than a byte limit even without Content-Length. */
+
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+
+function tooLarge(limit: number): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, `Request body is larger than the limit of ${limit} bytes`, { status: 413 });
+}
+
+/** Returns the body text; throws a 413 {@link ProtocolError} past `limit` bytes, a 400 for invalid UTF-8. */
+export async function readBody(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  let bytes: Uint8Array;
+  if (chunks.length === 1) bytes = chunks[0] as Uint8Array;
+  else {
+    bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8", { status: 400 });
+  }
+}

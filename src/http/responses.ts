@@ -1,0 +1,40 @@
+/** The one place that turns results and errors into HTTP responses with JSON-RPC bodies. */
+
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { RequestId } from "../core/jsonrpc.ts";
+import { RawResult, type MethodResult } from "../server/server.ts";
+
+export const JSON_CONTENT_TYPE = "application/json";
+
+/** Serialises a JSON-RPC success response; pre-serialised results are spliced in as they are. */
+export function resultMessage(id: RequestId, result: MethodResult): string {
+  const body = result instanceof RawResult ? result.json : JSON.stringify(result);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`;
+}
+
+/** Serialises a JSON-RPC error response; the id is left out when it could not be read. */
+export function errorMessage(error: ProtocolError, id: RequestId | undefined): string {
+  const requestId = id ?? error.requestId;
+  return requestId === undefined
+    ? JSON.stringify({ jsonrpc: "2.0", error: error.toJSON() })
+    : JSON.stringify({ jsonrpc: "2.0", id: requestId, error: error.toJSON() });
+}
+
+/**
+ * Maps anything thrown to a {@link ProtocolError}. Unknown errors become -32603 with a generic
+ * message (HTTP 500); their details go to the log only, never to the client.
+ */
+export function toProtocolError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  console.error("edge-mcp: internal error", error);
+  return new ProtocolError(ErrorCode.InternalError, "Internal error", { status: 500, cause: error });
+}
+
+export function jsonResponse(body: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
+}
+
+export function errorResponse(error: unknown, id?: RequestId, headers?: Record<string, string>): Response {
+  const protocolError = toProtocolError(error);
+  return jsonResponse(errorMessage(protocolError, id), protocolError.status, headers);
+}

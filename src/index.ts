@@ -1,0 +1,29 @@
+/** edge-mcp: a platform-free MCP server core. Worker entry points live in `edge-mcp/workers`. */
+
+export { ErrorCode, ProtocolError, invalidParams, invalidRequest, type ProtocolErrorOptions } from "./core/errors.ts";
+export { DefinitionError } from "./core/definition-error.ts";
+export { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS, MetaKey } from "./core/versions.ts";
+export type {
+  Annotations,
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  Implementation,
+  JsonObject,
+  JsonSchema,
+  LoggingLevel,
+  ResourceContents,
+  ResourceLink,
+  TextContent,
+  ToolAnnotations,
+} from "./core/types.ts";
+export type { StandardSchema } from "./core/standard-schema.ts";
+export { defineTool, type ToolArgs, type ToolDefinition, type ToolReturn, type ToolSchema } from "./server/tool.ts";
+export type { Era, ToolContext } from "./server/tool-context.ts";
+export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
+export { createMcpApp, type McpAppOptions } from "./http/app.ts";
+export type { ResponseMode } from "./http/mcp-post.ts";
+export type { HostPolicyOptions } from "./http/host-policy.ts";

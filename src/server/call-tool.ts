@@ -1,0 +1,75 @@
+/** `tools/call`: look the tool up, validate its arguments, run it, and shape its result. */
+
+import { ProtocolError, invalidParams } from "../core/errors.ts";
+import { isObject, own } from "../core/json.ts";
+import type { Params } from "../core/jsonrpc.ts";
+import type { CallToolResult } from "../core/types.ts";
+import type { CompiledTool } from "./compile-tool.ts";
+import type { ToolContext } from "./tool-context.ts";
+import type { ToolRegistry } from "./tool-registry.ts";
+import type { ToolReturn } from "./tool.ts";
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. */
+export function resolveTool(registry: ToolRegistry, params: Params | undefined): CompiledTool {
+  const name = params ? own(params, "name") : undefined;
+  if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
+  const tool = registry.get(name);
+  if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+  return tool;
+}
+
+function normalise(tool: CompiledTool, value: ToolReturn): CallToolResult {
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  if (isObject(value)) {
+    if (Array.isArray(value["content"])) return value as unknown as CallToolResult;
+    if (Object.hasOwn(value, "structuredContent") && value["content"] === undefined) {
+      const structuredContent = value["structuredContent"];
+      return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+    }
+  }
+  console.error(`edge-mcp: tool ${tool.name} returned a value that is not a tool result`);
+  return errorResult(`Tool ${tool.name} returned an invalid result (a server bug); it cannot be used right now.`);
+}
+
+async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
+  if (!tool.output || result.isError) return result;
+  if (result.structuredContent === undefined) {
+    console.error(`edge-mcp: tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+    return errorResult(`Tool ${tool.name} returned no structured content although it declares an output schema (a server bug).`);
+  }
+  const outcome = await tool.output.validate(result.structuredContent);
+  if (outcome.ok) return result;
+  console.error(`edge-mcp: tool ${tool.name} returned structuredContent that does not match its outputSchema: ${outcome.issues.join("; ")}`);
+  return errorResult(`Tool ${tool.name} returned a result that does not match its declared output schema (a server bug).`);
+}
+
+/**
+ * Runs a `tools/call`. Argument failures and thrown errors become `isError` results that tell the
+ * model what to fix (2025-11-25 tools "Error Handling"); a thrown {@link ProtocolError} becomes a
+ * JSON-RPC error instead.
+ */
+export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
+  const rawArgs = params ? own(params, "arguments") : undefined;
+  if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
+  const args = rawArgs ?? {};
+
+  const validated = tool.input.validate(args);
+  const outcome = validated instanceof Promise ? await validated : validated;
+  if (!outcome.ok) {
+    return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join("; ")}. Fix the arguments to match the tool's inputSchema and call it again.`);
+  }
+
+  let value: ToolReturn;
+  try {
+    value = await tool.handler(outcome.value as never, ctx);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResult(`Tool ${tool.name} failed: ${message}`);
+  }
+  return checkOutput(tool, normalise(tool, value));
+}

@@ -1,0 +1,82 @@
+/** Turns a JSON Schema or Standard Schema into a listed JSON Schema and a compiled validator. */
+
+import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
+import { DefinitionError } from "../core/definition-error.ts";
+import { isObject } from "../core/json.ts";
+import { isStandardSchema, type StandardIssue } from "../core/standard-schema.ts";
+import type { JsonSchema } from "../core/types.ts";
+import type { ToolSchema } from "./tool.ts";
+
+export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+export interface CompiledSchema {
+  /** The JSON Schema shown to clients. */
+  json: JsonSchema;
+  /** Validates a value; synchronous for JSON Schema, possibly async for a Standard Schema. */
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome>;
+}
+
+// Parent keywords whose failure is only a summary of a more precise child error.
+const SUMMARY_KEYWORDS = new Set(["properties", "patternProperties", "items", "prefixItems", "contains", "$ref", "$dynamicRef", "allOf", "false", "unevaluatedItems"]);
+const MAX_ISSUES = 8;
+
+function describeUnits(units: readonly OutputUnit[]): string[] {
+  const issues: string[] = [];
+  for (const unit of units) {
+    if (SUMMARY_KEYWORDS.has(unit.keyword)) continue;
+    const where = unit.instanceLocation === "#" ? "(root)" : unit.instanceLocation.slice(1);
+    issues.push(`${where}: ${unit.error}`);
+    if (issues.length === MAX_ISSUES) break;
+  }
+  return issues.length > 0 ? issues : units.slice(0, MAX_ISSUES).map((u) => `${u.instanceLocation}: ${u.error}`);
+}
+
+function describeStandardIssues(issues: ReadonlyArray<StandardIssue>): string[] {
+  return issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("/");
+    return `${path === "" ? "(root)" : `/${path}`}: ${issue.message}`;
+  });
+}
+
+/**
+ * Compiles a schema once. `what` names it in definition errors ("tool add inputSchema").
+ * A Standard Schema must be able to convert itself to JSON Schema (Standard JSON Schema).
+ */
+export function compileSchema(schema: ToolSchema, what: string): CompiledSchema {
+  if (isStandardSchema(schema)) {
+    const converter = schema["~standard"].jsonSchema;
+    if (!converter) {
+      throw new DefinitionError(`${what}: this Standard Schema (${schema["~standard"].vendor}) cannot convert itself to JSON Schema; pass a JSON Schema instead`);
+    }
+    let json: JsonSchema;
+    try {
+      json = converter.input({ target: "draft-2020-12" });
+    } catch (cause) {
+      throw new DefinitionError(`${what}: converting the Standard Schema to JSON Schema failed`, { cause });
+    }
+    const validate = schema["~standard"].validate;
+    const toOutcome = (result: Awaited<ReturnType<typeof validate>>): ValidationOutcome =>
+      result.issues ? { ok: false, issues: describeStandardIssues(result.issues) } : { ok: true, value: result.value };
+    return {
+      json,
+      validate(value) {
+        const result = validate(value);
+        return result instanceof Promise ? result.then(toOutcome) : toOutcome(result);
+      },
+    };
+  }
+  if (!isObject(schema)) throw new DefinitionError(`${what} must be a JSON Schema object`);
+  let validator: Validator;
+  try {
+    validator = new Validator(schema as Schema, "2020-12", false);
+  } catch (cause) {
+    throw new DefinitionError(`${what} is not a valid JSON Schema`, { cause });
+  }
+  return {
+    json: schema,
+    validate(value) {
+      const result = validator.validate(value);
+      return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
+    },
+  };
+}

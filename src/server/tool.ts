@@ -1,0 +1,48 @@
+/** How a tool is declared: once, for every revision and transport mode. */
+
+import type { StandardSchema, InferOutput } from "../core/standard-schema.ts";
+import type { CallToolResult, Icon, JsonObject, JsonSchema, ToolAnnotations } from "../core/types.ts";
+import type { ToolContext } from "./tool-context.ts";
+
+/** A schema given as JSON Schema, or as any Standard Schema validator that can convert itself to JSON Schema. */
+export type ToolSchema = JsonSchema | StandardSchema;
+
+/** Arguments a handler receives: the validator's output for a Standard Schema, else a plain object. */
+export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : Record<string, unknown>;
+
+/**
+ * What a handler may return: a full `CallToolResult`, a string (sent as one text block), or,
+ * for a tool with an `outputSchema`, `{ structuredContent }` alone (its JSON is added as text).
+ */
+export type ToolReturn = CallToolResult | string | { structuredContent: unknown; content?: undefined };
+
+export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
+  /** 1–128 characters of `A-Z a-z 0-9 _ - .`, unique within the server. */
+  name: string;
+  title?: string;
+  /** What the tool does, for the model. Conformance clients require one on every tool. */
+  description?: string;
+  /** The arguments: a JSON Schema whose root is `type: "object"`, or a Standard Schema. */
+  inputSchema: S;
+  /** The shape of `structuredContent`; results are checked against it. */
+  outputSchema?: ToolSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  handler: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+/**
+ * Declares a tool. The identity function, there for type inference of the handler's arguments.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Returns the text it is given.",
+ *   inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+ *   handler: (args) => String(args["text"]),
+ * });
+ */
+export function defineTool<S extends ToolSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
+  return definition;
+}

@@ -1,0 +1,53 @@
+/** The Worker entry: builds the MCP app once per isolate from the server and the env vars. */
+
+import type { Hono } from "hono";
+import { DefinitionError } from "../core/definition-error.ts";
+import { createMcpApp, type McpAppOptions } from "../http/app.ts";
+import type { ResponseMode } from "../http/mcp-post.ts";
+import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
+import type { McpEnv } from "./env.ts";
+
+export type WorkerOptions = Omit<McpAppOptions, "server">;
+
+const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+}
+
+function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): McpAppOptions {
+  const mode = env.MCP_RESPONSE_MODE?.trim() || options.responseMode || "auto";
+  if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
+  return {
+    ...options,
+    server,
+    responseMode: mode as ResponseMode,
+    debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",
+    allow: {
+      hosts: [...(options.allow?.hosts ?? []), ...list(env.ALLOWED_HOSTS)],
+      origins: [...(options.allow?.origins ?? []), ...list(env.ALLOWED_ORIGINS)],
+    },
+  };
+}
+
+/**
+ * Makes a Worker (`export default createWorker(...)`) that serves the MCP endpoint. The server is
+ * compiled at module load; the app is built on the first request of each isolate.
+ *
+ * @example
+ * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
+ */
+export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): ExportedHandler<E> {
+  const compiled = "handle" in server ? server : createServer(server);
+  const apps = new WeakMap<object, Hono>();
+  return {
+    fetch(request, env, ctx) {
+      let app = apps.get(env);
+      if (!app) {
+        app = createMcpApp(appOptions(compiled, options, env));
+        apps.set(env, app);
+      }
+      return app.fetch(request, env, ctx);
+    },
+  };
+}

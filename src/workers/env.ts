@@ -1,0 +1,12 @@
+/** The bindings and vars the Worker entry reads (all optional; see wrangler.toml). */
+
+export interface McpEnv {
+  /** "true" logs every JSON-RPC message in and out, credentials redacted. */
+  MCP_DEBUG?: string;
+  /** "auto" (default), "sse" or "json". */
+  MCP_RESPONSE_MODE?: string;
+  /** Comma-separated Host names to allow besides localhost names and *.workers.dev. */
+  ALLOWED_HOSTS?: string;
+  /** Comma-separated browser origins to allow. */
+  ALLOWED_ORIGINS?: string;
+}

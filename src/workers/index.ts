@@ -1,0 +1,4 @@
+/** Worker-only exports (`edge-mcp/workers`): the Worker entry and its env type. */
+
+export { createWorker, type WorkerOptions } from "./create-worker.ts";
+export type { McpEnv } from "./env.ts";
