@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
+import { callTool } from "../../src/server/call-tool.ts";
+import { compileTool } from "../../src/server/compile-tool.ts";
+import { createToolContext } from "../../src/server/request-context.ts";
+import { defineTool } from "../../src/server/tool.ts";
+
+function context(notes: unknown[] = [], overrides: Partial<Parameters<typeof createToolContext>[0]> = {}) {
+  return createToolContext({
+    era: "modern",
+    protocolVersion: "2026-07-28",
+    clientCapabilities: {},
+    minLogRank: undefined,
+    progressToken: undefined,
+    signal: new AbortController().signal,
+    notify: (method, params) => notes.push({ method, params }),
+    ...overrides,
+  });
+}
+
+const add = compileTool(
+  defineTool({
+    name: "add",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+    handler: (args) => ({ structuredContent: { sum: (args["a"] as number) + (args["b"] as number) } }),
+  }),
+);
+
+describe("callTool", () => {
+  it("returns structured content with its JSON as text", async () => {
+    const result = await callTool(add, { name: "add", arguments: { a: 1, b: 2 } }, context());
+    expect(result).toEqual({ content: [{ type: "text", text: '{"sum":3}' }], structuredContent: { sum: 3 } });
+  });
+
+  it("turns schema failures into an isError result that names the problem", async () => {
+    const result = await callTool(add, { name: "add", arguments: { a: "1" } }, context());
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toMatch(/Invalid arguments for tool add/);
+    expect(text).toMatch(/\/a: .*number/);
+    expect(text).toMatch(/required property "b"/);
+  });
+
+  it("treats __proto__ in arguments as an ordinary key and pollutes nothing", async () => {
+    const args = JSON.parse('{"a":1,"b":2,"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const result = await callTool(add, { name: "add", arguments: args }, context());
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/__proto__/);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it("refuses arguments that are not an object with -32602", async () => {
+    await expect(callTool(add, { name: "add", arguments: [1, 2] }, context())).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+
+  it("turns a thrown error into an isError result and lets a ProtocolError through", async () => {
+    const failing = compileTool(defineTool({ name: "f", inputSchema: { type: "object" }, handler: () => { throw new Error("disk full"); } }));
+    expect(await callTool(failing, {}, context())).toEqual({ content: [{ type: "text", text: "Tool f failed: disk full" }], isError: true });
+    const protocol = compileTool(defineTool({ name: "p", inputSchema: { type: "object" }, handler: () => { throw new ProtocolError(-32001, "custom"); } }));
+    await expect(callTool(protocol, {}, context())).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it("reports structured content that breaks the output schema as an isError result", async () => {
+    const wrong = compileTool(defineTool({ name: "w", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["sum"] }, handler: () => ({ structuredContent: { total: 1 } }) }));
+    const result = await callTool(wrong, {}, context());
+    expect(result.isError).toBe(true);
+    const missing = compileTool(defineTool({ name: "m", inputSchema: { type: "object" }, outputSchema: { type: "object" }, handler: () => "text only" }));
+    expect((await callTool(missing, {}, context())).isError).toBe(true);
+  });
+
+  it("validates with a Standard Schema (zod) and lists its JSON Schema", async () => {
+    const greet = compileTool(defineTool({ name: "greet", inputSchema: z.object({ name: z.string().min(1) }), handler: (args) => `Hello ${args.name}` }));
+    expect(greet.listed["inputSchema"]).toMatchObject({ type: "object", properties: { name: { type: "string" } } });
+    expect(await callTool(greet, { arguments: { name: "Ada" } }, context())).toEqual({ content: [{ type: "text", text: "Hello Ada" }] });
+    const bad = await callTool(greet, { arguments: { name: "" } }, context());
+    expect(bad.isError).toBe(true);
+    expect((bad.content[0] as { text: string }).text).toMatch(/\/name/);
+  });
+});
+
+describe("tool context", () => {
+  it("sends progress only with a token and only when it increases", () => {
+    const notes: unknown[] = [];
+    const ctx = context(notes, { progressToken: "t" });
+    ctx.progress(1, 3);
+    ctx.progress(1, 3);
+    ctx.progress(0.5);
+    ctx.progress(2, 3, "half");
+    expect(notes).toEqual([
+      { method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 3 } },
+      { method: "notifications/progress", params: { progressToken: "t", progress: 2, total: 3, message: "half" } },
+    ]);
+    const silent: unknown[] = [];
+    context(silent).progress(1);
+    expect(silent).toEqual([]);
+  });
+
+  it("sends logs only at or above the requested level, and none when no level was named", () => {
+    const notes: unknown[] = [];
+    const ctx = context(notes, { minLogRank: 3 });
+    ctx.log("info", "quiet");
+    ctx.log("error", "loud", "db");
+    expect(notes).toEqual([{ method: "notifications/message", params: { level: "error", data: "loud", logger: "db" } }]);
+    const none: unknown[] = [];
+    context(none).log("emergency", "x");
+    expect(none).toEqual([]);
+  });
+});
