@@ -64,6 +64,18 @@ describe("detectEra", () => {
     expect([error.code, error.status]).toEqual([ErrorCode.HeaderMismatch, 400]);
   });
 
+  it("answers a header/body disagreement with -32020 even when the body version is also unsupported", () => {
+    const meta = { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" };
+    expect(failure(() => detectEra(request("tools/list", { _meta: meta }), headers(MODERN_HEADERS))).code).toBe(ErrorCode.HeaderMismatch);
+  });
+
+  it("checks missing _meta keys before the headers", () => {
+    const noVersion = { "io.modelcontextprotocol/clientCapabilities": {} };
+    expect(failure(() => detectEra(request("tools/list", { _meta: noVersion }), headers(MODERN_HEADERS))).code).toBe(ErrorCode.InvalidParams);
+    const noCaps = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+    expect(failure(() => detectEra(request("tools/list", { _meta: noCaps }), headers({}))).code).toBe(ErrorCode.InvalidParams);
+  });
+
   it("answers 400 -32022 for an unsupported version in _meta", () => {
     const meta = { ...META, "io.modelcontextprotocol/protocolVersion": "1900-01-01" };
     const error = failure(() => detectEra(request("tools/list", { _meta: meta }), headers({ ...MODERN_HEADERS, "mcp-protocol-version": "1900-01-01" })));

@@ -30,8 +30,11 @@ describe("own", () => {
 });
 
 describe("decodeHeaderValue", () => {
-  it("passes plain values through", () => {
+  it("passes plain values through, including ones that only look half-encoded", () => {
     expect(decodeHeaderValue("tools/call")).toBe("tools/call");
+    expect(decodeHeaderValue("SGVsbG8=")).toBe("SGVsbG8=");
+    expect(decodeHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
+    expect(decodeHeaderValue("=?base64?SGVsbG8=?=")).toBe("Hello");
   });
 
   it("decodes the =?base64?…?= form as UTF-8", () => {
@@ -40,6 +43,8 @@ describe("decodeHeaderValue", () => {
 
   it("returns undefined for malformed base64 or bytes that are not UTF-8", () => {
     expect(decodeHeaderValue("=?base64?***?=")).toBeUndefined();
+    expect(decodeHeaderValue("=?base64?SGVsbG8?=")).toBeUndefined();
+    expect(decodeHeaderValue("=?base64?SGVs!!!bG8=?=")).toBeUndefined();
     expect(decodeHeaderValue(`=?base64?${btoa("\xff\xfe")}?=`)).toBeUndefined();
   });
 });
