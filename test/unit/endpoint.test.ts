@@ -1,0 +1,123 @@
+// The hono app runs on any Web-standard runtime; these tests drive it in Node.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMcpApp } from "../../src/http/app.ts";
+import { createServer } from "../../src/server/server.ts";
+import { defineTool } from "../../src/server/tool.ts";
+
+const region = defineTool({
+  name: "forecast",
+  description: "Weather for a region.",
+  inputSchema: {
+    type: "object",
+    properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", "x-mcp-header": "Days" }, apiKey: { type: "string" } },
+  },
+  handler: (args) => `forecast for ${String(args["region"])}`,
+});
+
+const server = createServer({ info: { name: "t", version: "1" }, tools: [region] });
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+function call(app: ReturnType<typeof createMcpApp>, args: Record<string, unknown>, headers: Record<string, string>) {
+  return app.request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "forecast",
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "forecast", arguments: args, _meta: META } }),
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("Mcp-Param headers (x-mcp-header)", () => {
+  const app = createMcpApp({ server });
+
+  it("accepts matching plain, base64 and numeric headers", async () => {
+    expect((await call(app, { region: "Paris" }, { "mcp-param-region": "Paris" })).status).toBe(200);
+    expect((await call(app, { region: "Zürich" }, { "mcp-param-region": `=?base64?${btoa("Z\xc3\xbcrich")}?=` })).status).toBe(200);
+    expect((await call(app, { region: "x", days: 3 }, { "mcp-param-region": "x", "mcp-param-days": "03" })).status).toBe(200);
+  });
+
+  it("expects no header for an absent or null argument", async () => {
+    expect((await call(app, {}, {})).status).toBe(200);
+    expect((await call(app, { region: null }, {})).status).toBe(200);
+  });
+
+  it.each([
+    [{ region: "Paris" }, {}],
+    [{ region: "Paris" }, { "mcp-param-region": "Lyon" }],
+    [{ region: "Hello" }, { "mcp-param-region": "=?base64?SGVsbG8?=" }],
+    [{ region: "x", days: 3 }, { "mcp-param-region": "x", "mcp-param-days": "4" }],
+  ])("refuses %j with headers %j: 400 -32020", async (args, headers) => {
+    const response = await call(app, args, headers);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32020 } });
+  });
+});
+
+describe("debug logging", () => {
+  it("logs each message in and out with credentials redacted", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const app = createMcpApp({ server, debug: true });
+    await call(app, { region: "Paris", apiKey: "sk-live-123" }, { "mcp-param-region": "Paris", authorization: "Bearer abc.def" });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^edge-mcp debug \{"direction":"in"/);
+    expect(lines[1]).toMatch(/"direction":"out"/);
+    expect(lines.join("\n")).not.toMatch(/sk-live-123|abc\.def/);
+    expect(lines[0]).toMatch(/"apiKey":"\[redacted\]"/);
+    expect(lines[0]).toMatch(/"authorization":"\[redacted\]"/);
+  });
+
+  it("logs nothing when off", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await call(createMcpApp({ server }), { region: "Paris" }, { "mcp-param-region": "Paris" });
+    expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe("response modes", () => {
+  const countdown = defineTool({
+    name: "steps",
+    description: "Reports two progress steps.",
+    inputSchema: { type: "object" },
+    handler: (_args, ctx) => {
+      ctx.progress(1, 2);
+      ctx.progress(2, 2);
+      return "done";
+    },
+  });
+  const stepsServer = createServer({ info: { name: "t", version: "1" }, tools: [countdown] });
+  const legacyCall = (app: ReturnType<typeof createMcpApp>, withToken: boolean) =>
+    app.request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "steps", ...(withToken ? { _meta: { progressToken: 1 } } : {}) } }),
+    });
+
+  it("auto: JSON when nothing streams, SSE when a synchronous handler reports progress", async () => {
+    const app = createMcpApp({ server: stepsServer });
+    expect((await legacyCall(app, false)).headers.get("content-type")).toBe("application/json");
+    const streamed = await legacyCall(app, true);
+    expect(streamed.headers.get("content-type")).toBe("text/event-stream");
+    const text = await streamed.text();
+    expect(text.match(/notifications\/progress/g)).toHaveLength(2);
+    expect(text).toMatch(/"result":\{"content":\[\{"type":"text","text":"done"\}\]\}/);
+  });
+
+  it("sse: always a stream; json: never, dropping notifications", async () => {
+    expect((await legacyCall(createMcpApp({ server: stepsServer, responseMode: "sse" }), false)).headers.get("content-type")).toBe("text/event-stream");
+    const json = await legacyCall(createMcpApp({ server: stepsServer, responseMode: "json" }), true);
+    expect(json.headers.get("content-type")).toBe("application/json");
+    expect(await json.json()).toMatchObject({ result: { content: [{ text: "done" }] } });
+  });
+});
