@@ -121,3 +121,36 @@ describe("response modes", () => {
     expect(await json.json()).toMatchObject({ result: { content: [{ text: "done" }] } });
   });
 });
+
+describe("cancellation", () => {
+  it("aborts the handler's signal when the client closes the SSE response", async () => {
+    let aborted: (reason: unknown) => void = () => {};
+    const abortedPromise = new Promise<unknown>((resolve) => {
+      aborted = resolve;
+    });
+    const slow = defineTool({
+      name: "slow",
+      description: "Reports progress, then waits until cancelled.",
+      inputSchema: { type: "object" },
+      handler: (_args, ctx) =>
+        new Promise<string>((_resolve, reject) => {
+          ctx.progress(1);
+          ctx.signal.addEventListener("abort", () => {
+            aborted(ctx.signal.reason);
+            reject(ctx.signal.reason);
+          });
+        }),
+    });
+    const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools: [slow] }) });
+    const response = await app.request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: { progressToken: "t" } } }),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(await abortedPromise).toMatchObject({ name: "AbortError" });
+  });
+});
