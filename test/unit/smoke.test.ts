@@ -20,7 +20,8 @@ describe("unit project", () => {
   it("wrangler.toml uses a compatibility_date the pinned workerd supports", () => {
     const toml = readFileSync(new URL("wrangler.toml", root), "utf8");
     const date = /^compatibility_date\s*=\s*"(\d{4}-\d{2}-\d{2})"/m.exec(toml)?.[1];
+    const supported = wranglerWorkerdCompatibilityDate();
     expect(date).toBeDefined();
-    expect(date! <= wranglerWorkerdCompatibilityDate()).toBe(true);
+    expect(date! <= supported, `compatibility_date ${date} is newer than workerd's ${supported}`).toBe(true);
   });
 });

@@ -1,0 +1,33 @@
+// e2e global setup: two `wrangler dev` servers of the root wrangler.toml (auto and sse response modes).
+import type { TestProject } from "vitest/node";
+import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Base URL (no path) of `wrangler dev` with the [vars] of wrangler.toml as they are. */
+    baseUrlAuto: string;
+    /** Base URL (no path) of `wrangler dev` with `--var MCP_RESPONSE_MODE:sse`. */
+    baseUrlSse: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const servers: WranglerDev[] = [];
+  const teardown = async (): Promise<void> => {
+    const results = await Promise.allSettled(servers.map((server) => server.stop()));
+    const failures = results.filter((result) => result.status === "rejected");
+    if (failures.length > 0) throw new AggregateError(failures.map((f) => f.reason), "wrangler dev teardown failed");
+  };
+  try {
+    // One at a time: two cold starts at once on a 2-core machine only slow each other down.
+    servers.push(await startWranglerDev({ name: "auto" }));
+    servers.push(await startWranglerDev({ name: "sse", vars: { MCP_RESPONSE_MODE: "sse" } }));
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  const [auto, sse] = servers as [WranglerDev, WranglerDev];
+  project.provide("baseUrlAuto", auto.baseUrl);
+  project.provide("baseUrlSse", sse.baseUrl);
+  return teardown;
+}

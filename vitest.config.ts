@@ -1,0 +1,50 @@
+// Vitest projects: unit (Node), workers (workerd via @cloudflare/vitest-plugin), e2e (Node against `wrangler dev`).
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Keep every wrangler/miniflare started in this process (the workers pool) offline and quiet.
+process.env["WRANGLER_SEND_METRICS"] = "false";
+process.env["WRANGLER_SEND_ERROR_REPORTS"] = "false";
+process.env["CLOUDFLARE_CF_FETCH_ENABLED"] = "false";
+
+export default defineConfig({
+  test: {
+    retry: 0,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["test/unit/**/*.test.ts", "src/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest({
+            // The Worker under test is `main` of this config; its [vars] become bindings.
+            // Override or add bindings per project with `miniflare: { bindings: { ... } }`.
+            wrangler: { configPath: "./wrangler.toml" },
+            remoteBindings: false,
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
