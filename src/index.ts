@@ -22,7 +22,18 @@ export type {
 } from "./core/types.ts";
 export type { StandardSchema } from "./core/standard-schema.ts";
 export { defineTool, type ToolArgs, type ToolDefinition, type ToolReturn, type ToolSchema } from "./server/tool.ts";
-export type { Era, ToolContext } from "./server/tool-context.ts";
+export {
+  defineResource,
+  defineResourceTemplate,
+  type Completer,
+  type ResourceDefinition,
+  type ResourceReadReturn,
+  type ResourceTemplateDefinition,
+} from "./server/resource.ts";
+export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompt.ts";
+export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/handler-context.ts";
+export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/input.ts";
+export type { ChangeFeed, SubscriptionFilter } from "./server/change-hub.ts";
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export type { ResponseMode } from "./http/mcp-post.ts";

@@ -2,6 +2,7 @@
 
 import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import { handlePost, type ResponseMode } from "./mcp-post.ts";
@@ -20,6 +21,11 @@ export interface McpAppOptions {
   responseMode?: ResponseMode;
   /** Log every JSON-RPC message in and out, credentials redacted. */
   debug?: boolean;
+  /**
+   * HMAC secret for MRTR `requestState` (a Worker secret). Without one, a random key per isolate
+   * is used: retries that reach another isolate are then refused.
+   */
+  stateSecret?: string;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -35,6 +41,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     responseMode: options.responseMode ?? "auto",
     debug: options.debug ?? false,
+    sealer: createStateSealer({ secret: options.stateSecret }),
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(

@@ -6,10 +6,12 @@ import { jsonDepthExceeds, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
-import type { RequestContext } from "../server/request-context.ts";
+import type { TransportContext } from "../server/request-context.ts";
+import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
+import { listen } from "./listen.ts";
 import { readBody } from "./read-body.ts";
 import { errorMessage, errorResponse, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SseStream } from "./sse-stream.ts";
@@ -19,6 +21,7 @@ export type ResponseMode = "auto" | "json" | "sse";
 
 export interface PostOptions {
   server: McpServer;
+  sealer: StateSealer;
   maxBodyBytes: number;
   maxJsonDepth: number;
   responseMode: ResponseMode;
@@ -83,11 +86,14 @@ export async function handlePost(request: Request, options: PostOptions): Promis
       // Legacy stateless requests cannot carry a level set earlier; info and above are sent.
       minLogRank: info.era === "modern" ? info.minLogRank : 1,
       progressToken: progressTokenOf(message),
+      sealer: options.sealer,
+      scope: "default",
     };
     if (info.era === "modern") {
       if (!options.server.hasMethod(message.method, info.era)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
       }
+      if (message.method === "subscriptions/listen") return listen(message, options.server, options.debug);
       if (message.method === "tools/call") {
         const tool = resolveTool(options.server.tools, message.params);
         checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
@@ -108,7 +114,7 @@ function progressTokenOf(message: InboundRequest): string | number | undefined {
   return typeof token === "string" || typeof token === "number" ? token : undefined;
 }
 
-type RequestBase = Omit<RequestContext, "signal" | "notify">;
+type RequestBase = Omit<TransportContext, "signal" | "notify">;
 
 async function dispatch(request: Request, message: InboundRequest, base: RequestBase, options: PostOptions): Promise<Response> {
   const abort = new AbortController();
@@ -124,7 +130,7 @@ async function dispatch(request: Request, message: InboundRequest, base: Request
   const notified = new Promise<"stream">((resolve) => {
     wake = () => resolve("stream");
   });
-  const ctx: RequestContext = {
+  const ctx: TransportContext = {
     ...base,
     signal: abort.signal,
     notify:

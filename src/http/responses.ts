@@ -2,7 +2,7 @@
 
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
-import { RawResult, type MethodResult } from "../server/server.ts";
+import { RawResult, type MethodResult } from "../server/raw-result.ts";
 
 export const JSON_CONTENT_TYPE = "application/json";
 

@@ -37,6 +37,11 @@ export class SseStream {
     if (this.#open) this.#controller.enqueue(encoder.encode(`event: message\ndata: ${json}\n\n`));
   }
 
+  /** Writes an SSE comment line (ignored by clients): keeps idle connections open through proxies. */
+  comment(text: string): void {
+    if (this.#open) this.#controller.enqueue(encoder.encode(`: ${text}\n\n`));
+  }
+
   close(): void {
     if (!this.#open) return;
     this.#open = false;

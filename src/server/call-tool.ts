@@ -5,7 +5,8 @@ import { isObject, own } from "../core/json.ts";
 import type { Params } from "../core/jsonrpc.ts";
 import type { CallToolResult } from "../core/types.ts";
 import type { CompiledTool } from "./compile-tool.ts";
-import type { ToolContext } from "./tool-context.ts";
+import { InputRequired } from "./input.ts";
+import type { ToolContext } from "./handler-context.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolReturn } from "./tool.ts";
 
@@ -67,7 +68,8 @@ export async function callTool(tool: CompiledTool, params: Params | undefined, c
   try {
     value = await tool.handler(outcome.value as never, ctx);
   } catch (error) {
-    if (error instanceof ProtocolError) throw error;
+    // Protocol errors and input requests are answered by the server, not shown to the model.
+    if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(`Tool ${tool.name} failed: ${message}`);
   }

@@ -4,7 +4,7 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
 import { compileSchema, type CompiledSchema } from "./schema-validator.ts";
-import type { ToolContext } from "./tool-context.ts";
+import type { ToolContext } from "./handler-context.ts";
 import type { ToolDefinition, ToolReturn } from "./tool.ts";
 
 /** A tool argument mirrored in an `Mcp-Param-{Name}` header (2026-07-28 `x-mcp-header`). */

@@ -1,10 +1,20 @@
-/** The context a tool handler receives: cancellation, progress, logging, and who is asking. */
+/** The context every handler (tool, prompt, resource) receives: cancellation, progress, logs, input, identity. */
 
 import type { JsonObject, LoggingLevel } from "../core/types.ts";
+import type { ChangeFeed } from "./change-hub.ts";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./input.ts";
 
 export type Era = "legacy" | "modern";
 
-export interface ToolContext {
+export interface InputOptions {
+  /**
+   * Names this input in `inputRequests` (2026-07-28). It must stay the same when the handler is
+   * run again for the client's retry; the default counts calls (`elicit_1`, `sample_1`, …).
+   */
+  key?: string;
+}
+
+export interface HandlerContext {
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
   /** The revision this request speaks (`2026-07-28`, `2025-11-25`, …). */
@@ -13,6 +23,8 @@ export interface ToolContext {
   readonly era: Era;
   /** What the client declared it supports (empty when unknown, e.g. a stateless legacy request). */
   readonly clientCapabilities: JsonObject;
+  /** Announces list changes and resource updates to subscribed clients. */
+  readonly changes: ChangeFeed;
   /**
    * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
    * Values must increase; a value that does not is dropped (the spec forbids sending it).
@@ -23,4 +35,19 @@ export interface ToolContext {
    * the request named a log level and this one is at least as severe.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user for input through the client. Under 2026-07-28 the first call ends this run
+   * with an `input_required` result; the client's retry runs the handler again and this call
+   * then returns the user's answer. Throws -32021 when the client lacks the capability.
+   */
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (sampling), with the same flow as {@link elicit}. */
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
+  /** Asks the client for its roots, with the same flow as {@link elicit}. */
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /** Asks for several inputs in one round trip; resolves with every answer, by key. */
+  input(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, unknown>>;
 }
+
+/** The context of a tool handler. */
+export type ToolContext = HandlerContext;

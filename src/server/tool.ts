@@ -2,7 +2,7 @@
 
 import type { StandardSchema, InferOutput } from "../core/standard-schema.ts";
 import type { CallToolResult, Icon, JsonObject, JsonSchema, ToolAnnotations } from "../core/types.ts";
-import type { ToolContext } from "./tool-context.ts";
+import type { ToolContext } from "./handler-context.ts";
 
 /** A schema given as JSON Schema, or as any Standard Schema validator that can convert itself to JSON Schema. */
 export type ToolSchema = JsonSchema | StandardSchema;

@@ -22,6 +22,7 @@ function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): Mcp
     ...options,
     server,
     responseMode: mode as ResponseMode,
+    ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
     debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...list(env.ALLOWED_HOSTS)],

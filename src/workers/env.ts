@@ -9,4 +9,6 @@ export interface McpEnv {
   ALLOWED_HOSTS?: string;
   /** Comma-separated browser origins to allow. */
   ALLOWED_ORIGINS?: string;
+  /** HMAC secret for MRTR requestState (`wrangler secret put MCP_STATE_SECRET`). */
+  MCP_STATE_SECRET?: string;
 }

@@ -3,21 +3,10 @@ import { z } from "zod";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import { callTool } from "../../src/server/call-tool.ts";
 import { compileTool } from "../../src/server/compile-tool.ts";
-import { createToolContext } from "../../src/server/request-context.ts";
+import { handlerContext } from "./context.ts";
 import { defineTool } from "../../src/server/tool.ts";
 
-function context(notes: unknown[] = [], overrides: Partial<Parameters<typeof createToolContext>[0]> = {}) {
-  return createToolContext({
-    era: "modern",
-    protocolVersion: "2026-07-28",
-    clientCapabilities: {},
-    minLogRank: undefined,
-    progressToken: undefined,
-    signal: new AbortController().signal,
-    notify: (method, params) => notes.push({ method, params }),
-    ...overrides,
-  });
-}
+const context = handlerContext;
 
 const add = compileTool(
   defineTool({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callTool } from "../../src/server/call-tool.ts";
 import { compileTool } from "../../src/server/compile-tool.ts";
-import { createToolContext } from "../../src/server/request-context.ts";
+import { handlerContext } from "./context.ts";
 import { defineTool } from "../../src/server/tool.ts";
 import { schemaErrors } from "../schema.ts";
 
@@ -27,7 +27,7 @@ const everything = compileTool(
 
 describe("content types", () => {
   it("passes text, image, audio, resource link and embedded resources through, valid in both revisions", async () => {
-    const ctx = createToolContext({ era: "legacy", protocolVersion: "2025-11-25", clientCapabilities: {}, minLogRank: undefined, progressToken: undefined, signal: new AbortController().signal, notify: () => {} });
+    const ctx = handlerContext([], { era: "legacy", protocolVersion: "2025-11-25" });
     const result = await callTool(everything, {}, ctx);
     expect(result.content.map((block) => block.type)).toEqual(["text", "image", "audio", "resource_link", "resource", "resource"]);
     expect(schemaErrors("2025-11-25", "CallToolResult", result)).toEqual([]);

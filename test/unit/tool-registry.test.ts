@@ -8,7 +8,7 @@ function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition
   return defineTool({ name, description: name, inputSchema: { type: "object" }, handler: () => name, ...extra });
 }
 
-const OPTIONS = { pageSize: 2, modernListTail: ',"resultType":"complete"', scope: "test" };
+const OPTIONS = { pageSize: 2, modernTail: ',"resultType":"complete"', scope: "test" };
 
 describe("ToolRegistry", () => {
   it("pages tools in declaration order with opaque cursors", () => {

@@ -1,0 +1,136 @@
+/** The method tables of both eras: which JSON-RPC methods exist and what each does. */
+
+import { invalidParams } from "../core/errors.ts";
+import { own } from "../core/json.ts";
+import type { InboundRequest } from "../core/jsonrpc.ts";
+import { loggingLevelRank, type Implementation, type JsonObject } from "../core/types.ts";
+import { LEGACY_VERSIONS, SUPPORTED_VERSIONS, isLegacyVersion } from "../core/versions.ts";
+import { callTool, resolveTool } from "./call-tool.ts";
+import type { ChangeHub } from "./change-hub.ts";
+import { complete } from "./completion.ts";
+import type { PromptRegistry } from "./prompt-registry.ts";
+import { createHandlerContext, type TransportContext } from "./request-context.ts";
+import type { ResourceRegistry } from "./resource-registry.ts";
+import { RawResult, type MethodResult } from "./raw-result.ts";
+import type { ToolRegistry } from "./tool-registry.ts";
+import { withInputs } from "./with-inputs.ts";
+
+export type Method = (request: InboundRequest, ctx: TransportContext) => MethodResult | Promise<MethodResult>;
+
+export interface MethodParts {
+  info: Implementation;
+  instructions: string | undefined;
+  tools: ToolRegistry;
+  resources: ResourceRegistry;
+  prompts: PromptRegistry;
+  changes: ChangeHub;
+  cacheHints: { ttlMs: number; cacheScope: string };
+  serverInfoMeta: JsonObject;
+}
+
+const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
+
+/** Builds both tables; a feature with nothing declared has no methods (and no capability). */
+export function createMethods(parts: MethodParts): { legacy: Map<string, Method>; modern: Map<string, Method> } {
+  const { tools, resources, prompts, changes } = parts;
+  const hasCompletions = prompts.size > 0 || resources.size > 0;
+
+  const capabilities = (era: "legacy" | "modern"): JsonObject => {
+    // Without a session a 2025 client has no stream for list_changed; 2026 clients use subscriptions/listen.
+    const listChanged = era === "modern" ? { listChanged: true } : {};
+    const caps: JsonObject = { logging: {} };
+    if (hasCompletions) caps["completions"] = {};
+    if (tools.size > 0) caps["tools"] = { ...listChanged };
+    if (prompts.size > 0) caps["prompts"] = { ...listChanged };
+    if (resources.size > 0) caps["resources"] = { subscribe: true, ...listChanged };
+    return caps;
+  };
+  const legacyCapabilities = capabilities("legacy");
+  const discover = new RawResult(
+    JSON.stringify({
+      resultType: "complete",
+      supportedVersions: SUPPORTED_VERSIONS,
+      capabilities: capabilities("modern"),
+      ...(parts.instructions === undefined ? {} : { instructions: parts.instructions }),
+      ...parts.cacheHints,
+      _meta: parts.serverInfoMeta,
+    }),
+  );
+
+  const toolsCall: Method = async (request, ctx) => {
+    const tool = resolveTool(tools, request.params);
+    const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
+    return withInputs(request, ctx, binding, changes, async (full) => (await callTool(tool, request.params, createHandlerContext(full))) as unknown as JsonObject);
+  };
+  const promptsGet: Method = async (request, ctx) => {
+    const prompt = prompts.resolve(param(request, "name"));
+    const binding = { method: "prompts/get", target: prompt.name, args: param(request, "arguments") };
+    return withInputs(request, ctx, binding, changes, (full) => prompts.get(prompt, request.params, createHandlerContext(full)));
+  };
+  const resourcesRead: Method = async (request, ctx) => {
+    const uri = param(request, "uri");
+    const binding = { method: "resources/read", target: typeof uri === "string" ? uri : "", args: {} };
+    const result = await withInputs(request, ctx, binding, changes, (full) => resources.read(uri, createHandlerContext(full)) as unknown as Promise<JsonObject>);
+    // 2026-07-28 caching: a complete read is cacheable; an input_required one is not.
+    return ctx.era === "modern" && result["resultType"] === undefined ? { ...result, ...parts.cacheHints } : result;
+  };
+  const acceptUri: Method = (request) => {
+    if (typeof param(request, "uri") !== "string") throw invalidParams(`params.uri must be a resource URI`);
+    return {};
+  };
+
+  const shared: [string, Method][] = [];
+  if (tools.size > 0) {
+    shared.push(["tools/list", (request, ctx) => new RawResult(tools.page(param(request, "cursor"), ctx.era))], ["tools/call", toolsCall]);
+  }
+  if (prompts.size > 0) {
+    shared.push(["prompts/list", (request, ctx) => new RawResult(prompts.page(param(request, "cursor"), ctx.era))], ["prompts/get", promptsGet]);
+  }
+  if (resources.size > 0) {
+    shared.push(
+      ["resources/list", (request, ctx) => new RawResult(resources.resourcesPage(param(request, "cursor"), ctx.era))],
+      ["resources/templates/list", (request, ctx) => new RawResult(resources.templatesPage(param(request, "cursor"), ctx.era))],
+      ["resources/read", resourcesRead],
+    );
+  }
+  if (hasCompletions) shared.push(["completion/complete", (request) => complete(request.params, prompts, resources)]);
+
+  const legacy = new Map<string, Method>([
+    [
+      "initialize",
+      (request) => {
+        const requested = param(request, "protocolVersion");
+        if (typeof requested !== "string") throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`);
+        // Answer with the requested version when we speak it, else our newest legacy one (2025-11-25 lifecycle).
+        const protocolVersion = isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
+        const result: JsonObject = { protocolVersion, capabilities: legacyCapabilities, serverInfo: parts.info };
+        if (parts.instructions !== undefined) result["instructions"] = parts.instructions;
+        return result;
+      },
+    ],
+    ["ping", () => ({})],
+    [
+      "logging/setLevel",
+      (request) => {
+        // Stateless: the level cannot outlive this request, so info and above are sent (see README).
+        if (loggingLevelRank(param(request, "level")) === undefined) {
+          throw invalidParams(`logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency`);
+        }
+        return {};
+      },
+    ],
+    ...shared,
+  ]);
+  if (resources.size > 0) {
+    // Subscriptions are acknowledged; updates reach 2025 clients only through a session's GET stream.
+    legacy.set("resources/subscribe", acceptUri);
+    legacy.set("resources/unsubscribe", acceptUri);
+  }
+
+  const modern = new Map<string, Method>([["server/discover", () => discover], ...shared]);
+  // Served by the transport (a long-lived stream), listed here so the method exists.
+  modern.set("subscriptions/listen", () => {
+    throw new Error("subscriptions/listen is answered by the HTTP transport");
+  });
+  return { legacy, modern };
+}
