@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import { callTool } from "../../src/server/call-tool.ts";
@@ -7,6 +7,14 @@ import { handlerContext } from "./context.ts";
 import { defineTool } from "../../src/server/tool.ts";
 
 const context = handlerContext;
+
+// Tool failures are logged for the operator; keep the test output clean.
+beforeEach(() => {
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const add = compileTool(
   defineTool({
