@@ -61,7 +61,8 @@ export async function callTool(tool: CompiledTool, params: Params | undefined, c
   const validated = tool.input.validate(args);
   const outcome = validated instanceof Promise ? await validated : validated;
   if (!outcome.ok) {
-    return errorResult(`Invalid arguments for tool ${tool.name}: ${outcome.issues.join("; ")}. Fix the arguments to match the tool's inputSchema and call it again.`);
+    const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
+    return errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`);
   }
 
   let value: ToolReturn;
