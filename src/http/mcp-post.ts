@@ -28,6 +28,8 @@ export interface PostOptions {
   debug: boolean;
 }
 
+const OWS = /^[ \t]+|[ \t]+$/g;
+
 type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
 
 function mediaTypes(header: string | null): string[] {
@@ -65,7 +67,9 @@ function parse(text: string, maxDepth: number): unknown {
 
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
 export async function handlePost(request: Request, options: PostOptions): Promise<Response> {
-  const header = (name: string): string | null => request.headers.get(name);
+  // Optional whitespace around a field value is not part of it (RFC 9110 §5.5); values that need
+  // leading or trailing spaces travel base64-encoded (2026-07-28 "Value encoding").
+  const header = (name: string): string | null => request.headers.get(name)?.replace(OWS, "") ?? null;
   let message;
   try {
     checkAccept(request);

@@ -67,3 +67,38 @@ describe.each(SERVERS)("raw HTTP to the %s server", (_server, { baseUrl, mediaTy
     ]);
   });
 });
+
+describe("raw HTTP header values", () => {
+  it("ignores optional whitespace around 2026-07-28 header values (RFC 9110 §5.5)", async () => {
+    // fetch() would trim the values itself; node:http sends them as written.
+    const { request } = await import("node:http");
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+    });
+    const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${inject("baseUrlAuto")}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28 ",
+          "mcp-method": "tools/call\t",
+          "mcp-name": "echo  ",
+        },
+      });
+      req.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.text)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "x" }] } });
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * The conformance fixture: one Worker exposing everything the official MCP conformance suites
+ * call, for both revisions (2025-11-25 through 0.1.16, 2026-07-28 through 0.2.0-alpha).
+ * `npm run dev:conformance -- --port N` serves it at http://127.0.0.1:N/mcp;
+ * `npm run test:conformance` runs both suites against it (test/conformance/run.sh).
+ */
+
+import { createWorker } from "../../../src/workers/index.ts";
+import { diagnosticTools } from "./diagnostic-tools.ts";
+import { mrtrTools } from "./mrtr-tools.ts";
+import { prompts } from "./prompts.ts";
+import { resourceTemplates, resources } from "./resources.ts";
+import { sharedTools } from "./tools.ts";
+
+export default createWorker({
+  info: { name: "mcp-conformance-test-server", version: "1.0.0" },
+  instructions: "Conformance test fixture: every tool, resource and prompt the MCP conformance suites exercise.",
+  tools: [...sharedTools, ...diagnosticTools, ...mrtrTools],
+  resources,
+  resourceTemplates,
+  prompts,
+});
