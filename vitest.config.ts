@@ -36,6 +36,20 @@ export default defineConfig({
       },
       {
         extends: true,
+        plugins: [
+          cloudflareTest({
+            // The conformance fixture: resources, prompts, MRTR tools, listen triggers.
+            wrangler: { configPath: "./examples/conformance/wrangler.toml" },
+            remoteBindings: false,
+          }),
+        ],
+        test: {
+          name: "workers-conformance",
+          include: ["test/workers-conformance/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
         test: {
           name: "e2e",
           environment: "node",

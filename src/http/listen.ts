@@ -11,6 +11,8 @@ import { SseStream } from "./sse-stream.ts";
 
 /** A comment every 15 s keeps idle listen streams open through proxies and load balancers. */
 const KEEP_ALIVE_MS = 15_000;
+/** Notifications raised by other requests are picked up this often (see SseStream). */
+const CROSS_REQUEST_POLL_MS = 50;
 
 /**
  * Opens the listen stream: the acknowledgement first (with the honoured filter), then every
@@ -21,7 +23,7 @@ export function listen(message: InboundRequest, server: McpServer, debug: boolea
   const filter = parseSubscriptionFilter(message.params ? own(message.params, "notifications") : undefined);
   const tag = { [MetaKey.subscriptionId]: message.id };
   let cleanup: () => void = () => {};
-  const stream = new SseStream(() => cleanup());
+  const stream = new SseStream(() => cleanup(), { crossRequestPollMs: CROSS_REQUEST_POLL_MS });
   const send = (method: string, params: JsonObject): void => {
     const meta = typeof params["_meta"] === "object" && params["_meta"] !== null ? { ...(params["_meta"] as JsonObject), ...tag } : tag;
     const json = JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: meta } });

@@ -9,42 +9,84 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "x-accel-buffering": "no",
 };
 
+export interface SseStreamOptions {
+  headers?: Record<string, string>;
+  /**
+   * Set for streams fed by other requests (listen streams): Workers forbid one request's handler
+   * from touching I/O objects of another, even resolving a promise its stream waits on. Such a
+   * stream checks its queue on its own timer, every `crossRequestPollMs`, instead of being woken.
+   */
+  crossRequestPollMs?: number;
+}
+
+/**
+ * The stream is pull-based: `send` only queues text, and the stream's own `pull` writes it, so
+ * every write happens in the context of the request that owns the response.
+ */
 export class SseStream {
   readonly response: Response;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  readonly #queue: string[] = [];
+  readonly #pollMs: number | undefined;
+  #wake: (() => void) | undefined;
+  #ended = false;
   #open = true;
 
   /** `onCancel` runs when the client goes away before the stream ends. */
-  constructor(onCancel: () => void, headers?: Record<string, string>) {
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
+  constructor(onCancel: () => void, options: SseStreamOptions = {}) {
+    this.#pollMs = options.crossRequestPollMs;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          while (this.#queue.length === 0 && !this.#ended && this.#open) {
+            await new Promise<void>((resolve) => {
+              this.#wake = resolve;
+              if (this.#pollMs !== undefined) setTimeout(resolve, this.#pollMs);
+            });
+          }
+          if (!this.#open) return;
+          if (this.#queue.length > 0) controller.enqueue(encoder.encode(this.#queue.splice(0).join("")));
+          else controller.close();
+        },
+        cancel: () => {
+          this.#open = false;
+          this.#flush();
+          onCancel();
+        },
       },
-      cancel: () => {
-        this.#open = false;
-        onCancel();
-      },
-    });
-    this.response = new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+      { highWaterMark: 0 },
+    );
+    this.response = new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
   }
 
   get open(): boolean {
-    return this.#open;
+    return this.#open && !this.#ended;
   }
 
-  /** Writes one JSON-RPC message as an SSE event; a no-op once the stream has ended. */
+  /** Queues one JSON-RPC message as an SSE event; a no-op once the stream has ended. */
   send(json: string): void {
-    if (this.#open) this.#controller.enqueue(encoder.encode(`event: message\ndata: ${json}\n\n`));
+    this.#push(`event: message\ndata: ${json}\n\n`);
   }
 
-  /** Writes an SSE comment line (ignored by clients): keeps idle connections open through proxies. */
+  /** Queues an SSE comment line (ignored by clients): keeps idle connections open through proxies. */
   comment(text: string): void {
-    if (this.#open) this.#controller.enqueue(encoder.encode(`: ${text}\n\n`));
+    this.#push(`: ${text}\n\n`);
   }
 
+  /** Ends the stream once everything queued has been written. */
   close(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    this.#controller.close();
+    this.#ended = true;
+    this.#flush();
+  }
+
+  #push(text: string): void {
+    if (!this.open) return;
+    this.#queue.push(text);
+    if (this.#pollMs === undefined) this.#flush();
+  }
+
+  #flush(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
   }
 }
