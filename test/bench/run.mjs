@@ -1,0 +1,648 @@
+#!/usr/bin/env node
+// `npm run bench`: the demo Worker (root wrangler.toml) against a bare Hono floor (test/bench/floor),
+// each bundled like `wrangler deploy` and served alone by workerd through miniflare's API on 127.0.0.1.
+// What is measured and how: test/bench/README.md. Options: node test/bench/run.mjs --help.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
+
+// Nothing may leave the machine: no telemetry, no banner update check, no Request.cf download.
+Object.assign(process.env, {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  NO_COLOR: "1",
+});
+
+const { values: opt } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    requests: { type: "string", default: "3000" }, // sequential tools/call per revision (CPU, c=1 req/s, c=1 latency)
+    duration: { type: "string", default: "3" }, // seconds of c=32 load per revision
+    "flow-duration": { type: "string", default: "2" }, // seconds of cold flows per revision
+    "flow-concurrency": { type: "string", default: "4" }, // cold flows in flight at once
+    "noise-budget": { type: "string", default: "60" }, // seconds per run to spend waiting out / redoing noisy measurements
+    "via-entry": { type: "boolean", default: false }, // go through miniflare's entry worker instead of the Worker's own socket
+    verbose: { type: "boolean", short: "v", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (opt.help) {
+  console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
+                    [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
+Measures the demo Worker against the bare floor Worker; see test/bench/README.md.`);
+  process.exit(0);
+}
+const num = (name, min) => {
+  const value = Number(opt[name]);
+  if (!Number.isFinite(value) || value < min) {
+    console.error(`bench: --${name} must be a number >= ${min}, got ${JSON.stringify(opt[name])}`);
+    process.exit(2);
+  }
+  return value;
+};
+const ROUNDS = Math.floor(num("rounds", 1));
+const SEQ_REQUESTS = Math.floor(num("requests", 100));
+const C32_SECONDS = num("duration", 0.5);
+const FLOW_SECONDS = num("flow-duration", 0.5);
+const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
+const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
+const QUIET_CORES = 0.15; // other processes' load under which the machine counts as quiet
+const NOISY_CORES = 0.25; // other processes' load during a measurement that makes us redo it
+const MAX_REDOS = 2; // per measurement
+const C32 = 32;
+const log = (...args) => console.error(...args); // progress on stderr, results on stdout
+
+// ---------------------------------------------------------------------------------------------
+// Tools: miniflare and wrangler pinned by this repository.
+
+// wrangler@4.86.0's own miniflare (node_modules/wrangler/node_modules/miniflare), matching its workerd.
+const wranglerRequire = createRequire(require.resolve("wrangler/package.json"));
+const { Miniflare } = wranglerRequire("miniflare");
+const MINIFLARE_VERSION = wranglerRequire("miniflare/package.json").version;
+const WRANGLER_VERSION = require("wrangler/package.json").version;
+const autocannon = require("autocannon");
+const WRANGLER_BIN = join(ROOT, "node_modules", ".bin", "wrangler");
+
+// ---------------------------------------------------------------------------------------------
+// The two protocol revisions' tools/call requests and the answers they must get.
+
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const BASE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const SUM_TEXT = "The sum of 2 and 3 is 5";
+
+const REVISIONS = [
+  {
+    name: "2025-11-25",
+    // initialize negotiates the version in its body, so it goes without the header (as SDK clients send it).
+    headers: (method) => (method === "initialize" ? { ...BASE_HEADERS } : { ...BASE_HEADERS, "mcp-protocol-version": "2025-11-25" }),
+    params: (params) => params,
+  },
+  {
+    name: "2026-07-28",
+    headers: (method, toolName) => ({
+      ...BASE_HEADERS,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(toolName === undefined ? {} : { "mcp-name": toolName }),
+    }),
+    params: (params) => ({ ...params, _meta: MODERN_META }),
+  },
+];
+const isModern = (rev) => rev.name === "2026-07-28";
+
+function addCallBody(rev, id) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: rev.params({ name: "add", arguments: { a: 2, b: 3 } }) });
+}
+
+class WrongAnswer extends Error {}
+
+function expect(condition, what, detail) {
+  if (!condition) throw new WrongAnswer(`${what}${detail === undefined ? "" : `: ${typeof detail === "string" ? detail : JSON.stringify(detail)}`}`.slice(0, 600));
+}
+
+function parseJson(text, what) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WrongAnswer(`${what}: not JSON: ${text.slice(0, 300)}`);
+  }
+}
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Strict check of one tools/call add(2, 3) answer, parsed. */
+function checkAddAnswer(rev, id, status, contentType, text) {
+  const what = `${rev.name} tools/call add (id ${id})`;
+  expect(status === 200, `${what}: HTTP ${status}`, text.slice(0, 300));
+  expect(/^application\/json\b/.test(contentType ?? ""), `${what}: content-type ${contentType}`);
+  const msg = parseJson(text, what);
+  expect(msg.jsonrpc === "2.0" && msg.id === id && !("error" in msg), `${what}: envelope`, msg);
+  const { content, structuredContent, resultType, _meta, ...rest } = msg.result ?? {};
+  expect(isDeepStrictEqual(content, [{ type: "text", text: SUM_TEXT }]), `${what}: content`, content);
+  expect(isDeepStrictEqual(structuredContent, { sum: 5 }), `${what}: structuredContent`, structuredContent);
+  expect(Object.keys(rest).length === 0, `${what}: unexpected result keys`, Object.keys(rest));
+  if (isModern(rev)) {
+    expect(resultType === "complete", `${what}: resultType`, resultType);
+    const info = _meta?.["io.modelcontextprotocol/serverInfo"];
+    expect(isObject(info) && typeof info.name === "string" && typeof info.version === "string", `${what}: _meta serverInfo`, _meta);
+  } else {
+    expect(resultType === undefined && _meta === undefined, `${what}: 2025 answers carry no resultType/_meta`, msg.result);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A small keep-alive HTTP client on node:http (probes and cold flows).
+
+function post(base, agent, headers, body) {
+  return new Promise((resolvePost, reject) => {
+    const req = http.request(
+      { host: base.hostname, port: base.port, path: "/mcp", method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolvePost({ status: res.statusCode, contentType: res.headers["content-type"], text }));
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error("request timed out after 10 s")));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function rpc(base, agent, rev, id, method, params, toolName) {
+  const body = JSON.stringify(id === undefined ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params });
+  return post(base, agent, rev.headers(method, toolName), body);
+}
+
+function result(rev, what, id, res) {
+  expect(res.status === 200, `${rev.name} ${what}: HTTP ${res.status}`, res.text.slice(0, 300));
+  const msg = parseJson(res.text, `${rev.name} ${what}`);
+  expect(msg.jsonrpc === "2.0" && msg.id === id && isObject(msg.result), `${rev.name} ${what}: envelope`, msg);
+  if (isModern(rev)) expect(msg.result.resultType === "complete", `${rev.name} ${what}: resultType`, msg.result);
+  return msg.result;
+}
+
+/** One cold client session, each request after the previous one, on a fresh keep-alive connection. */
+async function coldFlow(base, rev) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    if (isModern(rev)) {
+      const found = result(rev, "server/discover", 1, await rpc(base, agent, rev, 1, "server/discover", rev.params({})));
+      expect(Array.isArray(found.supportedVersions) && found.supportedVersions.includes("2026-07-28"), "server/discover: supportedVersions", found);
+    } else {
+      const init = result(rev, "initialize", 1, await rpc(base, agent, rev, 1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "edge-mcp-bench", version: "0.0.0" } }));
+      expect(init.protocolVersion === "2025-11-25" && isObject(init.serverInfo), "initialize: result", init);
+      const note = await rpc(base, agent, rev, undefined, "notifications/initialized", undefined);
+      expect(note.status === 202 && note.text === "", "notifications/initialized: want 202 and no body", `${note.status} ${note.text.slice(0, 200)}`);
+    }
+    const list = result(rev, "tools/list", 2, await rpc(base, agent, rev, 2, "tools/list", rev.params({})));
+    const names = Array.isArray(list.tools) ? list.tools.map((t) => t?.name) : [];
+    expect(names.includes("add") && names.includes("echo"), `${rev.name} tools/list: want add and echo`, names);
+    const call = await rpc(base, agent, rev, 3, "tools/call", rev.params({ name: "add", arguments: { a: 2, b: 3 } }), "add");
+    checkAddAnswer(rev, 3, call.status, call.contentType, call.text);
+  } finally {
+    agent.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// workerd CPU time, read from /proc.
+
+function childPids(pid) {
+  const out = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === pid) out.push({ pid: Number(entry), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+function processTree(pid) {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) for (const child of childPids(all[i])) all.push(child.pid);
+  return all;
+}
+
+const TICK_NS = 1e9 / 100; // USER_HZ; Linux reports utime/stime in 1/100 s
+
+/** Machine-wide busy CPU (all cores, ns) from /proc/stat, to see how much other processes used meanwhile. */
+function machineBusyNs() {
+  const f = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const [user, nice, system, , , , , steal] = f;
+  return (user + nice + system + steal) * TICK_NS;
+}
+
+/** A point in time for `otherCores`: machine, workerd and this process's CPU. */
+function snapshot(pids) {
+  const own = process.cpuUsage();
+  return { t: performance.now(), machine: machineBusyNs(), workerd: cpuOf(pids), self: (own.user + own.system) * 1000 };
+}
+
+/** Cores used by processes other than workerd and this one between two snapshots (noise indicator). */
+function otherCores(a, b) {
+  const others = b.machine - a.machine - (b.workerd.tickNs - a.workerd.tickNs) - (b.self - a.self);
+  return Math.max(0, others / 1e6 / (b.t - a.t));
+}
+
+let noiseMs = 0; // time spent waiting for quiet and redoing noisy measurements
+let redos = 0;
+
+/** Waits, 200 ms samples at a time, for other processes to leave the cores idle (at most 5 s, within the noise budget). */
+async function awaitQuiet(pids) {
+  const t0 = performance.now();
+  for (;;) {
+    const a = snapshot(pids);
+    await sleep(200);
+    if (otherCores(a, snapshot(pids)) < QUIET_CORES) break;
+    if (noiseMs + (performance.now() - t0) >= NOISE_BUDGET_MS || performance.now() - t0 >= 5000) break;
+  }
+  noiseMs += Math.max(0, performance.now() - t0 - 200); // the first sample is the check, not a wait
+}
+
+/**
+ * Runs one measurement on a quiet machine: waits for quiet first, and if other processes still used
+ * more than NOISY_CORES meanwhile, redoes it (up to MAX_REDOS times, within the noise budget),
+ * keeping the attempt that saw the least of them.
+ */
+async function quietly(pids, measureOnce) {
+  let best;
+  for (let attempt = 0; ; attempt++) {
+    await awaitQuiet(pids());
+    const t0 = performance.now();
+    const s0 = snapshot(pids());
+    const value = await measureOnce();
+    const s1 = snapshot(pids());
+    const others = otherCores(s0, s1);
+    if (attempt > 0) noiseMs += performance.now() - t0;
+    if (best === undefined || others < best.others) best = { value, s0, s1, others };
+    if (others < NOISY_CORES || attempt >= MAX_REDOS || noiseMs >= NOISE_BUDGET_MS) return best;
+    redos++;
+  }
+}
+
+/** CPU consumed so far by a process tree: schedstat (ns, summed over live threads) and utime+stime (10 ms ticks). */
+function cpuOf(pids) {
+  let schedNs = 0;
+  let tickNs = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      tickNs += (Number(fields[11]) + Number(fields[12])) * TICK_NS; // utime, stime (fields 14 and 15)
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        try {
+          schedNs += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+        } catch {
+          // thread ended
+        }
+      }
+    } catch {
+      // process ended
+    }
+  }
+  return { schedNs, tickNs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bundling.
+
+async function run(cmd, args, cwd) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolveRun(out) : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${out}`))));
+  });
+}
+
+async function bundle(label, configPath, workDir) {
+  const outdir = join(workDir, label);
+  await run(WRANGLER_BIN, ["deploy", "--dry-run", "--config", configPath, "--outdir", outdir], ROOT);
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: configPath });
+  const scriptPath = join(outdir, "index.js");
+  const code = readFileSync(scriptPath);
+  const extra = readdirSync(outdir).filter((f) => !["index.js", "index.js.map", "README.md"].includes(f));
+  if (extra.length > 0) fail(`${label}: bundle has more than index.js (${extra.join(", ")}); run.mjs only loads index.js`);
+  return {
+    label,
+    scriptPath,
+    outdir,
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length, // as wrangler computes "gzip:" (zlib defaults)
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags ?? [],
+    vars: Object.fromEntries(Object.entries(config.vars ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One Worker up, measured, down.
+
+let current; // { mf, pid } of the Worker being measured, for cleanup on failure
+
+async function startWorker(b) {
+  const before = new Set(childPids(process.pid).map((c) => c.pid));
+  const t0 = performance.now();
+  const mf = new Miniflare({
+    name: b.label,
+    modules: true,
+    scriptPath: b.scriptPath,
+    modulesRoot: b.outdir,
+    compatibilityDate: b.compatibilityDate,
+    compatibilityFlags: b.compatibilityFlags,
+    bindings: b.vars,
+    host: "127.0.0.1",
+    port: 0,
+    cf: false,
+    // The Worker's own socket: requests skip miniflare's entry worker (which adds gzip, cf, etc.).
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+  });
+  current = { mf, pid: undefined };
+  const entryUrl = await mf.ready;
+  const base = opt["via-entry"] ? entryUrl : await mf.unsafeGetDirectURL();
+  const spawned = childPids(process.pid).filter((c) => !before.has(c.pid) && c.comm.startsWith("workerd"));
+  if (spawned.length !== 1) fail(`expected one new workerd child, found ${JSON.stringify(spawned)}`);
+  current.pid = spawned[0].pid;
+  // Boot ends at the first right answer.
+  const agent = new http.Agent({ keepAlive: false });
+  const rev = REVISIONS[0];
+  const res = await post(base, agent, rev.headers("tools/call", "add"), addCallBody(rev, 1));
+  const bootMs = performance.now() - t0;
+  checkAddAnswer(rev, 1, res.status, res.contentType, res.text);
+  return { mf, pid: current.pid, base, bootMs };
+}
+
+async function stopWorker() {
+  if (!current) return;
+  const { mf, pid } = current;
+  current = undefined;
+  await mf.dispose();
+  if (pid === undefined) return;
+  for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) await sleep(50);
+  if (existsSync(`/proc/${pid}`)) {
+    log(`workerd ${pid} still running after dispose; killing it`);
+    process.kill(pid, "SIGKILL");
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds the expected bytes of every add(2,3) answer from one answer that passed the strict check. */
+async function answerTemplate(base, rev) {
+  const agent = new http.Agent({ keepAlive: false });
+  const res = await post(base, agent, rev.headers("tools/call", "add"), addCallBody(rev, 1));
+  checkAddAnswer(rev, 1, res.status, res.contentType, res.text);
+  const parts = res.text.split('"id":1,');
+  expect(parts.length === 2, `${rev.name}: answer must hold "id":1, exactly once`, res.text);
+  return { prefix: parts[0] + '"id":', suffix: "," + parts[1] };
+}
+
+let nextId = 1000;
+
+/** autocannon with a fresh id per request; every body must equal the template with that id. */
+function cannon(base, rev, template, { connections, amount, duration }) {
+  return new Promise((resolveRun, reject) => {
+    const latencies = [];
+    const wrong = [];
+    let tStart = performance.now();
+    let tLast = tStart;
+    const cpu0 = process.cpuUsage();
+    const instance = autocannon(
+      {
+        url: base.href.replace(/\/$/, ""),
+        connections,
+        pipelining: 1,
+        ...(amount ? { amount } : { duration }),
+        timeout: 10,
+        requests: [
+          {
+            method: "POST",
+            path: "/mcp",
+            headers: rev.headers("tools/call", "add"),
+            setupRequest(req, context) {
+              context.id = nextId++;
+              req.body = addCallBody(rev, context.id);
+              return req;
+            },
+            onResponse(status, body, context) {
+              if (status !== 200 || body !== template.prefix + context.id + template.suffix) {
+                if (wrong.length < 3) wrong.push(`id ${context.id}: HTTP ${status} ${String(body).slice(0, 300)}`);
+                else wrong.push("");
+              }
+            },
+          },
+        ],
+      },
+      (err, res) => {
+        if (err) return reject(err);
+        // From start to the last answer: autocannon ends runs on a 1 s tick, so its own duration overstates.
+        const seconds = (tLast - tStart) / 1000;
+        const cpu = process.cpuUsage(cpu0);
+        const problems = [];
+        if (wrong.length) problems.push(`${wrong.length} wrong answers, e.g. ${wrong.filter(Boolean).join(" | ")}`);
+        if (res.errors) problems.push(`${res.errors} errors (${res.timeouts} timeouts)`);
+        if (res.non2xx) problems.push(`${res.non2xx} non-2xx`);
+        if (res.mismatches) problems.push(`${res.mismatches} mismatches`);
+        if (problems.length) return reject(new WrongAnswer(`${rev.name} c=${connections}: ${problems.join("; ")}`));
+        const completed = res["2xx"];
+        if (completed !== latencies.length) return reject(new Error(`autocannon counted ${completed} answers, saw ${latencies.length}`));
+        resolveRun({ completed, seconds, latencies, loadgenCpuSeconds: (cpu.user + cpu.system) / 1e6 });
+      },
+    );
+    instance.on("start", () => (tStart = performance.now()));
+    instance.on("response", (_client, _status, _bytes, ms) => {
+      latencies.push(ms);
+      tLast = performance.now();
+    });
+  });
+}
+
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+async function coldFlows(base, rev, seconds, concurrency) {
+  const deadline = performance.now() + seconds * 1000;
+  let flows = 0;
+  const t0 = performance.now();
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      await coldFlow(base, rev);
+      flows++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return { flows, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function measure(b) {
+  await awaitQuiet([]);
+  const worker = await startWorker(b);
+  const pids = () => processTree(worker.pid);
+  const out = { bootMs: worker.bootMs, revs: {} };
+  const templates = {};
+  for (const rev of REVISIONS) {
+    templates[rev.name] = await answerTemplate(worker.base, rev);
+    await coldFlow(worker.base, rev); // correctness before speed
+  }
+  // Warm-up: JIT and connection setup for both revisions, discarded.
+  for (const rev of REVISIONS) {
+    await cannon(worker.base, rev, templates[rev.name], { connections: 8, amount: 1500 });
+    await coldFlows(worker.base, rev, 0.3, FLOW_CONCURRENCY);
+  }
+  for (const rev of REVISIONS) {
+    const t = templates[rev.name];
+    const r = {};
+    // (a) + c=1: sequential requests on one keep-alive connection; workerd CPU before/after.
+    const seq = await quietly(pids, () => cannon(worker.base, rev, t, { connections: 1, amount: SEQ_REQUESTS }));
+    r.cpuUs = (seq.s1.workerd.schedNs - seq.s0.workerd.schedNs) / seq.value.completed / 1000;
+    r.cpuUsTicks = (seq.s1.workerd.tickNs - seq.s0.workerd.tickNs) / seq.value.completed / 1000;
+    r.rpsC1 = seq.value.completed / seq.value.seconds;
+    r.p50C1 = percentile(seq.value.latencies, 50);
+    r.p99C1 = percentile(seq.value.latencies, 99);
+    // (b) c=32 for a fixed duration.
+    const c32 = await quietly(pids, () => cannon(worker.base, rev, t, { connections: C32, duration: C32_SECONDS }));
+    r.rpsC32 = c32.value.completed / c32.value.seconds;
+    r.p50C32 = percentile(c32.value.latencies, 50);
+    r.p99C32 = percentile(c32.value.latencies, 99);
+    r.cpuUsC32 = (c32.s1.workerd.schedNs - c32.s0.workerd.schedNs) / c32.value.completed / 1000;
+    r.workerdBusyC32 = (c32.s1.workerd.schedNs - c32.s0.workerd.schedNs) / 1e6 / (c32.s1.t - c32.s0.t); // cores
+    r.loadgenBusyC32 = c32.value.loadgenCpuSeconds / c32.value.seconds; // cores (this process)
+    // (d) cold flows, FLOW_CONCURRENCY at once, each on its own new connection.
+    const flows = await quietly(pids, () => coldFlows(worker.base, rev, FLOW_SECONDS, FLOW_CONCURRENCY));
+    r.flowsPerS = flows.value.flows / flows.value.seconds;
+    r.cpuUsFlow = (flows.s1.workerd.schedNs - flows.s0.workerd.schedNs) / flows.value.flows / 1000;
+    const others = [seq.others, c32.others, flows.others];
+    r.otherCores = Math.max(...others);
+    out.revs[rev.name] = r;
+    if (opt.verbose) log(`    ${b.label} ${rev.name}: ${JSON.stringify(r, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v))}`);
+  }
+  await stopWorker();
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report.
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function fmt(x) {
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  return a >= 1000 ? x.toFixed(0) : a >= 100 ? x.toFixed(1) : a >= 10 ? x.toFixed(2) : x.toFixed(3);
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r, ri) => {
+    const line = r.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+    return ri === 0 ? `${line}\n${widths.map((w) => "-".repeat(w)).join("  ")}` : line;
+  }).join("\n");
+}
+
+function fail(message) {
+  console.error(`bench: FAILED: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+async function main() {
+  const started = performance.now();
+  log(`bench: wrangler ${WRANGLER_VERSION}, miniflare ${MINIFLARE_VERSION}, ${ROUNDS} round(s), ` +
+    `${SEQ_REQUESTS} sequential calls, c=${C32} for ${C32_SECONDS}s, cold flows ${FLOW_CONCURRENCY} at once for ${FLOW_SECONDS}s, ` +
+    `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`);
+  const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
+  try {
+    const [floor, demo] = await Promise.all([
+      bundle("floor", join(ROOT, "test/bench/floor/wrangler.toml"), workDir),
+      bundle("demo", join(ROOT, "wrangler.toml"), workDir),
+    ]);
+    log(`bench: bundled floor ${(floor.gzipBytes / 1024).toFixed(1)} KiB gz, demo ${(demo.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+    // One unmeasured start/stop first, so the first measured boot doesn't also pay for cold disk caches.
+    await startWorker(floor);
+    await stopWorker();
+
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const f = await measure(floor);
+      const d = await measure(demo);
+      rounds.push({ floor: f, demo: d });
+      const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
+      const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
+      log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+
+    // Medians of each side, and the median over rounds of the per-round ratio demo/floor.
+    const METRICS = [
+      ["cpuUs", "workerd CPU µs/call (sequential)", "lower"],
+      ["cpuUsTicks", "  same, from utime+stime ticks", "lower"],
+      ["cpuUsC32", "workerd CPU µs/call at c=32", "lower"],
+      ["rpsC1", "req/s c=1", "higher"],
+      ["rpsC32", "req/s c=32", "higher"],
+      ["p50C1", "p50 ms c=1", "lower"],
+      ["p99C1", "p99 ms c=1", "lower"],
+      ["p50C32", "p50 ms c=32", "lower"],
+      ["p99C32", "p99 ms c=32", "lower"],
+      ["flowsPerS", `cold sessions/s (${FLOW_CONCURRENCY} at once)`, "higher"],
+      ["cpuUsFlow", "workerd CPU µs/cold session", "lower"],
+      ["workerdBusyC32", "workerd cores busy at c=32", "-"],
+      ["loadgenBusyC32", "load generator cores busy at c=32", "-"],
+      ["otherCores", "other processes' cores busy (max)", "-"],
+    ];
+    const rows = [["metric", "revision", "floor", "demo", "ratio", "ratio min..max"]];
+    const ratioMedian = {};
+    for (const [key, label] of METRICS) {
+      for (const rev of REVISIONS) {
+        const fl = rounds.map((r) => r.floor.revs[rev.name][key]);
+        const de = rounds.map((r) => r.demo.revs[rev.name][key]);
+        const ratios = rounds.map((r) => r.demo.revs[rev.name][key] / r.floor.revs[rev.name][key]);
+        ratioMedian[`${key}:${rev.name}`] = median(ratios);
+        const shown = key === "otherCores" ? ["-", "-"] : [median(ratios).toFixed(2), `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`];
+        rows.push([label, rev.name, fmt(median(fl)), fmt(median(de)), ...shown]);
+      }
+    }
+    const boots = rounds.map((r) => r.demo.bootMs / r.floor.bootMs);
+    rows.push(["boot ms to first answer", "-", fmt(median(rounds.map((r) => r.floor.bootMs))), fmt(median(rounds.map((r) => r.demo.bootMs))), median(boots).toFixed(2), `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`]);
+    rows.push(["bundle KiB gzip", "-", (floor.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / floor.gzipBytes).toFixed(2), "-"]);
+    rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-"]);
+
+    console.log(`\nedge-mcp bench: medians of ${ROUNDS} interleaved round(s); ratio = demo/floor within a round, median over rounds`);
+    console.log(`(ratio > 1 is worse for CPU, latency and size; < 1 is worse for req/s and sessions/s)\n`);
+    console.log(table(rows));
+    const cpuRatio = Math.max(...REVISIONS.map((r) => ratioMedian[`cpuUs:${r.name}`]));
+    const reqRatio = Math.min(...REVISIONS.map((r) => ratioMedian[`rpsC32:${r.name}`]));
+    const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
+    if (busiest >= NOISY_CORES) {
+      console.log(`\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
+        "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.");
+    }
+    console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
+    console.log(`bench: cpu_ratio=${cpuRatio.toFixed(2)} req_ratio_c32=${reqRatio.toFixed(2)} bundle_gzip_kib=${(demo.gzipBytes / 1024).toFixed(1)}`);
+  } finally {
+    await stopWorker().catch((e) => log(`bench: stopping workerd: ${e}`));
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    log(`bench: ${signal}, stopping workerd`);
+    stopWorker().finally(() => process.exit(130));
+  });
+}
+
+main().catch(async (err) => {
+  await stopWorker().catch(() => {});
+  if (err instanceof WrongAnswer) console.error(`bench: WRONG ANSWER, run void: ${err.message}`);
+  else if (!process.exitCode) console.error(`bench: FAILED: ${err?.stack ?? err}`);
+  process.exitCode = 1;
+});
