@@ -6,18 +6,16 @@ import { jsonDepthExceeds, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
-import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
 import { listen } from "./listen.ts";
 import { readBody } from "./read-body.ts";
-import { errorMessage, errorResponse, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
-import { SseStream } from "./sse-stream.ts";
+import { Exchange, type ResponseMode } from "./exchange.ts";
+import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
-/** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
-export type ResponseMode = "auto" | "json" | "sse";
+export type { ResponseMode };
 
 export interface PostOptions {
   server: McpServer;
@@ -30,7 +28,6 @@ export interface PostOptions {
 
 const OWS = /^[ \t]+|[ \t]+$/g;
 
-type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
 
 function mediaTypes(header: string | null): string[] {
   if (header === null) return [];
@@ -83,16 +80,6 @@ export async function handlePost(request: Request, options: PostOptions): Promis
     const info = detectEra(message, header);
     if (message.kind === "notification") return new Response(null, { status: 202 });
 
-    const base: RequestBase = {
-      era: info.era,
-      protocolVersion: info.protocolVersion,
-      clientCapabilities: info.era === "modern" ? info.clientCapabilities : {},
-      // Legacy stateless requests cannot carry a level set earlier; info and above are sent.
-      minLogRank: info.era === "modern" ? info.minLogRank : 1,
-      progressToken: progressTokenOf(message),
-      sealer: options.sealer,
-      scope: "default",
-    };
     if (info.era === "modern") {
       if (!options.server.hasMethod(message.method, info.era)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
@@ -103,7 +90,20 @@ export async function handlePost(request: Request, options: PostOptions): Promis
         checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
       }
     }
-    return await dispatch(request, message, base, options);
+    const exchange = new Exchange(request, {
+      era: info.era,
+      protocolVersion: info.protocolVersion,
+      clientCapabilities: info.era === "modern" ? info.clientCapabilities : {},
+      // Legacy stateless requests cannot carry a level set earlier; info and above are sent.
+      minLogRank: info.era === "modern" ? info.minLogRank : 1,
+      progressToken: progressTokenOf(message),
+      sealer: options.sealer,
+      scope: "default",
+      responseMode: options.responseMode,
+      debug: options.debug,
+    });
+    const inbound = message;
+    return await exchange.respond(inbound.id, (ctx) => options.server.handle(inbound, ctx));
   } catch (error) {
     const protocolError = toProtocolError(error);
     if (options.debug) logMessage("out", errorMessage(protocolError, message?.kind === "request" ? message.id : undefined));
@@ -116,63 +116,4 @@ function progressTokenOf(message: InboundRequest): string | number | undefined {
   if (typeof meta !== "object" || meta === null) return undefined;
   const token = own(meta as JsonObject, "progressToken");
   return typeof token === "string" || typeof token === "number" ? token : undefined;
-}
-
-type RequestBase = Omit<TransportContext, "signal" | "notify">;
-
-async function dispatch(request: Request, message: InboundRequest, base: RequestBase, options: PostOptions): Promise<Response> {
-  const abort = new AbortController();
-  request.signal?.addEventListener("abort", () => abort.abort(request.signal.reason), { once: true });
-  const out = (json: string): string => {
-    if (options.debug) logMessage("out", json);
-    return json;
-  };
-
-  let stream: SseStream | undefined;
-  const buffered: string[] = [];
-  let wake: () => void = () => {};
-  const notified = new Promise<"stream">((resolve) => {
-    wake = () => resolve("stream");
-  });
-  const ctx: TransportContext = {
-    ...base,
-    signal: abort.signal,
-    notify:
-      options.responseMode === "json"
-        ? () => {}
-        : (method, params) => {
-            const json = out(JSON.stringify({ jsonrpc: "2.0", method, params }));
-            if (stream) stream.send(json);
-            else {
-              buffered.push(json);
-              wake();
-            }
-          },
-  };
-
-  const work: Promise<Outcome> = options.server.handle(message, ctx).then(
-    (result) => ({ ok: true, json: out(resultMessage(message.id, result)) }),
-    (error: unknown) => {
-      const protocolError = toProtocolError(error);
-      out(errorMessage(protocolError, message.id));
-      return { ok: false, error: protocolError };
-    },
-  );
-
-  if (options.responseMode !== "sse") {
-    const first = await Promise.race([work.then(() => "done" as const), notified]);
-    if (first === "done" && buffered.length === 0) {
-      const outcome = await work;
-      return outcome.ok ? jsonResponse(outcome.json) : jsonResponse(errorMessage(outcome.error, message.id), outcome.error.status);
-    }
-  }
-
-  const sse = new SseStream(() => abort.abort(new DOMException("The client closed the response stream", "AbortError")));
-  stream = sse;
-  for (const json of buffered.splice(0)) sse.send(json);
-  void work.then((outcome) => {
-    sse.send(outcome.ok ? outcome.json : errorMessage(outcome.error, message.id));
-    sse.close();
-  });
-  return sse.response;
 }

@@ -11,6 +11,9 @@ export async function readBody(request: Request, limit: number): Promise<string>
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (!request.body) return "";
+  // With a declared length within the limit, one native read is much cheaper than a chunk loop
+  // (the runtime enforces Content-Length, so the body cannot grow past it).
+  if (declared !== null && /^\d+$/.test(declared)) return decode(new Uint8Array(await request.arrayBuffer()));
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,6 +27,10 @@ export async function readBody(request: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
+  return decode(concat(chunks, size));
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
   let bytes: Uint8Array;
   if (chunks.length === 1) bytes = chunks[0] as Uint8Array;
   else {
@@ -34,8 +41,14 @@ export async function readBody(request: Request, limit: number): Promise<string>
       offset += chunk.byteLength;
     }
   }
+  return bytes;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function decode(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8", { status: 400 });
   }

@@ -3,8 +3,8 @@
 import type { RequestId } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type JsonObject, type LoggingLevel } from "../core/types.ts";
 import type { ChangeFeed } from "./change-hub.ts";
-import type { Era, HandlerContext } from "./handler-context.ts";
-import type { CreateMessageResult, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "./input.ts";
+import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "./input.ts";
 import type { StateSealer } from "./request-state.ts";
 
 /** What the transport layer knows about one request. */
@@ -26,52 +26,86 @@ export interface TransportContext {
   inputs?: InputChannel;
 }
 
-/** The transport's context plus what the server adds: the change feed and the input channel in use. */
-export interface RequestContext extends TransportContext {
-  changes: ChangeFeed;
-  inputs: InputChannel;
+/** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
+export function createHandlerContext(transport: TransportContext, changes: ChangeFeed, inputs: InputChannel): HandlerContext {
+  return new RequestHandlerContext(transport, changes, inputs);
 }
 
-/** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
-export function createHandlerContext(request: RequestContext): HandlerContext {
-  let lastProgress = -Infinity;
-  const counters = new Map<string, number>();
-  const ask = async <T>(prefix: string, input: InputRequest, key: string | undefined): Promise<T> => {
+// A class rather than an object of closures: one allocation per request on the hot path.
+class RequestHandlerContext implements HandlerContext {
+  readonly #transport: TransportContext;
+  readonly #inputs: InputChannel;
+  readonly changes: ChangeFeed;
+  #lastProgress = -Infinity;
+  #counters: Map<string, number> | undefined;
+
+  constructor(transport: TransportContext, changes: ChangeFeed, inputs: InputChannel) {
+    this.#transport = transport;
+    this.changes = changes;
+    this.#inputs = inputs;
+  }
+
+  get signal(): AbortSignal {
+    return this.#transport.signal;
+  }
+
+  get protocolVersion(): string {
+    return this.#transport.protocolVersion;
+  }
+
+  get era(): Era {
+    return this.#transport.era;
+  }
+
+  get clientCapabilities(): JsonObject {
+    return this.#transport.clientCapabilities;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.#transport.progressToken;
+    // Progress MUST increase (2025-11-25 progress); an equal or lower value is not sent.
+    if (token === undefined || this.#transport.signal.aborted || !(progress > this.#lastProgress)) return;
+    this.#lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params["total"] = total;
+    if (message !== undefined) params["message"] = message;
+    this.#transport.notify("notifications/progress", params);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const rank = loggingLevelRank(level);
+    const min = this.#transport.minLogRank;
+    if (min === undefined || rank === undefined || rank < min || this.#transport.signal.aborted) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params["logger"] = logger;
+    this.#transport.notify("notifications/message", params);
+  }
+
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
+    return this.#ask("elicit", { method: "elicitation/create", params }, options?.key);
+  }
+
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return this.#ask("sample", { method: "sampling/createMessage", params }, options?.key);
+  }
+
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.#ask("roots", { method: "roots/list", params: {} }, options?.key);
+  }
+
+  input(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, unknown>> {
+    return this.#inputs.request(requests);
+  }
+
+  async #ask<T>(prefix: string, input: InputRequest, key: string | undefined): Promise<T> {
     let name = key;
     if (name === undefined) {
-      const n = (counters.get(prefix) ?? 0) + 1;
-      counters.set(prefix, n);
+      this.#counters ??= new Map();
+      const n = (this.#counters.get(prefix) ?? 0) + 1;
+      this.#counters.set(prefix, n);
       name = `${prefix}_${n}`;
     }
-    const answers = await request.inputs.request({ [name]: input });
+    const answers = await this.#inputs.request({ [name]: input });
     return answers[name] as T;
-  };
-  return {
-    signal: request.signal,
-    protocolVersion: request.protocolVersion,
-    era: request.era,
-    clientCapabilities: request.clientCapabilities,
-    changes: request.changes,
-    progress(progress, total, message) {
-      const token = request.progressToken;
-      // Progress MUST increase (2025-11-25 progress); an equal or lower value is not sent.
-      if (token === undefined || request.signal.aborted || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      const params: JsonObject = { progressToken: token, progress };
-      if (total !== undefined) params["total"] = total;
-      if (message !== undefined) params["message"] = message;
-      request.notify("notifications/progress", params);
-    },
-    log(level: LoggingLevel, data: unknown, logger?: string) {
-      const rank = loggingLevelRank(level);
-      if (request.minLogRank === undefined || rank === undefined || rank < request.minLogRank || request.signal.aborted) return;
-      const params: JsonObject = { level, data };
-      if (logger !== undefined) params["logger"] = logger;
-      request.notify("notifications/message", params);
-    },
-    elicit: (params, options) => ask<ElicitResult>("elicit", { method: "elicitation/create", params }, options?.key),
-    sample: (params, options) => ask<CreateMessageResult>("sample", { method: "sampling/createMessage", params }, options?.key),
-    listRoots: (options) => ask<ListRootsResult>("roots", { method: "roots/list", params: {} }, options?.key),
-    input: (requests) => request.inputs.request(requests),
-  };
+  }
 }

@@ -5,7 +5,7 @@ import { isObject, own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { InputRequired, checkCapabilities, isValidAnswer, type InputChannel, type InputRequest } from "./input.ts";
-import type { RequestContext, TransportContext } from "./request-context.ts";
+import type { TransportContext } from "./request-context.ts";
 import type { StateBinding } from "./request-state.ts";
 
 /** A 2025 request without a session cannot receive server→client requests. */
@@ -27,10 +27,9 @@ export async function withInputs(
   request: InboundRequest,
   transport: TransportContext,
   binding: Omit<StateBinding, "scope">,
-  changes: RequestContext["changes"],
-  run: (ctx: RequestContext) => Promise<JsonObject>,
+  run: (inputs: InputChannel) => Promise<JsonObject>,
 ): Promise<JsonObject> {
-  if (transport.era !== "modern") return run({ ...transport, changes, inputs: transport.inputs ?? STATELESS_LEGACY });
+  if (transport.era !== "modern") return run(transport.inputs ?? STATELESS_LEGACY);
 
   const params = request.params ?? {};
   const responses = own(params, "inputResponses");
@@ -62,7 +61,7 @@ export async function withInputs(
   };
 
   try {
-    return await run({ ...transport, changes, inputs });
+    return await run(inputs);
   } catch (error) {
     if (!(error instanceof InputRequired)) throw error;
     return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.sealer.seal(fullBinding, used) };

@@ -1,10 +1,16 @@
 // Builds handler contexts for unit tests, with every field overridable.
-import { ChangeHub } from "../../src/server/change-hub.ts";
+import { ChangeHub, type ChangeFeed } from "../../src/server/change-hub.ts";
 import type { HandlerContext } from "../../src/server/handler-context.ts";
-import { createHandlerContext, type RequestContext } from "../../src/server/request-context.ts";
+import type { InputChannel } from "../../src/server/input.ts";
+import { createHandlerContext, type TransportContext } from "../../src/server/request-context.ts";
 import { createStateSealer } from "../../src/server/request-state.ts";
 
-export function requestContext(overrides: Partial<RequestContext> = {}): RequestContext {
+export interface TestContextOptions extends Partial<TransportContext> {
+  changes?: ChangeFeed;
+  channel?: InputChannel;
+}
+
+export function transportContext(overrides: Partial<TransportContext> = {}): TransportContext {
   return {
     era: "modern",
     protocolVersion: "2026-07-28",
@@ -15,15 +21,12 @@ export function requestContext(overrides: Partial<RequestContext> = {}): Request
     notify: () => {},
     sealer: createStateSealer(),
     scope: "test",
-    changes: new ChangeHub(),
-    inputs: {
-      request: () => Promise.reject(new Error("no input channel in this test")),
-    },
     ...overrides,
   };
 }
 
 /** A handler context whose notifications are pushed onto `notes`. */
-export function handlerContext(notes: unknown[] = [], overrides: Partial<RequestContext> = {}): HandlerContext {
-  return createHandlerContext(requestContext({ notify: (method, params) => notes.push({ method, params }), ...overrides }));
+export function handlerContext(notes: unknown[] = [], options: TestContextOptions = {}): HandlerContext {
+  const { changes = new ChangeHub(), channel = { request: () => Promise.reject(new Error("no input channel in this test")) }, ...overrides } = options;
+  return createHandlerContext(transportContext({ notify: (method, params) => notes.push({ method, params }), ...overrides }), changes, channel);
 }

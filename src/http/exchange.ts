@@ -1,0 +1,133 @@
+/** One request's exchange: the transport context its handler sees, and the JSON or SSE answer. */
+
+import type { ProtocolError } from "../core/errors.ts";
+import type { RequestId } from "../core/jsonrpc.ts";
+import type { JsonObject } from "../core/types.ts";
+import type { Era } from "../server/handler-context.ts";
+import type { MethodResult } from "../server/raw-result.ts";
+import type { TransportContext } from "../server/request-context.ts";
+import type { StateSealer } from "../server/request-state.ts";
+import { logMessage } from "./debug-log.ts";
+import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
+import { SseStream } from "./sse-stream.ts";
+
+/** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
+export type ResponseMode = "auto" | "json" | "sse";
+
+export interface ExchangeInit {
+  era: Era;
+  protocolVersion: string;
+  clientCapabilities: JsonObject;
+  minLogRank: number | undefined;
+  progressToken: RequestId | undefined;
+  sealer: StateSealer;
+  scope: string;
+  responseMode: ResponseMode;
+  debug: boolean;
+}
+
+type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
+
+const CLIENT_GONE = "The client closed the response stream";
+
+/**
+ * Implements the handler's transport context. Its abort signal is created only if the handler
+ * reads it (most never do); notifications sent before the result switch the answer to SSE.
+ */
+export class Exchange implements TransportContext {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  readonly minLogRank: number | undefined;
+  readonly progressToken: RequestId | undefined;
+  readonly sealer: StateSealer;
+  readonly scope: string;
+  readonly #request: Request;
+  readonly #mode: ResponseMode;
+  readonly #debug: boolean;
+  #controller: AbortController | undefined;
+  #cancelled: unknown;
+  #stream: SseStream | undefined;
+  #buffered: string[] | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(request: Request, init: ExchangeInit) {
+    this.#request = request;
+    this.era = init.era;
+    this.protocolVersion = init.protocolVersion;
+    this.clientCapabilities = init.clientCapabilities;
+    this.minLogRank = init.minLogRank;
+    this.progressToken = init.progressToken;
+    this.sealer = init.sealer;
+    this.scope = init.scope;
+    this.#mode = init.responseMode;
+    this.#debug = init.debug;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const upstream = this.#request.signal as AbortSignal | undefined;
+      if (this.#cancelled !== undefined) controller.abort(this.#cancelled);
+      else if (upstream?.aborted) controller.abort(upstream.reason);
+      else upstream?.addEventListener("abort", () => controller.abort(upstream.reason), { once: true });
+    }
+    return this.#controller.signal;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (this.#mode === "json") return;
+    const json = this.#out(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    if (this.#stream) {
+      this.#stream.send(json);
+      return;
+    }
+    (this.#buffered ??= []).push(json);
+    this.#wake?.();
+  }
+
+  /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
+  async respond(id: RequestId, run: (ctx: TransportContext) => Promise<MethodResult>): Promise<Response> {
+    const outcome: Promise<Outcome> = run(this).then(
+      (result) => ({ ok: true, json: this.#out(resultMessage(id, result)) }),
+      (error: unknown) => {
+        const protocolError = toProtocolError(error);
+        this.#out(errorMessage(protocolError, id));
+        return { ok: false, error: protocolError };
+      },
+    );
+    if (this.#mode !== "sse") {
+      const streamed = await new Promise<boolean>((resolve) => {
+        this.#wake = () => resolve(true);
+        void outcome.then(() => resolve(this.#buffered !== undefined));
+        if (this.#buffered !== undefined) resolve(true);
+      });
+      this.#wake = undefined;
+      if (!streamed) {
+        const done = await outcome;
+        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status);
+      }
+    }
+    const stream = new SseStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));
+    this.#stream = stream;
+    for (const json of this.#buffered ?? []) stream.send(json);
+    this.#buffered = undefined;
+    void outcome.then((done) => {
+      stream.send(done.ok ? done.json : errorMessage(done.error, id));
+      stream.close();
+    });
+    return stream.response;
+  }
+
+  #cancel(reason: unknown): void {
+    if (this.#cancelled !== undefined) return;
+    this.#cancelled = reason;
+    this.#controller?.abort(reason);
+  }
+
+  #out(json: string): string {
+    if (this.#debug) logMessage("out", json);
+    return json;
+  }
+}
