@@ -50,15 +50,19 @@ export function createMcpApp(options: McpAppOptions): Hono {
       { allow: "POST" },
     );
 
+  // The Host/Origin check runs inside each handler, not as middleware: one less async layer per request.
+  const guarded =
+    (handler: (request: Request) => Response | Promise<Response>) =>
+    (c: { req: { raw: Request } }): Response | Promise<Response> => {
+      const refused = policy.check(c.req.raw);
+      return refused ? errorResponse(refused) : handler(c.req.raw);
+    };
+  const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
+
   const app = new Hono();
-  app.use(async (c, next) => {
-    const refused = policy.check(c.req.raw);
-    if (refused) return errorResponse(refused);
-    await next();
-  });
-  app.post(path, (c) => handlePost(c.req.raw, post));
-  app.all(path, (c) => methodNotAllowed(c.req.method));
-  app.notFound((c) => errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 }), undefined));
+  app.post(path, guarded((request) => handlePost(request, post)));
+  app.all(path, guarded((request) => methodNotAllowed(request.method)));
+  app.notFound(guarded(() => errorResponse(notFound)));
   app.onError((error) => errorResponse(error));
   return app;
 }
