@@ -34,6 +34,7 @@ export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGe
 export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/handler-context.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/input.ts";
 export type { ChangeFeed, SubscriptionFilter } from "./server/change-hub.ts";
+export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleStore, type Handles } from "./server/handles.ts";
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export type { ResponseMode } from "./http/mcp-post.ts";

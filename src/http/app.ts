@@ -2,6 +2,7 @@
 
 import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { HandleStore } from "../server/handles.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
@@ -26,6 +27,8 @@ export interface McpAppOptions {
    * is used: retries that reach another isolate are then refused.
    */
   stateSecret?: string;
+  /** Where `ctx.handles` keeps state; on Workers, `createWorker` binds MCP_HANDLES here. */
+  handleStore?: HandleStore;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -42,6 +45,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     responseMode: options.responseMode ?? "auto",
     debug: options.debug ?? false,
     sealer: createStateSealer({ secret: options.stateSecret }),
+    handleStore: options.handleStore,
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(

@@ -6,6 +6,7 @@ import type { JsonObject } from "../core/types.ts";
 import type { Era } from "../server/handler-context.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
+import type { HandleStore } from "../server/handles.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import { logMessage } from "./debug-log.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
@@ -22,6 +23,7 @@ export interface ExchangeInit {
   progressToken: RequestId | undefined;
   sealer: StateSealer;
   scope: string;
+  handleStore: HandleStore | undefined;
   responseMode: ResponseMode;
   debug: boolean;
 }
@@ -42,6 +44,7 @@ export class Exchange implements TransportContext {
   readonly progressToken: RequestId | undefined;
   readonly sealer: StateSealer;
   readonly scope: string;
+  readonly handleStore: HandleStore | undefined;
   readonly #request: Request;
   readonly #mode: ResponseMode;
   readonly #debug: boolean;
@@ -60,6 +63,7 @@ export class Exchange implements TransportContext {
     this.progressToken = init.progressToken;
     this.sealer = init.sealer;
     this.scope = init.scope;
+    this.handleStore = init.handleStore;
     this.#mode = init.responseMode;
     this.#debug = init.debug;
   }

@@ -6,6 +6,7 @@ import { jsonDepthExceeds, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
+import type { HandleStore } from "../server/handles.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { logMessage } from "./debug-log.ts";
@@ -20,6 +21,7 @@ export type { ResponseMode };
 export interface PostOptions {
   server: McpServer;
   sealer: StateSealer;
+  handleStore: HandleStore | undefined;
   maxBodyBytes: number;
   maxJsonDepth: number;
   responseMode: ResponseMode;
@@ -99,6 +101,7 @@ export async function handlePost(request: Request, options: PostOptions): Promis
       progressToken: progressTokenOf(message),
       sealer: options.sealer,
       scope: "default",
+      handleStore: options.handleStore,
       responseMode: options.responseMode,
       debug: options.debug,
     });

@@ -2,6 +2,7 @@
 
 import type { JsonObject, LoggingLevel } from "../core/types.ts";
 import type { ChangeFeed } from "./change-hub.ts";
+import type { Handles } from "./handles.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./input.ts";
 
 export type Era = "legacy" | "modern";
@@ -25,6 +26,11 @@ export interface HandlerContext {
   readonly clientCapabilities: JsonObject;
   /** Announces list changes and resource updates to subscribed clients. */
   readonly changes: ChangeFeed;
+  /**
+   * State kept between calls under an opaque handle the model passes back as a tool argument
+   * (2026-07-28 has no sessions). Handles are bound to the caller and expire.
+   */
+  readonly handles: Handles;
   /**
    * Reports progress when the client asked for it (a `progressToken`); otherwise does nothing.
    * Values must increase; a value that does not is dropped (the spec forbids sending it).

@@ -5,6 +5,7 @@ import { loggingLevelRank, type JsonObject, type LoggingLevel } from "../core/ty
 import type { ChangeFeed } from "./change-hub.ts";
 import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "./input.ts";
+import { createHandles, type HandleStore, type Handles } from "./handles.ts";
 import type { StateSealer } from "./request-state.ts";
 
 /** What the transport layer knows about one request. */
@@ -24,6 +25,8 @@ export interface TransportContext {
   scope: string;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
   inputs?: InputChannel;
+  /** Where `ctx.handles` keeps state (a Durable Object namespace on Workers). */
+  handleStore?: HandleStore | undefined;
 }
 
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
@@ -38,6 +41,7 @@ class RequestHandlerContext implements HandlerContext {
   readonly changes: ChangeFeed;
   #lastProgress = -Infinity;
   #counters: Map<string, number> | undefined;
+  #handles: Handles | undefined;
 
   constructor(transport: TransportContext, changes: ChangeFeed, inputs: InputChannel) {
     this.#transport = transport;
@@ -59,6 +63,11 @@ class RequestHandlerContext implements HandlerContext {
 
   get clientCapabilities(): JsonObject {
     return this.#transport.clientCapabilities;
+  }
+
+  get handles(): Handles {
+    this.#handles ??= createHandles(this.#transport.handleStore, this.#transport.scope);
+    return this.#handles;
   }
 
   progress(progress: number, total?: number, message?: string): void {

@@ -6,6 +6,7 @@ import { createMcpApp, type McpAppOptions } from "../http/app.ts";
 import type { ResponseMode } from "../http/mcp-post.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { McpEnv } from "./env.ts";
+import { durableHandleStore } from "./handle-object.ts";
 
 export type WorkerOptions = Omit<McpAppOptions, "server">;
 
@@ -23,6 +24,7 @@ function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): Mcp
     server,
     responseMode: mode as ResponseMode,
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
+    ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
     debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...list(env.ALLOWED_HOSTS)],

@@ -1,5 +1,7 @@
 /** The bindings and vars the Worker entry reads (all optional; see wrangler.toml). */
 
+import type { McpHandleObject } from "./handle-object.ts";
+
 export interface McpEnv {
   /** "true" logs every JSON-RPC message in and out, credentials redacted. */
   MCP_DEBUG?: string;
@@ -11,4 +13,6 @@ export interface McpEnv {
   ALLOWED_ORIGINS?: string;
   /** HMAC secret for MRTR requestState (`wrangler secret put MCP_STATE_SECRET`). */
   MCP_STATE_SECRET?: string;
+  /** The McpHandleObject namespace behind `ctx.handles` (optional). */
+  MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;
 }

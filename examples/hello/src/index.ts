@@ -1,10 +1,14 @@
 /** The demo Worker: `npm run dev` serves it at http://127.0.0.1:8787/mcp. */
 
 import { createWorker } from "../../../src/workers/index.ts";
+import { notebookAppend, notebookOpen, notebookRead } from "./notebook.ts";
 import { add, countdown, echo } from "./tools.ts";
+
+// The Durable Object class behind ctx.handles (bound as MCP_HANDLES in wrangler.toml).
+export { McpHandleObject } from "../../../src/workers/index.ts";
 
 export default createWorker({
   info: { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" },
-  instructions: "Demo tools: echo returns text, add sums two numbers, countdown streams progress.",
-  tools: [echo, add, countdown],
+  instructions: "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle.",
+  tools: [echo, add, countdown, notebookOpen, notebookAppend, notebookRead],
 });
