@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
@@ -29,6 +30,8 @@ export interface McpAppOptions {
   stateSecret?: string;
   /** Where `ctx.handles` keeps state; on Workers, `createWorker` binds MCP_HANDLES here. */
   handleStore?: HandleStore;
+  /** Legacy sessions for 2025-era clients; on Workers, the MCP_SESSIONS Durable Object namespace. */
+  sessions?: SessionGateway;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -46,6 +49,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     debug: options.debug ?? false,
     sealer: createStateSealer({ secret: options.stateSecret }),
     handleStore: options.handleStore,
+    sessions: options.sessions,
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(
@@ -65,7 +69,17 @@ export function createMcpApp(options: McpAppOptions): Hono {
 
   const app = new Hono();
   app.post(path, guarded((request) => handlePost(request, post)));
-  app.all(path, guarded((request) => methodNotAllowed(request.method)));
+  app.all(
+    path,
+    guarded((request) => {
+      // GET (stream, resume) and DELETE belong to a legacy session when the request names one.
+      const sessionId = request.headers.get("mcp-session-id");
+      if (options.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
+        return options.sessions.forward(sessionId.trim(), request, undefined, "default", false);
+      }
+      return methodNotAllowed(request.method);
+    }),
+  );
   app.notFound(guarded(() => errorResponse(notFound)));
   app.onError((error) => errorResponse(error));
   return app;

@@ -7,6 +7,7 @@ import type { Era } from "../server/handler-context.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { InputChannel } from "../server/input.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import { logMessage } from "./debug-log.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
@@ -14,6 +15,15 @@ import { SseStream } from "./sse-stream.ts";
 
 /** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
 export type ResponseMode = "auto" | "json" | "sse";
+
+/** Where an exchange writes its SSE answer: a plain stream, or a resumable session stream. */
+export interface ResponseStream {
+  readonly response: Response;
+  /** Writes one JSON-RPC message. */
+  send(json: string): void;
+  /** Ends the stream once everything written has been delivered. */
+  close(): void;
+}
 
 export interface ExchangeInit {
   era: Era;
@@ -26,6 +36,11 @@ export interface ExchangeInit {
   handleStore: HandleStore | undefined;
   responseMode: ResponseMode;
   debug: boolean;
+  /** A channel for server→client requests (a legacy session); MRTR or a clear error otherwise. */
+  inputs?: InputChannel | undefined;
+  sessionful?: boolean;
+  /** Opens the SSE answer; `onCancel` runs when the client goes away. A plain SseStream by default. */
+  openStream?: (onCancel: () => void) => ResponseStream;
 }
 
 type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
@@ -45,12 +60,15 @@ export class Exchange implements TransportContext {
   readonly sealer: StateSealer;
   readonly scope: string;
   readonly handleStore: HandleStore | undefined;
+  readonly inputs: InputChannel | undefined;
+  readonly sessionful: boolean;
   readonly #request: Request;
+  readonly #openStream: (onCancel: () => void) => ResponseStream;
   readonly #mode: ResponseMode;
   readonly #debug: boolean;
   #controller: AbortController | undefined;
   #cancelled: unknown;
-  #stream: SseStream | undefined;
+  #stream: ResponseStream | undefined;
   #buffered: string[] | undefined;
   #wake: (() => void) | undefined;
 
@@ -64,6 +82,9 @@ export class Exchange implements TransportContext {
     this.sealer = init.sealer;
     this.scope = init.scope;
     this.handleStore = init.handleStore;
+    this.inputs = init.inputs;
+    this.sessionful = init.sessionful ?? false;
+    this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel));
     this.#mode = init.responseMode;
     this.#debug = init.debug;
   }
@@ -82,7 +103,12 @@ export class Exchange implements TransportContext {
 
   notify(method: string, params: JsonObject): void {
     if (this.#mode === "json") return;
-    const json = this.#out(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    this.sendMessage(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+
+  /** Sends a message related to this request before its result; the answer becomes SSE. */
+  sendMessage(message: string): void {
+    const json = this.#out(message);
     if (this.#stream) {
       this.#stream.send(json);
       return;
@@ -113,7 +139,7 @@ export class Exchange implements TransportContext {
         return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status);
       }
     }
-    const stream = new SseStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));
+    const stream = this.#openStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));
     this.#stream = stream;
     for (const json of this.#buffered ?? []) stream.send(json);
     this.#buffered = undefined;
@@ -122,6 +148,11 @@ export class Exchange implements TransportContext {
       stream.close();
     });
     return stream.response;
+  }
+
+  /** Aborts the handler's signal (client cancellation). */
+  cancel(reason: unknown): void {
+    this.#cancel(reason);
   }
 
   #cancel(reason: unknown): void {

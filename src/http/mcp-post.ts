@@ -7,6 +7,7 @@ import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { SessionGateway } from "../session/session-gateway.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { logMessage } from "./debug-log.ts";
@@ -20,6 +21,8 @@ export type { ResponseMode };
 
 export interface PostOptions {
   server: McpServer;
+  /** Legacy sessions, when enabled: 2025-era traffic is forwarded to its session. */
+  sessions: SessionGateway | undefined;
   sealer: StateSealer;
   handleStore: HandleStore | undefined;
   maxBodyBytes: number;
@@ -29,6 +32,8 @@ export interface PostOptions {
 }
 
 const OWS = /^[ \t]+|[ \t]+$/g;
+/** Who is asking: until tenants and auth exist, every caller shares one scope. */
+const SCOPE = "default";
 
 
 function mediaTypes(header: string | null): string[] {
@@ -76,10 +81,21 @@ export async function handlePost(request: Request, options: PostOptions): Promis
     const text = await readBody(request, options.maxBodyBytes);
     if (options.debug) logMessage("in", text, request.headers);
     message = classifyMessage(parse(text, options.maxJsonDepth));
-    if (message.kind === "response") {
+    const info = message.kind === "response" ? undefined : detectEra(message, header);
+    if (options.sessions && info?.era !== "modern") {
+      // 2025-era traffic with sessions on: initialize opens a session, everything else needs one.
+      if (message.kind === "request" && message.method === "initialize") {
+        return await options.sessions.forward(options.sessions.mint(), request, text, SCOPE, true);
+      }
+      const sessionId = header("mcp-session-id");
+      if (sessionId === null) {
+        throw invalidRequest(`Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`);
+      }
+      return await options.sessions.forward(sessionId, request, text, SCOPE, false);
+    }
+    if (message.kind === "response" || info === undefined) {
       throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
     }
-    const info = detectEra(message, header);
     if (message.kind === "notification") return new Response(null, { status: 202 });
 
     if (info.era === "modern") {
@@ -100,7 +116,7 @@ export async function handlePost(request: Request, options: PostOptions): Promis
       minLogRank: info.era === "modern" ? info.minLogRank : 1,
       progressToken: progressTokenOf(message),
       sealer: options.sealer,
-      scope: "default",
+      scope: SCOPE,
       handleStore: options.handleStore,
       responseMode: options.responseMode,
       debug: options.debug,

@@ -67,6 +67,11 @@ export class SseStream {
     this.#push(`event: message\ndata: ${json}\n\n`);
   }
 
+  /** Queues already formatted SSE text (one or more complete events). */
+  raw(text: string): void {
+    this.#push(text);
+  }
+
   /** Queues an SSE comment line (ignored by clients): keeps idle connections open through proxies. */
   comment(text: string): void {
     this.#push(`: ${text}\n\n`);

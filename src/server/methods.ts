@@ -35,9 +35,9 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const { tools, resources, prompts, changes } = parts;
   const hasCompletions = prompts.size > 0 || resources.size > 0;
 
-  const capabilities = (era: "legacy" | "modern"): JsonObject => {
+  const capabilities = (streams: boolean): JsonObject => {
     // Without a session a 2025 client has no stream for list_changed; 2026 clients use subscriptions/listen.
-    const listChanged = era === "modern" ? { listChanged: true } : {};
+    const listChanged = streams ? { listChanged: true } : {};
     const caps: JsonObject = { logging: {} };
     if (hasCompletions) caps["completions"] = {};
     if (tools.size > 0) caps["tools"] = { ...listChanged };
@@ -45,12 +45,13 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     if (resources.size > 0) caps["resources"] = { subscribe: true, ...listChanged };
     return caps;
   };
-  const legacyCapabilities = capabilities("legacy");
+  const statelessCapabilities = capabilities(false);
+  const sessionCapabilities = capabilities(true);
   const discover = new RawResult(
     JSON.stringify({
       resultType: "complete",
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: capabilities("modern"),
+      capabilities: sessionCapabilities,
       ...(parts.instructions === undefined ? {} : { instructions: parts.instructions }),
       ...parts.cacheHints,
       _meta: parts.serverInfoMeta,
@@ -98,12 +99,12 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const legacy = new Map<string, Method>([
     [
       "initialize",
-      (request) => {
+      (request, ctx) => {
         const requested = param(request, "protocolVersion");
         if (typeof requested !== "string") throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`);
         // Answer with the requested version when we speak it, else our newest legacy one (2025-11-25 lifecycle).
         const protocolVersion = isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
-        const result: JsonObject = { protocolVersion, capabilities: legacyCapabilities, serverInfo: parts.info };
+        const result: JsonObject = { protocolVersion, capabilities: ctx.sessionful ? sessionCapabilities : statelessCapabilities, serverInfo: parts.info };
         if (parts.instructions !== undefined) result["instructions"] = parts.instructions;
         return result;
       },
@@ -112,7 +113,7 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     [
       "logging/setLevel",
       (request) => {
-        // Stateless: the level cannot outlive this request, so info and above are sent (see README).
+        // A session keeps the level; without one it cannot outlive this request (info and above are sent).
         if (loggingLevelRank(param(request, "level")) === undefined) {
           throw invalidParams(`logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency`);
         }

@@ -24,7 +24,9 @@ export interface TransportContext {
   /** Who is asking (tenant and principal, once those exist): binds `requestState` to them. */
   scope: string;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
-  inputs?: InputChannel;
+  inputs?: InputChannel | undefined;
+  /** True inside a legacy session (server→client requests and notification streams exist). */
+  sessionful?: boolean | undefined;
   /** Where `ctx.handles` keeps state (a Durable Object namespace on Workers). */
   handleStore?: HandleStore | undefined;
 }

@@ -7,8 +7,12 @@ import type { ResponseMode } from "../http/mcp-post.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
+import { durableSessionGateway } from "./session-object.ts";
 
-export type WorkerOptions = Omit<McpAppOptions, "server">;
+export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore"> {
+  /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
+  legacySessions?: boolean;
+}
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
 
@@ -19,9 +23,15 @@ function list(value: string | undefined): string[] {
 function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): McpAppOptions {
   const mode = env.MCP_RESPONSE_MODE?.trim() || options.responseMode || "auto";
   if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
+  const { legacySessions, ...rest } = options;
+  const sessionsOn = env.MCP_LEGACY_SESSIONS === undefined ? legacySessions === true : env.MCP_LEGACY_SESSIONS.trim().toLowerCase() === "true";
+  if (sessionsOn && !env.MCP_SESSIONS) {
+    throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
+  }
   return {
-    ...options,
+    ...rest,
     server,
+    ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
     responseMode: mode as ResponseMode,
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),

@@ -13,6 +13,10 @@ export interface McpEnv {
   ALLOWED_ORIGINS?: string;
   /** HMAC secret for MRTR requestState (`wrangler secret put MCP_STATE_SECRET`). */
   MCP_STATE_SECRET?: string;
+  /** "true" keeps 2025-era clients in sessions (needs MCP_SESSIONS). */
+  MCP_LEGACY_SESSIONS?: string;
+  /** The session Durable Object namespace (class from `createSessionObject`). */
+  MCP_SESSIONS?: DurableObjectNamespace;
   /** The McpHandleObject namespace behind `ctx.handles` (optional). */
   MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;
 }

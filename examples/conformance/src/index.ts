@@ -5,14 +5,15 @@
  * `npm run test:conformance` runs both suites against it (test/conformance/run.sh).
  */
 
-import { createWorker } from "../../../src/workers/index.ts";
+import { createServer } from "../../../src/index.ts";
+import { createSessionObject, createWorker } from "../../../src/workers/index.ts";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
 import { resourceTemplates, resources } from "./resources.ts";
 import { sharedTools } from "./tools.ts";
 
-export default createWorker({
+const server = createServer({
   info: { name: "mcp-conformance-test-server", version: "1.0.0" },
   instructions: "Conformance test fixture: every tool, resource and prompt the MCP conformance suites exercise.",
   tools: [...sharedTools, ...diagnosticTools, ...mrtrTools],
@@ -20,3 +21,8 @@ export default createWorker({
   resourceTemplates,
   prompts,
 });
+
+// 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation
+// travel as server→client requests; 2026-07-28 traffic stays stateless and never reaches it.
+export default createWorker(server);
+export const McpSessionObject = createSessionObject(server);

@@ -1,0 +1,111 @@
+/** Server→client requests in a legacy session: sent on the request's SSE stream, answered by a later POST. */
+
+import type { RequestId } from "../core/jsonrpc.ts";
+import { clientSupports, type InputChannel, type InputRequest } from "../server/input.ts";
+import type { JsonObject } from "../core/types.ts";
+
+interface Waiter {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** The requests this session sent and still waits on, by JSON-RPC id. */
+export class PendingRequests {
+  readonly #waiting = new Map<RequestId, Waiter>();
+  #next = 0;
+
+  /** A fresh id for a server→client request (never reused within the session's lifetime here). */
+  nextId(): string {
+    return `srv-${++this.#next}-${crypto.randomUUID().slice(0, 8)}`;
+  }
+
+  wait(id: RequestId, waiter: Waiter): void {
+    this.#waiting.set(id, waiter);
+  }
+
+  forget(id: RequestId): void {
+    this.#waiting.delete(id);
+  }
+
+  /** Delivers the client's response; false when nothing waits on that id. */
+  settle(id: RequestId, result: unknown, error: unknown): boolean {
+    const waiter = this.#waiting.get(id);
+    if (!waiter) return false;
+    this.#waiting.delete(id);
+    if (error !== undefined) {
+      const message = typeof error === "object" && error !== null && typeof (error as JsonObject)["message"] === "string" ? (error as JsonObject)["message"] : "error";
+      waiter.reject(new Error(`the client answered with an error: ${String(message)}`));
+    } else {
+      waiter.resolve(result);
+    }
+    return true;
+  }
+
+  /** Fails every waiter (the session ended). */
+  rejectAll(reason: string): void {
+    for (const waiter of this.#waiting.values()) waiter.reject(new Error(reason));
+    this.#waiting.clear();
+  }
+}
+
+export interface SessionInputOptions {
+  pending: PendingRequests;
+  clientCapabilities: JsonObject;
+  /** Writes a JSON-RPC message on the originating request's stream (forcing it to SSE). */
+  send(json: string): void;
+  signal: () => AbortSignal;
+  timeoutMs: number;
+}
+
+/**
+ * The input channel of a request in a 2025 session: each input becomes a JSON-RPC request on
+ * the request's own SSE stream (2025-11-25: server→client requests S relate to the request);
+ * the client's answer arrives in another POST, which the session routes here. Nothing waits
+ * forever: a timeout or the request's cancellation ends the wait.
+ */
+export function createSessionInputs(options: SessionInputOptions): InputChannel {
+  const ask = (input: InputRequest): Promise<unknown> => {
+    const id = options.pending.nextId();
+    return new Promise<unknown>((resolve, reject) => {
+      const signal = options.signal();
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        options.pending.forget(id);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(signal.reason instanceof Error ? signal.reason : new Error("the request was cancelled"));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the client did not answer ${input.method} within ${Math.round(options.timeoutMs / 1000)} s`));
+      }, options.timeoutMs);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      options.pending.wait(id, {
+        resolve: (value) => {
+          done();
+          resolve(value);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      options.send(JSON.stringify({ jsonrpc: "2.0", id, method: input.method, params: input.params ?? {} }));
+    });
+  };
+
+  return {
+    async request(requests) {
+      const entries = Object.entries(requests);
+      const missing = entries.filter(([, input]) => !clientSupports(options.clientCapabilities, input)).map(([, input]) => input.method);
+      if (missing.length > 0) {
+        throw new Error(`it needs the client to answer ${[...new Set(missing)].join(", ")}, which this client did not declare in its capabilities`);
+      }
+      const answers = await Promise.all(entries.map(([, input]) => ask(input)));
+      return Object.fromEntries(entries.map(([key], index) => [key, answers[index]]));
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * McpSessionObject: the Durable Object behind each legacy (2025-era) session.
+ *
+ * Storage (SQLite backend):
+ * - KV key `session`: the SessionRecord (scope, negotiated version, client capabilities, log
+ *   level, resource subscriptions, createdAt, lastSeen).
+ * - table `events(id, stream, seq, data)`: SSE events of the session's streams for
+ *   `Last-Event-ID` replay; bounded to the most recent MAX_EVENTS rows.
+ * Lifecycle: created by the `initialize` the Worker forwards (the session id is this object's
+ * id); every request of the session is forwarded here; DELETE or an idle alarm (30 minutes
+ * without requests) deletes all storage, after which the session id gets 404.
+ */
+
+import { DurableObject } from "cloudflare:workers";
+import { DefinitionError } from "../core/definition-error.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { errorResponse } from "../http/responses.ts";
+import { createStateSealer } from "../server/request-state.ts";
+import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
+import { SessionEngine } from "../session/session-engine.ts";
+import type { SessionGateway } from "../session/session-gateway.ts";
+import type { SessionStorage, StoredEvent } from "../session/session-record.ts";
+import type { McpEnv } from "./env.ts";
+import { durableHandleStore } from "./handle-object.ts";
+
+const MAX_EVENTS = 1000;
+const SESSION_HEADER = "x-edge-mcp-session";
+const SCOPE_HEADER = "x-edge-mcp-scope";
+const CREATE_HEADER = "x-edge-mcp-create";
+const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "last-event-id"];
+
+function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
+  const ensureTable = () =>
+    storage.sql.exec("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL)");
+  ensureTable();
+  let appended = 0;
+  return {
+    loadRecord: () => storage.get("session"),
+    saveRecord: (record) => storage.put("session", record),
+    appendEvent(stream, seq, data) {
+      storage.sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
+      if (++appended % 100 === 0) storage.sql.exec("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?", MAX_EVENTS);
+    },
+    eventsAfter(stream, seq) {
+      return storage.sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq).toArray() as StoredEvent[];
+    },
+    scheduleExpiry: (at) => storage.setAlarm(at),
+    async deleteAll() {
+      await storage.deleteAlarm();
+      await storage.deleteAll();
+      ensureTable();
+    },
+  };
+}
+
+export interface SessionObjectOptions {
+  /** How long a server→client request waits for the client (default 60 s). */
+  inputTimeoutMs?: number;
+  /** Idle time after which a session expires (default 30 minutes). */
+  idleTtlMs?: number;
+}
+
+/**
+ * Makes the session Durable Object class for a server. Export it from the Worker entry under
+ * the class name bound as MCP_SESSIONS in wrangler.toml.
+ *
+ * @example
+ * const server = createServer({ info, tools });
+ * export default createWorker(server);
+ * export const McpSessionObject = createSessionObject(server);
+ */
+export function createSessionObject(server: McpServer | ServerOptions, options: SessionObjectOptions = {}) {
+  const compiled = "handle" in server ? server : createServer(server);
+  return class McpSessionObject extends DurableObject<McpEnv> {
+    readonly #engine: SessionEngine;
+
+    constructor(ctx: DurableObjectState, env: McpEnv) {
+      super(ctx, env);
+      this.#engine = new SessionEngine({
+        server: compiled,
+        storage: sqlSessionStorage(ctx.storage),
+        sealer: createStateSealer({ secret: env.MCP_STATE_SECRET }),
+        handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,
+        debug: env.MCP_DEBUG?.trim().toLowerCase() === "true",
+        ...options,
+      });
+    }
+
+    override fetch(request: Request): Promise<Response> {
+      const sessionId = request.headers.get(SESSION_HEADER);
+      const scope = request.headers.get(SCOPE_HEADER);
+      if (sessionId === null || scope === null) return Promise.resolve(errorResponse(new Error("session request without its routing headers")));
+      return this.#engine.handle(request, { sessionId, scope, create: request.headers.get(CREATE_HEADER) === "1" });
+    }
+
+    override alarm(): Promise<void> {
+      return this.#engine.expire();
+    }
+  };
+}
+
+/** Reaches sessions through the MCP_SESSIONS namespace: the session id is the object's id. */
+export function durableSessionGateway(namespace: DurableObjectNamespace): SessionGateway {
+  if (typeof namespace?.idFromString !== "function") throw new DefinitionError("MCP_SESSIONS must be a Durable Object namespace binding");
+  return {
+    mint: () => namespace.newUniqueId().toString(),
+    forward(sessionId, request, body, scope, create) {
+      let id: DurableObjectId;
+      try {
+        // idFromString refuses ids this namespace did not make: forged ids never reach an object.
+        id = namespace.idFromString(sessionId);
+      } catch {
+        return Promise.resolve(errorResponse(new ProtocolError(ErrorCode.InvalidRequest, "Session not found: initialize a new session", { status: 404 })));
+      }
+      const headers = new Headers({ [SESSION_HEADER]: sessionId, [SCOPE_HEADER]: scope });
+      if (create) headers.set(CREATE_HEADER, "1");
+      for (const name of FORWARDED) {
+        const value = request.headers.get(name);
+        if (value !== null) headers.set(name, value);
+      }
+      const init: RequestInit = { method: request.method, headers };
+      if (body !== undefined) init.body = body;
+      return namespace.get(id).fetch("https://session.edge-mcp.internal/mcp", init);
+    },
+  };
+}
