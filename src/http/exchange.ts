@@ -23,6 +23,8 @@ export interface ResponseStream {
   send(json: string): void;
   /** Ends the stream once everything written has been delivered. */
   close(): void;
+  /** Ends the connection but not the stream (resumable streams only): the client reconnects. */
+  disconnect?(): void;
 }
 
 export interface ExchangeInit {
@@ -71,6 +73,7 @@ export class Exchange implements TransportContext {
   #stream: ResponseStream | undefined;
   #buffered: string[] | undefined;
   #wake: (() => void) | undefined;
+  #disconnectRequested = false;
 
   constructor(request: Request, init: ExchangeInit) {
     this.#request = request;
@@ -117,6 +120,21 @@ export class Exchange implements TransportContext {
     this.#wake?.();
   }
 
+  /**
+   * Ends the SSE connection of this request without ending its stream (SEP-1699 polling), when
+   * the stream is resumable (a legacy session); the client reconnects with `Last-Event-ID`.
+   */
+  closeStream(): void {
+    if (this.#mode === "json") return;
+    if (this.#stream) {
+      this.#stream.disconnect?.();
+      return;
+    }
+    this.#disconnectRequested = true;
+    this.#buffered ??= [];
+    this.#wake?.();
+  }
+
   /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
   async respond(id: RequestId, run: (ctx: TransportContext) => Promise<MethodResult>): Promise<Response> {
     const outcome: Promise<Outcome> = run(this).then(
@@ -143,6 +161,7 @@ export class Exchange implements TransportContext {
     this.#stream = stream;
     for (const json of this.#buffered ?? []) stream.send(json);
     this.#buffered = undefined;
+    if (this.#disconnectRequested) queueMicrotask(() => stream.disconnect?.());
     void outcome.then((done) => {
       stream.send(done.ok ? done.json : errorMessage(done.error, id));
       stream.close();

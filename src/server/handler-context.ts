@@ -51,6 +51,12 @@ export interface HandlerContext {
   sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots, with the same flow as {@link elicit}. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /**
+   * In a legacy session, ends this request's SSE connection without ending its stream: the client
+   * reconnects with `Last-Event-ID` and gets everything sent meanwhile (SEP-1699 polling, useful
+   * for long calls behind proxies that cut idle connections). Elsewhere it does nothing.
+   */
+  closeStream(): void;
   /** Asks for several inputs in one round trip; resolves with every answer, by key. */
   input(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, unknown>>;
 }

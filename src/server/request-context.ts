@@ -25,6 +25,8 @@ export interface TransportContext {
   scope: string;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
   inputs?: InputChannel | undefined;
+  /** Ends the request's SSE connection but not its stream (resumable sessions only). */
+  closeStream?(): void;
   /** True inside a legacy session (server→client requests and notification streams exist). */
   sessionful?: boolean | undefined;
   /** Where `ctx.handles` keeps state (a Durable Object namespace on Workers). */
@@ -102,6 +104,10 @@ class RequestHandlerContext implements HandlerContext {
 
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return this.#ask("roots", { method: "roots/list", params: {} }, options?.key);
+  }
+
+  closeStream(): void {
+    this.#transport.closeStream?.();
   }
 
   input(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, unknown>> {

@@ -5,10 +5,12 @@
 #    port) and waits until it answers.
 # 2. Runs ../shared/tools/run-conformance.sh twice against http://127.0.0.1:PORT/mcp:
 #      (a) CONFORMANCE_VERSION=0.1.16, every server scenario            (revision 2025-11-25)
-#      (b) CONFORMANCE_VERSION=0.2.0-alpha.12 CONFORMANCE_REQUIREMENTS=2026-07-28
+#      (b) CONFORMANCE_VERSION=0.2.0-alpha.12 CONFORMANCE_REQUIREMENTS=2025-11-25 (incl. not-scored
+#          server-session-lifecycle and server-sse-polling)
+#      (c) CONFORMANCE_VERSION=0.2.0-alpha.12 CONFORMANCE_REQUIREMENTS=2026-07-28
 #          (the 37 scored scenarios plus the not-scored ones it also runs)
 # 3. Compares the FAILED scenarios of each run with its baseline file
-#      test/conformance/baseline-2025-11-25.txt, test/conformance/baseline-2026-07-28.txt
+#      test/conformance/baseline-2025-11-25.txt, baseline-2025-11-25-requirements.txt, baseline-2026-07-28.txt
 #    (one scenario name per line, `#` starts a comment). It fails on a regression (a failure not
 #    in the baseline) and on a stale baseline entry (listed, but the scenario now passes or did
 #    not run).
@@ -20,7 +22,7 @@
 #   CONFORMANCE_RUNNER    path of run-conformance.sh (default: <repo>/../shared/tools/run-conformance.sh,
 #                         then /work/shared/tools/run-conformance.sh)
 #   CONFORMANCE_RESULTS   results dir (default: <repo>/conformance-results/<timestamp>-<pid>)
-#   CONFORMANCE_ONLY      "2025-11-25" or "2026-07-28": run just that suite
+#   CONFORMANCE_ONLY      "2025-11-25", "2025-11-25-requirements" or "2026-07-28": run just that suite
 #   CONFORMANCE_BASELINE_DIR  where baseline-<revision>.txt live (default: this script's dir)
 #   CONFORMANCE_TIMEOUT   seconds per 0.1.16 scenario, passed to the runner (default 90)
 #   CONFORMANCE_VERBOSE=1 also print the runner's own per-scenario lines and wrangler's log
@@ -216,6 +218,9 @@ run_suite() { # run_suite REVISION LABEL SUITE_VERSION [ENV...]
 wanted() { [ -z "${CONFORMANCE_ONLY:-}" ] || [ "$CONFORMANCE_ONLY" = "$1" ]; }
 if wanted 2025-11-25; then
   run_suite 2025-11-25 "2025-11-25 (suite $SUITE_2025_VERSION, all scenarios)" "$SUITE_2025_VERSION"
+fi
+if wanted 2025-11-25-requirements; then
+  run_suite 2025-11-25-requirements "2025-11-25 (suite $SUITE_2026_VERSION --requirements 2025-11-25)" "$SUITE_2026_VERSION" CONFORMANCE_REQUIREMENTS=2025-11-25
 fi
 if wanted 2026-07-28; then
   run_suite 2026-07-28 "2026-07-28 (suite $SUITE_2026_VERSION --requirements 2026-07-28)" "$SUITE_2026_VERSION" CONFORMANCE_REQUIREMENTS=2026-07-28

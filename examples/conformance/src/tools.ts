@@ -259,9 +259,10 @@ export const jsonSchema202012 = defineTool({
  */
 export const reconnection = defineTool({
   name: "test_reconnection",
-  description: "Waits 100 ms and returns; used by the SSE polling/reconnection scenario (SEP-1699).",
+  description: "Closes its SSE connection, waits 100 ms and returns; the client must reconnect to get the result (SEP-1699).",
   inputSchema: NO_ARGS,
   handler: async (_args, ctx) => {
+    ctx.closeStream();
     await sleep(100, ctx.signal);
     return "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.";
   },
