@@ -41,6 +41,8 @@ export interface ExchangeInit {
   /** A channel for server→client requests (a legacy session); MRTR or a clear error otherwise. */
   inputs?: InputChannel | undefined;
   sessionful?: boolean;
+  /** Whether the client going away cancels the handler (default true; not in 2025 sessions). */
+  cancelOnDisconnect?: boolean;
   /** Opens the SSE answer; `onCancel` runs when the client goes away. A plain SseStream by default. */
   openStream?: (onCancel: () => void) => ResponseStream;
 }
@@ -66,6 +68,7 @@ export class Exchange implements TransportContext {
   readonly sessionful: boolean;
   readonly #request: Request;
   readonly #openStream: (onCancel: () => void) => ResponseStream;
+  readonly #cancelOnDisconnect: boolean;
   readonly #mode: ResponseMode;
   readonly #debug: boolean;
   #controller: AbortController | undefined;
@@ -74,6 +77,7 @@ export class Exchange implements TransportContext {
   #buffered: string[] | undefined;
   #wake: (() => void) | undefined;
   #disconnectRequested = false;
+  #finished: Promise<void> = Promise.resolve();
 
   constructor(request: Request, init: ExchangeInit) {
     this.#request = request;
@@ -87,6 +91,7 @@ export class Exchange implements TransportContext {
     this.handleStore = init.handleStore;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;
+    this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
     this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel));
     this.#mode = init.responseMode;
     this.#debug = init.debug;
@@ -96,7 +101,8 @@ export class Exchange implements TransportContext {
     if (!this.#controller) {
       const controller = new AbortController();
       this.#controller = controller;
-      const upstream = this.#request.signal as AbortSignal | undefined;
+      // In a 2025 session a disconnect is not a cancellation (the client resumes the stream).
+      const upstream = this.#cancelOnDisconnect ? (this.#request.signal as AbortSignal | undefined) : undefined;
       if (this.#cancelled !== undefined) controller.abort(this.#cancelled);
       else if (upstream?.aborted) controller.abort(upstream.reason);
       else upstream?.addEventListener("abort", () => controller.abort(upstream.reason), { once: true });
@@ -145,6 +151,7 @@ export class Exchange implements TransportContext {
         return { ok: false, error: protocolError };
       },
     );
+    this.#finished = outcome.then(() => undefined);
     if (this.#mode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = () => resolve(true);
@@ -163,10 +170,16 @@ export class Exchange implements TransportContext {
     this.#buffered = undefined;
     if (this.#disconnectRequested) queueMicrotask(() => stream.disconnect?.());
     void outcome.then((done) => {
-      stream.send(done.ok ? done.json : errorMessage(done.error, id));
+      // A request the client cancelled gets no response (2025-11-25 cancellation).
+      if (this.#cancelled === undefined) stream.send(done.ok ? done.json : errorMessage(done.error, id));
       stream.close();
     });
     return stream.response;
+  }
+
+  /** Settles when the handler has finished (its result may still be streaming out). */
+  get finished(): Promise<void> {
+    return this.#finished;
   }
 
   /** Aborts the handler's signal (client cancellation). */

@@ -207,17 +207,17 @@ export class SessionEngine {
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
     const exchange = this.#exchange(request, message, record);
+    // In flight until the handler finishes, which may be long after the SSE answer has started.
     this.#inflight.set(message.id, exchange);
-    try {
-      const response = await exchange.respond(message.id, async (ctx) => {
-        const result = await this.#options.server.handle(message, ctx);
-        await this.#remember(message, record);
-        return result;
-      });
-      return response;
-    } finally {
-      this.#inflight.delete(message.id);
-    }
+    const response = exchange.respond(message.id, async (ctx) => {
+      const result = await this.#options.server.handle(message, ctx);
+      await this.#remember(message, record);
+      return result;
+    });
+    void exchange.finished.then(() => {
+      if (this.#inflight.get(message.id) === exchange) this.#inflight.delete(message.id);
+    });
+    return response;
   }
 
   /** Keeps what a successful request changed in the session: log level, subscriptions. */
@@ -261,6 +261,7 @@ export class SessionEngine {
       debug: this.#options.debug ?? false,
       inputs,
       sessionful: true,
+      cancelOnDisconnect: false,
       openStream: () => this.#openStream(false),
     });
     return exchange;

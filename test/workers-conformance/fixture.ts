@@ -15,8 +15,21 @@ export function fetchMcp(method: string, params: Record<string, unknown>, header
   });
 }
 
+let sessionId: Promise<string> | undefined;
+
+/** The fixture keeps 2025-era clients in sessions: one is opened (once per test file) before the first legacy call. */
+export function legacySession(): Promise<string> {
+  sessionId ??= fetchMcp("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "workers-test", version: "1" } }, {}).then((response) => {
+    const id = response.headers.get("mcp-session-id");
+    if (id === null) throw new Error(`initialize returned no Mcp-Session-Id (HTTP ${response.status})`);
+    return id;
+  });
+  return sessionId;
+}
+
 export async function legacy(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  return (await (await fetchMcp(method, params, { "mcp-protocol-version": "2025-11-25" })).json()) as Record<string, unknown>;
+  const headers = { "mcp-protocol-version": "2025-11-25", "mcp-session-id": await legacySession() };
+  return (await (await fetchMcp(method, params, headers)).json()) as Record<string, unknown>;
 }
 
 /** A 2026-07-28 request; `meta` is merged over the required `_meta` keys. */
