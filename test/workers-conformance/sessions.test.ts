@@ -145,3 +145,18 @@ describe("resumability and cancellation", () => {
     expect((await raw(id, { method: "GET", headers: { accept: "text/event-stream", "last-event-id": "nope.3" } })).status).toBe(404);
   });
 });
+
+describe("the standalone GET stream", () => {
+  it("carries list changes and updates of subscribed resources, not of others", async () => {
+    const id = await open();
+    const stream = sseReader(await raw(id, { method: "GET", headers: { accept: "text/event-stream" } }));
+    expect((await stream.next())?.data).toBeUndefined(); // priming event
+    await (await inSession(id, "resources/subscribe", { uri: "test://watched-resource" })).text();
+    await (await inSession(id, "tools/call", { name: "test_trigger_tool_change", arguments: {} })).text();
+    expect((await stream.next())?.data).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: {} });
+    await (await inSession(id, "tools/call", { name: "test_trigger_resource_update", arguments: { uri: "test://static-text" } })).text();
+    await (await inSession(id, "tools/call", { name: "test_trigger_resource_update", arguments: { uri: "test://watched-resource" } })).text();
+    expect((await stream.next())?.data).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched-resource" } });
+    await stream.cancel();
+  });
+});

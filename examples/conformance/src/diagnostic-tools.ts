@@ -96,4 +96,15 @@ export const customHeader = defineTool({
   handler: (args) => `Region: ${String(args["region"])}`,
 });
 
-export const diagnosticTools = [missingCapability, streamingElicitation, loggingTool, triggerToolChange, triggerPromptChange, customHeader];
+/** Announces that a resource changed: reaches 2025 sessions that subscribed and 2026 listen streams. */
+export const triggerResourceUpdate = defineTool({
+  name: "test_trigger_resource_update",
+  description: "Announces that the resource with this URI changed (resources/updated to subscribers).",
+  inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
+  handler: (args, ctx) => {
+    ctx.changes.resourceUpdated(args["uri"] as string);
+    return "Update announced";
+  },
+});
+
+export const diagnosticTools = [missingCapability, streamingElicitation, loggingTool, triggerToolChange, triggerPromptChange, triggerResourceUpdate, customHeader];
