@@ -39,6 +39,19 @@ export interface SessionCall {
 const TOUCH_EVERY_MS = 60_000;
 const INFO_RANK = 1;
 
+async function hashId(id: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Compares two equal-length hex digests without an early exit. */
+function sameDigest(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
 function sessionGone(): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidRequest, "Session not found: it expired or was deleted; initialize a new session", { status: 404 });
 }
@@ -84,7 +97,7 @@ export class SessionEngine {
     try {
       const record = await this.#load();
       if (call.create) return await this.#initialize(request, call);
-      if (!record || record.scope !== call.scope) throw sessionGone();
+      if (!record || record.scope !== call.scope || !sameDigest(record.idHash, await hashId(call.sessionId))) throw sessionGone();
       if (this.#now() - record.lastSeen > TOUCH_EVERY_MS) {
         await this.#save({ ...record, lastSeen: this.#now() });
         await this.#options.storage.scheduleExpiry(this.#now() + this.#idleTtl());
@@ -119,6 +132,7 @@ export class SessionEngine {
     const params = message.params ?? {};
     const now = this.#now();
     await this.#save({
+      idHash: await hashId(call.sessionId),
       scope: call.scope,
       protocolVersion: String(result["protocolVersion"]),
       clientCapabilities: isObject(params["capabilities"]) ? params["capabilities"] : {},
@@ -180,7 +194,7 @@ export class SessionEngine {
       storage: this.#options.storage,
       retryMs: this.#options.retryMs ?? 1000,
       // The standalone stream is fed by other requests, possibly outside this object.
-      ...(standalone ? { crossRequestPollMs: 50 } : {}),
+      ...(standalone ? { crossRequestPollMs: 50, keepAliveMs: 15_000 } : {}),
     });
     this.#streams.set(stream.id, stream);
     return stream;

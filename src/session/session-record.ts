@@ -3,6 +3,8 @@
 import type { JsonObject } from "../core/types.ts";
 
 export interface SessionRecord {
+  /** SHA-256 (hex) of the full session id: a request must present the id, not just reach the object. */
+  idHash: string;
   /** Tenant and principal that created the session; requests from anyone else get 404. */
   scope: string;
   /** The revision negotiated by `initialize`. */

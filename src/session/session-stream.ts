@@ -25,6 +25,11 @@ export interface SessionStreamOptions {
   retryMs: number;
   /** For streams written by other requests (the standalone GET stream): see SseStream. */
   crossRequestPollMs?: number;
+  /**
+   * Writes an SSE comment this often while the stream is open. Workers notice a client that left
+   * only when they next write, so idle streams need a heartbeat to be cleaned up.
+   */
+  keepAliveMs?: number;
 }
 
 /**
@@ -42,9 +47,12 @@ export class SessionStream implements ResponseStream {
   /** The first connection's response, opened with a priming event (id, empty data, retry). */
   readonly response: Response;
 
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+
   constructor(options: SessionStreamOptions) {
     this.#options = options;
     this.response = this.#connect(undefined);
+    if (options.keepAliveMs !== undefined) this.#keepAlive = setInterval(() => this.#connection?.comment("keep-alive"), options.keepAliveMs);
   }
 
   get done(): boolean {
@@ -65,6 +73,7 @@ export class SessionStream implements ResponseStream {
 
   close(): void {
     this.#done = true;
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#connection?.close();
     this.#connection = undefined;
   }

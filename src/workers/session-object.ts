@@ -2,12 +2,12 @@
  * McpSessionObject: the Durable Object behind each legacy (2025-era) session.
  *
  * Storage (SQLite backend):
- * - KV key `session`: the SessionRecord (scope, negotiated version, client capabilities, log
- *   level, resource subscriptions, createdAt, lastSeen).
+ * - KV key `session`: the SessionRecord (hash of the session id, scope, negotiated version,
+ *   client capabilities, log level, resource subscriptions, createdAt, lastSeen).
  * - table `events(id, stream, seq, data)`: SSE events of the session's streams for
  *   `Last-Event-ID` replay; bounded to the most recent MAX_EVENTS rows.
  * Lifecycle: created by the `initialize` the Worker forwards (the session id is this object's
- * id); every request of the session is forwarded here; DELETE or an idle alarm (30 minutes
+ * id plus a secret); every request of the session is forwarded here; DELETE or an idle alarm (30 minutes
  * without requests) deletes all storage, after which the session id gets 404.
  */
 
@@ -99,16 +99,29 @@ export function createSessionObject(server: McpServer | ServerOptions, options: 
   };
 }
 
-/** Reaches sessions through the MCP_SESSIONS namespace: the session id is the object's id. */
+function secret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_");
+}
+
+/**
+ * Reaches sessions through the MCP_SESSIONS namespace. A session id is `<object id>.<secret>`:
+ * the object id routes (and `idFromString` refuses ids this namespace did not make, so forged
+ * ids never wake an object); the 192-bit secret, checked by the object, makes the id
+ * unguessable whatever the object id's own entropy.
+ */
 export function durableSessionGateway(namespace: DurableObjectNamespace): SessionGateway {
   if (typeof namespace?.idFromString !== "function") throw new DefinitionError("MCP_SESSIONS must be a Durable Object namespace binding");
   return {
-    mint: () => namespace.newUniqueId().toString(),
+    mint: () => `${namespace.newUniqueId().toString()}.${secret()}`,
     forward(sessionId, request, body, scope, create) {
       let id: DurableObjectId;
       try {
-        // idFromString refuses ids this namespace did not make: forged ids never reach an object.
-        id = namespace.idFromString(sessionId);
+        const dot = sessionId.indexOf(".");
+        if (dot <= 0) throw new Error("no secret");
+        id = namespace.idFromString(sessionId.slice(0, dot));
       } catch {
         return Promise.resolve(errorResponse(new ProtocolError(ErrorCode.InvalidRequest, "Session not found: initialize a new session", { status: 404 })));
       }

@@ -7,14 +7,14 @@ import { fetchMcp } from "./fixture.ts";
 import { sseReader } from "./sse-reader.ts";
 
 const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
-const stubOf = (id: string) => sessions.get(sessions.idFromString(id));
+const stubOf = (id: string) => sessions.get(sessions.idFromString(id.split(".")[0] as string));
 
 async function open(capabilities: Record<string, unknown> = {}): Promise<string> {
   const response = await fetchMcp("initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "t", version: "1" } }, {});
   expect(response.status).toBe(200);
   const id = response.headers.get("mcp-session-id");
   await response.text(); // an unread body keeps the request in flight
-  expect(id).toMatch(/^[0-9a-f]{64}$/);
+  expect(id).toMatch(/^[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/);
   return id as string;
 }
 
@@ -41,6 +41,8 @@ describe("session lifecycle", () => {
     expect((await inSession("f".repeat(64), "ping")).status).toBe(404);
     expect((await inSession("not-a-session", "ping")).status).toBe(404);
     const id = await open();
+    // The right object with a wrong secret is no session.
+    expect((await inSession(`${id.split(".")[0]}.${"A".repeat(32)}`, "ping")).status).toBe(404);
     expect(await (await inSession(id, "ping")).json()).toMatchObject({ result: {} });
     expect((await raw(id, { method: "DELETE" })).status).toBe(204);
     expect((await inSession(id, "ping")).status).toBe(404);
