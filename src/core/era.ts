@@ -33,10 +33,10 @@ function headerMismatch(message: string, requestId: string | number | undefined)
   return new ProtocolError(ErrorCode.HeaderMismatch, message, requestId === undefined ? { status: 400 } : { status: 400, requestId });
 }
 
-export function unsupportedVersion(requested: unknown, requestId?: string | number): ProtocolError {
+export function unsupportedVersion(requested: unknown, requestId?: string | number, supported: readonly string[] = SUPPORTED_VERSIONS): ProtocolError {
   return new ProtocolError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${JSON.stringify(requested)}`, {
     status: 400,
-    data: { supported: SUPPORTED_VERSIONS, requested },
+    data: { supported, requested },
     ...(requestId === undefined ? {} : { requestId }),
   });
 }

@@ -15,6 +15,10 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: the protocol version is not one this server speaks. */
   UnsupportedProtocolVersion: -32022,
+  /** edge-mcp: a rate limit was reached (HTTP 429). Outside the reserved JSON-RPC range. */
+  RateLimited: -31429,
+  /** edge-mcp: authorization failed (HTTP 401/403, with WWW-Authenticate). */
+  Unauthorized: -31401,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -24,6 +28,8 @@ export interface ProtocolErrorOptions {
   data?: unknown;
   /** HTTP status for the response carrying this error; 200 when omitted. */
   status?: number;
+  /** Extra HTTP response headers (Retry-After, WWW-Authenticate, Allow). */
+  headers?: Record<string, string>;
   /** The id of the request being answered, when the error was raised before it was known to the caller. */
   requestId?: string | number;
   cause?: unknown;
@@ -41,6 +47,7 @@ export class ProtocolError extends Error {
   readonly data: unknown;
   readonly status: number;
   readonly requestId: string | number | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(code: number, message: string, options: ProtocolErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -48,6 +55,7 @@ export class ProtocolError extends Error {
     this.data = options.data;
     this.status = options.status ?? 200;
     this.requestId = options.requestId;
+    this.headers = options.headers;
   }
 
   /** The `error` member of a JSON-RPC response. */

@@ -3,11 +3,12 @@
 import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { Principal } from "../server/principal.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
-import { handlePost, type ResponseMode } from "./mcp-post.ts";
+import { handlePost, type RateLimiter, type ResponseMode } from "./mcp-post.ts";
 import { errorResponse } from "./responses.ts";
 
 export interface McpAppOptions {
@@ -32,6 +33,15 @@ export interface McpAppOptions {
   handleStore?: HandleStore;
   /** Legacy sessions for 2025-era clients; on Workers, the MCP_SESSIONS Durable Object namespace. */
   sessions?: SessionGateway;
+  /** The tenant this app serves: scopes cursors, requestState, handles and sessions. */
+  tenant?: string;
+  /** Verifies the caller before anything else; throws a 401/403 ProtocolError. */
+  authenticate?: (request: Request) => Promise<Principal | undefined>;
+  rateLimiter?: RateLimiter;
+  /** Revisions served (default: all). */
+  revisions?: readonly string[];
+  /** One structured JSON log line per request (default false). */
+  accessLog?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -50,6 +60,11 @@ export function createMcpApp(options: McpAppOptions): Hono {
     sealer: createStateSealer({ secret: options.stateSecret }),
     handleStore: options.handleStore,
     sessions: options.sessions,
+    tenant: options.tenant,
+    authenticate: options.authenticate,
+    rateLimiter: options.rateLimiter,
+    revisions: options.revisions ? new Set(options.revisions) : undefined,
+    accessLog: options.accessLog ?? false,
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(
@@ -75,7 +90,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
       // GET (stream, resume) and DELETE belong to a legacy session when the request names one.
       const sessionId = request.headers.get("mcp-session-id");
       if (options.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
-        return options.sessions.forward(sessionId.trim(), request, undefined, "default", false);
+        return options.sessions.forward(sessionId.trim(), request, undefined, options.tenant ?? "default", false);
       }
       return methodNotAllowed(request.method);
     }),

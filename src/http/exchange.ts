@@ -7,6 +7,7 @@ import type { Era } from "../server/handler-context.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { Principal } from "../server/principal.ts";
 import type { InputChannel } from "../server/input.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import { logMessage } from "./debug-log.ts";
@@ -35,6 +36,9 @@ export interface ExchangeInit {
   progressToken: RequestId | undefined;
   sealer: StateSealer;
   scope: string;
+  tenant?: string | undefined;
+  principal?: Principal | undefined;
+  versions?: ReadonlySet<string> | undefined;
   handleStore: HandleStore | undefined;
   responseMode: ResponseMode;
   debug: boolean;
@@ -63,6 +67,9 @@ export class Exchange implements TransportContext {
   readonly progressToken: RequestId | undefined;
   readonly sealer: StateSealer;
   readonly scope: string;
+  readonly tenant: string | undefined;
+  readonly principal: Principal | undefined;
+  readonly versions: ReadonlySet<string> | undefined;
   readonly handleStore: HandleStore | undefined;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
@@ -88,6 +95,9 @@ export class Exchange implements TransportContext {
     this.progressToken = init.progressToken;
     this.sealer = init.sealer;
     this.scope = init.scope;
+    this.tenant = init.tenant;
+    this.principal = init.principal;
+    this.versions = init.versions;
     this.handleStore = init.handleStore;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;

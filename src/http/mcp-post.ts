@@ -1,12 +1,13 @@
 /** The POST pipeline of the MCP endpoint: checks, parse, era, dispatch, JSON or SSE encoding. */
 
-import { detectEra } from "../core/era.ts";
+import { detectEra, unsupportedVersion } from "../core/era.ts";
 import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
 import { jsonDepthExceeds, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { Principal } from "../server/principal.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
@@ -21,6 +22,14 @@ export type { ResponseMode };
 
 export interface PostOptions {
   server: McpServer;
+  /** The tenant this endpoint serves (multi-tenant Workers); scopes everything minted here. */
+  tenant: string | undefined;
+  /** Verifies the caller; throws a 401/403 ProtocolError. Absent: no auth. */
+  authenticate: ((request: Request) => Promise<Principal | undefined>) | undefined;
+  rateLimiter: RateLimiter | undefined;
+  /** Revisions served (all when absent). */
+  revisions: ReadonlySet<string> | undefined;
+  accessLog: boolean;
   /** Legacy sessions, when enabled: 2025-era traffic is forwarded to its session. */
   sessions: SessionGateway | undefined;
   sealer: StateSealer;
@@ -32,8 +41,36 @@ export interface PostOptions {
 }
 
 const OWS = /^[ \t]+|[ \t]+$/g;
-/** Who is asking: until tenants and auth exist, every caller shares one scope. */
-const SCOPE = "default";
+
+interface AccessEntry {
+  started: number;
+  tenant: string | undefined;
+  revision: string | undefined;
+  method: string | undefined;
+  target: string | undefined;
+  principal: string | undefined;
+}
+
+/** One structured line per request for operators (`wrangler tail`): never tokens or arguments. */
+function writeAccessLog(entry: AccessEntry, status: number): void {
+  console.log(
+    JSON.stringify({
+      event: "mcp.request",
+      tenant: entry.tenant,
+      revision: entry.revision,
+      method: entry.method,
+      target: entry.target,
+      status,
+      durationMs: Date.now() - entry.started,
+      principal: entry.principal,
+    }),
+  );
+}
+
+/** Checks rate limits for one request; resolves with the seconds to wait when one is reached. */
+export interface RateLimiter {
+  check(key: { tenant: string | undefined; principal: string | undefined; tool: string | undefined }): Promise<number | undefined>;
+}
 
 
 function mediaTypes(header: string | null): string[] {
@@ -71,33 +108,65 @@ function parse(text: string, maxDepth: number): unknown {
 
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
 export async function handlePost(request: Request, options: PostOptions): Promise<Response> {
+  if (!options.accessLog) return answer(request, options, undefined);
+  const entry: AccessEntry = { started: Date.now(), tenant: options.tenant, revision: undefined, method: undefined, target: undefined, principal: undefined };
+  const response = await answer(request, options, entry);
+  writeAccessLog(entry, response.status);
+  return response;
+}
+
+async function answer(request: Request, options: PostOptions, entry: AccessEntry | undefined): Promise<Response> {
   // Optional whitespace around a field value is not part of it (RFC 9110 §5.5); values that need
   // leading or trailing spaces travel base64-encoded (2026-07-28 "Value encoding").
   const header = (name: string): string | null => request.headers.get(name)?.replace(OWS, "") ?? null;
   let message;
   try {
+    const principal = options.authenticate ? await options.authenticate(request) : undefined;
+    if (entry) entry.principal = principal?.subject;
+    const scope = principal ? `${options.tenant ?? "default"}:${principal.subject}` : (options.tenant ?? "default");
     checkAccept(request);
     checkContentType(request);
     const text = await readBody(request, options.maxBodyBytes);
     if (options.debug) logMessage("in", text, request.headers);
     message = classifyMessage(parse(text, options.maxJsonDepth));
     const info = message.kind === "response" ? undefined : detectEra(message, header);
+    if (entry && message.kind !== "response") {
+      entry.method = message.method;
+      entry.revision = info?.protocolVersion;
+      const target = message.params ? (own(message.params, "name") ?? own(message.params, "uri")) : undefined;
+      entry.target = typeof target === "string" ? target : undefined;
+    }
+    if (info && options.revisions && !options.revisions.has(info.protocolVersion) && !(message.kind === "request" && message.method === "initialize")) {
+      throw unsupportedVersion(info.protocolVersion, message.kind === "request" ? message.id : undefined, [...options.revisions]);
+    }
     if (options.sessions && info?.era !== "modern") {
       // 2025-era traffic with sessions on: initialize opens a session, everything else needs one.
       if (message.kind === "request" && message.method === "initialize") {
-        return await options.sessions.forward(options.sessions.mint(), request, text, SCOPE, true);
+        return await options.sessions.forward(options.sessions.mint(), request, text, scope, true);
       }
       const sessionId = header("mcp-session-id");
       if (sessionId === null) {
         throw invalidRequest(`Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`);
       }
-      return await options.sessions.forward(sessionId, request, text, SCOPE, false);
+      return await options.sessions.forward(sessionId, request, text, scope, false);
     }
     if (message.kind === "response" || info === undefined) {
       throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
     }
     if (message.kind === "notification") return new Response(null, { status: 202 });
 
+    if (options.rateLimiter) {
+      const tool = message.method === "tools/call" && message.params ? own(message.params, "name") : undefined;
+      const wait = await options.rateLimiter.check({ tenant: options.tenant, principal: principal?.subject, tool: typeof tool === "string" ? tool : undefined });
+      if (wait !== undefined) {
+        throw new ProtocolError(ErrorCode.RateLimited, `Rate limit exceeded: retry after ${wait} s`, {
+          status: 429,
+          requestId: message.id,
+          data: { retryAfterSeconds: wait },
+          headers: { "retry-after": String(wait) },
+        });
+      }
+    }
     if (info.era === "modern") {
       if (!options.server.hasMethod(message.method, info.era)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
@@ -116,7 +185,10 @@ export async function handlePost(request: Request, options: PostOptions): Promis
       minLogRank: info.era === "modern" ? info.minLogRank : 1,
       progressToken: progressTokenOf(message),
       sealer: options.sealer,
-      scope: SCOPE,
+      scope,
+      tenant: options.tenant,
+      principal,
+      versions: options.revisions,
       handleStore: options.handleStore,
       responseMode: options.responseMode,
       debug: options.debug,

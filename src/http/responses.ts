@@ -36,5 +36,5 @@ export function jsonResponse(body: string, status = 200, headers?: Record<string
 
 export function errorResponse(error: unknown, id?: RequestId, headers?: Record<string, string>): Response {
   const protocolError = toProtocolError(error);
-  return jsonResponse(errorMessage(protocolError, id), protocolError.status, headers);
+  return jsonResponse(errorMessage(protocolError, id), protocolError.status, protocolError.headers ? { ...protocolError.headers, ...headers } : headers);
 }

@@ -1,5 +1,6 @@
 /** The method tables of both eras: which JSON-RPC methods exist and what each does. */
 
+import { unsupportedVersion } from "../core/era.ts";
 import { invalidParams } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
@@ -103,7 +104,10 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
         const requested = param(request, "protocolVersion");
         if (typeof requested !== "string") throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`);
         // Answer with the requested version when we speak it, else our newest legacy one (2025-11-25 lifecycle).
-        const protocolVersion = isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
+        const allowed = ctx.versions === undefined ? LEGACY_VERSIONS : LEGACY_VERSIONS.filter((v) => ctx.versions?.has(v));
+        const newest = allowed[0];
+        if (newest === undefined) throw unsupportedVersion(requested, request.id, [...(ctx.versions ?? [])]);
+        const protocolVersion = isLegacyVersion(requested) && allowed.includes(requested) ? requested : newest;
         const result: JsonObject = { protocolVersion, capabilities: ctx.sessionful ? sessionCapabilities : statelessCapabilities, serverInfo: parts.info };
         if (parts.instructions !== undefined) result["instructions"] = parts.instructions;
         return result;

@@ -7,6 +7,7 @@ import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "./input.ts";
 import { createHandles, type HandleStore, type Handles } from "./handles.ts";
 import type { StateSealer } from "./request-state.ts";
+import type { Principal } from "./principal.ts";
 
 /** What the transport layer knows about one request. */
 export interface TransportContext {
@@ -21,8 +22,14 @@ export interface TransportContext {
   notify(method: string, params: JsonObject): void;
   /** Signs and checks MRTR `requestState`. */
   sealer: StateSealer;
-  /** Who is asking (tenant and principal, once those exist): binds `requestState` to them. */
+  /** Who is asking (tenant and principal): binds `requestState`, handles and sessions to them. */
   scope: string;
+  /** The tenant serving this request. */
+  tenant?: string | undefined;
+  /** The verified caller, when the tenant requires auth. Never a token. */
+  principal?: Principal | undefined;
+  /** The revisions this endpoint serves (all when absent): `initialize` negotiates among them. */
+  versions?: ReadonlySet<string> | undefined;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
   inputs?: InputChannel | undefined;
   /** Ends the request's SSE connection but not its stream (resumable sessions only). */
@@ -67,6 +74,14 @@ class RequestHandlerContext implements HandlerContext {
 
   get clientCapabilities(): JsonObject {
     return this.#transport.clientCapabilities;
+  }
+
+  get tenant(): string | undefined {
+    return this.#transport.tenant;
+  }
+
+  get principal(): Principal | undefined {
+    return this.#transport.principal;
   }
 
   get handles(): Handles {

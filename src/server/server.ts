@@ -32,6 +32,8 @@ export interface ServerOptions {
   listTtlMs?: number;
   /** 2026-07-28 cache scope: "public" unless results depend on who asks (default "public"). */
   cacheScope?: "public" | "private";
+  /** Binds list cursors to this server (a tenant id): a cursor minted by another is refused. */
+  scope?: string;
 }
 
 /** A compiled MCP server. Build it once per isolate (at module scope) with {@link createServer}. */
@@ -59,7 +61,7 @@ export function createServer(options: ServerOptions): McpServer {
   const cacheScope = options.cacheScope ?? "public";
   const cacheHints = { ttlMs, cacheScope };
   const modernTail = `,"resultType":"complete","ttlMs":${ttlMs},"cacheScope":${JSON.stringify(cacheScope)},"_meta":${JSON.stringify(serverInfoMeta)}`;
-  const listOptions = { pageSize: options.pageSize ?? 100, modernTail, scope: info.name };
+  const listOptions = { pageSize: options.pageSize ?? 100, modernTail, scope: options.scope ?? info.name };
 
   const tools = new ToolRegistry(options.tools ?? [], listOptions);
   const resources = new ResourceRegistry(options.resources ?? [], options.resourceTemplates ?? [], listOptions);

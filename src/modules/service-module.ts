@@ -1,0 +1,90 @@
+/** Service-bound modules: a tool service's catalogue turned into prefixed tools with timeouts and fault isolation. */
+
+import { DefinitionError } from "../core/definition-error.ts";
+import { isObject } from "../core/json.ts";
+import type { CallToolResult } from "../core/types.ts";
+import { defineTool, type ToolDefinition } from "../server/tool.ts";
+import type { ServiceCallContext, ServiceCatalog, ToolService } from "./service-contract.ts";
+
+export interface ServiceModuleOptions {
+  /** The module's name in the tenant config (named in every error). */
+  name: string;
+  /** Prefix of the listed names: `<prefix>_<tool>`. */
+  prefix: string;
+  timeoutMs: number;
+  /** Builds the identity passed to the service for one call. */
+  context(protocolVersion: string): ServiceCallContext;
+}
+
+class ModuleFailure extends Error {
+  override readonly name = "ModuleFailure";
+  readonly code = "ERR_MODULE";
+}
+
+/** Races a call against a timeout; the error names the module. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, module: string, what: string): Promise<T> {
+  let cancel: () => void = () => {};
+  const timeout = new Promise<never>((_resolve, reject) => {
+    const timer = setTimeout(() => reject(new ModuleFailure(`module ${module} did not answer ${what} within ${ms} ms`)), ms);
+    cancel = () => clearTimeout(timer);
+  });
+  return Promise.race([promise, timeout]).finally(() => cancel());
+}
+
+function checkCatalog(value: unknown, module: string): ServiceCatalog {
+  if (!isObject(value) || !Array.isArray(value["tools"])) throw new DefinitionError(`module ${module}: describe() must return {tools: [...]}`);
+  for (const tool of value["tools"] as unknown[]) {
+    if (!isObject(tool) || typeof tool["name"] !== "string" || !isObject(tool["inputSchema"])) {
+      throw new DefinitionError(`module ${module}: every tool needs a name and an inputSchema object`);
+    }
+  }
+  return value as unknown as ServiceCatalog;
+}
+
+/** Reads a service's catalogue with a timeout; throws an error naming the module. */
+export async function describeService(service: ToolService, module: string, timeoutMs: number): Promise<ServiceCatalog> {
+  try {
+    return checkCatalog(await withTimeout(service.describe(), timeoutMs, module, "describe()"), module);
+  } catch (error) {
+    if (error instanceof DefinitionError || error instanceof ModuleFailure) throw error;
+    throw new ModuleFailure(`module ${module}: describe() failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The tools of a service module: each validates its arguments locally (with the listed schema),
+ * then calls the service. A service that throws or hangs yields an `isError` result naming the
+ * module; the other tools are untouched.
+ */
+export function serviceTools(service: ToolService, catalog: ServiceCatalog, options: ServiceModuleOptions): ToolDefinition[] {
+  return catalog.tools.map((tool) =>
+    defineTool({
+      name: `${options.prefix}_${tool.name}`,
+      ...(tool.title === undefined ? {} : { title: tool.title }),
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      handler: async (args, ctx): Promise<CallToolResult> => {
+        try {
+          return await withTimeout(service.callTool(tool.name, args, options.context(ctx.protocolVersion)), options.timeoutMs, options.name, `tool ${tool.name}`);
+        } catch (error) {
+          if (error instanceof ModuleFailure) throw error;
+          throw new ModuleFailure(`module ${options.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    }),
+  );
+}
+
+/** A tool standing in for a module that cannot be reached: every call explains, naming the module. */
+export function unavailableTool(name: string, module: string, reason: string): ToolDefinition {
+  return defineTool({
+    name,
+    description: `Unavailable: module ${module}`,
+    inputSchema: { type: "object" },
+    handler: () => {
+      throw new ModuleFailure(`module ${module} is unavailable: ${reason}`);
+    },
+  });
+}

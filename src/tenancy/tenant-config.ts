@@ -1,0 +1,177 @@
+/** The tenant configuration document: its shape, and validation with errors naming tenant and field. */
+
+import { DefinitionError } from "../core/definition-error.ts";
+import { isObject } from "../core/json.ts";
+import { SUPPORTED_VERSIONS } from "../core/versions.ts";
+
+/** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
+export interface ModuleRef {
+  /** A bundled module's name (as passed to the Worker), or, with `service`, a label for logs. */
+  name: string;
+  /** The service binding of a Worker that provides tools over the RPC contract. */
+  service?: string;
+  /** Prefixed to the module's names: `<prefix>_<name>`. Default: none for bundled, `name` for services. */
+  prefix?: string;
+  /** Per-call timeout for a service module in ms (default: the tenant's toolTimeoutMs, else 10000). */
+  timeoutMs?: number;
+}
+
+export interface TenantLimits {
+  maxBodyBytes?: number;
+  maxResultBytes?: number;
+  toolTimeoutMs?: number;
+}
+
+/** Rate limiting bindings (Workers rate limiting API), each with its own limit and period. */
+export interface TenantRateLimits {
+  /** Binding applied per tenant. */
+  tenant?: string;
+  /** Binding applied per tenant and principal. */
+  principal?: string;
+  /** Binding applied per tenant, principal and tool. */
+  tool?: string;
+  /** Seconds sent in Retry-After (the bindings' period; default 60). */
+  retryAfterSeconds?: number;
+}
+
+export interface TenantConfig {
+  id: string;
+  /** Host names (no port) that select this tenant, e.g. `mcp.acme.com`. */
+  hosts?: string[];
+  /** Path prefix that selects this tenant; its endpoint is `<prefix>/mcp`. */
+  pathPrefix?: string;
+  modules: ModuleRef[];
+  allowedOrigins?: string[];
+  legacySessions?: boolean;
+  /** Revisions this tenant serves (default: all). */
+  revisions?: string[];
+  server?: { name?: string; version?: string; title?: string; instructions?: string };
+  limits?: TenantLimits;
+  rateLimits?: TenantRateLimits;
+  /** Authorization settings (see src/auth); validated by the auth module. */
+  auth?: Record<string, unknown>;
+}
+
+const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+const PREFIX = /^[A-Za-z0-9_.-]{1,32}$/;
+const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const HOST = /^[a-z0-9.-]{1,253}$/;
+const PATH_PREFIX = /^(\/[A-Za-z0-9._~-]+)+$/;
+
+type Fail = (field: string, problem: string) => never;
+
+function stringList(value: unknown, field: string, fail: Fail, pattern?: RegExp): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && (!pattern || pattern.test(item)))) {
+    fail(field, pattern ? `must be an array of strings matching ${pattern}` : "must be an array of strings");
+  }
+  return value as string[];
+}
+
+function positiveInt(value: unknown, field: string, fail: Fail): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) fail(field, "must be a positive integer");
+  return value as number;
+}
+
+function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
+  const field = `modules[${index}]`;
+  if (!isObject(value)) return fail(field, "must be an object with a name");
+  const { name, service, prefix, timeoutMs, ...unknown } = value;
+  for (const key of Object.keys(unknown)) fail(`${field}.${key}`, "is not a known field");
+  if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
+  const module: ModuleRef = { name: name as string };
+  if (service !== undefined) {
+    if (typeof service !== "string" || !BINDING.test(service)) fail(`${field}.service`, "must be a binding name");
+    module.service = service as string;
+  }
+  if (prefix !== undefined) {
+    if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`${field}.prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
+    module.prefix = prefix as string;
+  }
+  const timeout = positiveInt(timeoutMs, `${field}.timeoutMs`, fail);
+  if (timeout !== undefined) module.timeoutMs = timeout;
+  return module;
+}
+
+/** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
+export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
+  const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
+  const fail: Fail = (field, problem) => {
+    throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
+  };
+  if (!isObject(value)) return fail("(config)", "must be an object");
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, auth, ...unknown } = value;
+  for (const key of Object.keys(unknown)) fail(key, "is not a known field");
+  if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
+  const tenant: TenantConfig = { id: id as string, modules: [] };
+  const hostList = stringList(hosts, "hosts", fail, HOST);
+  if (hostList) tenant.hosts = hostList.map((h) => h.toLowerCase());
+  if (pathPrefix !== undefined) {
+    if (typeof pathPrefix !== "string" || !PATH_PREFIX.test(pathPrefix)) fail("pathPrefix", "must be a path such as /t/acme (no trailing slash)");
+    tenant.pathPrefix = pathPrefix as string;
+  }
+  if (!tenant.hosts?.length && tenant.pathPrefix === undefined) fail("hosts", "or pathPrefix is required to reach the tenant");
+  if (!Array.isArray(modules) || modules.length === 0) fail("modules", "must list at least one module");
+  tenant.modules = (modules as unknown[]).map((m, i) => parseModule(m, i, fail));
+  const origins = stringList(allowedOrigins, "allowedOrigins", fail);
+  if (origins) tenant.allowedOrigins = origins;
+  if (legacySessions !== undefined) {
+    if (typeof legacySessions !== "boolean") fail("legacySessions", "must be true or false");
+    tenant.legacySessions = legacySessions as boolean;
+  }
+  const revisionList = stringList(revisions, "revisions", fail);
+  if (revisionList) {
+    const unknownRevision = revisionList.find((r) => !SUPPORTED_VERSIONS.includes(r));
+    if (unknownRevision !== undefined) fail("revisions", `names ${unknownRevision}, not one of ${SUPPORTED_VERSIONS.join(", ")}`);
+    tenant.revisions = revisionList;
+  }
+  if (server !== undefined) {
+    if (!isObject(server) || Object.values(server).some((v) => typeof v !== "string")) fail("server", "must be an object of strings (name, version, title, instructions)");
+    tenant.server = server as TenantConfig["server"] & object;
+  }
+  if (limits !== undefined) {
+    if (!isObject(limits)) fail("limits", "must be an object");
+    const l = limits as Record<string, unknown>;
+    tenant.limits = {};
+    for (const key of ["maxBodyBytes", "maxResultBytes", "toolTimeoutMs"] as const) {
+      const n = positiveInt(l[key], `limits.${key}`, fail);
+      if (n !== undefined) tenant.limits[key] = n;
+    }
+  }
+  if (rateLimits !== undefined) {
+    if (!isObject(rateLimits)) fail("rateLimits", "must be an object");
+    const r = rateLimits as Record<string, unknown>;
+    tenant.rateLimits = {};
+    for (const key of ["tenant", "principal", "tool"] as const) {
+      if (r[key] === undefined) continue;
+      if (typeof r[key] !== "string" || !BINDING.test(r[key] as string)) fail(`rateLimits.${key}`, "must be a rate limiting binding name");
+      tenant.rateLimits[key] = r[key] as string;
+    }
+    const retry = positiveInt(r["retryAfterSeconds"], "rateLimits.retryAfterSeconds", fail);
+    if (retry !== undefined) tenant.rateLimits.retryAfterSeconds = retry;
+  }
+  if (auth !== undefined) {
+    if (!isObject(auth)) fail("auth", "must be an object");
+    tenant.auth = auth as Record<string, unknown>;
+  }
+  return tenant;
+}
+
+/** Validates a `{ "tenants": [...] }` document: each tenant, then unique ids, hosts and path prefixes. */
+export function parseTenantsDocument(value: unknown): TenantConfig[] {
+  if (!isObject(value) || !Array.isArray(value["tenants"])) throw new DefinitionError(`tenants document: must be an object {"tenants": [...]}`);
+  const tenants = (value["tenants"] as unknown[]).map((t, i) => parseTenantConfig(t, i));
+  const seen = new Map<string, string>();
+  const claim = (key: string, what: string, tenant: string) => {
+    const owner = seen.get(key);
+    if (owner !== undefined) throw new DefinitionError(`tenant ${tenant}: ${what} is already used by tenant ${owner}`);
+    seen.set(key, tenant);
+  };
+  for (const tenant of tenants) {
+    claim(`id:${tenant.id}`, `id ${tenant.id}`, tenant.id);
+    for (const host of tenant.hosts ?? []) claim(`host:${host}`, `host ${host}`, tenant.id);
+    if (tenant.pathPrefix !== undefined) claim(`path:${tenant.pathPrefix}`, `pathPrefix ${tenant.pathPrefix}`, tenant.id);
+  }
+  return tenants;
+}
