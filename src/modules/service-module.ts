@@ -3,6 +3,7 @@
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import type { CallToolResult } from "../core/types.ts";
+import type { HandlerContext } from "../server/handler-context.ts";
 import { defineTool, type ToolDefinition } from "../server/tool.ts";
 import type { ServiceCallContext, ServiceCatalog, ToolService } from "./service-contract.ts";
 
@@ -12,8 +13,13 @@ export interface ServiceModuleOptions {
   /** Prefix of the listed names: `<prefix>_<tool>`. */
   prefix: string;
   timeoutMs: number;
-  /** Builds the identity passed to the service for one call. */
-  context(protocolVersion: string): ServiceCallContext;
+}
+
+/** The verified identity of a call, as a service receives it: tenant, subject, scopes — never a token. */
+function callContext(ctx: HandlerContext): ServiceCallContext {
+  const context: ServiceCallContext = { tenant: ctx.tenant ?? "", scopes: ctx.principal?.scopes ?? [], protocolVersion: ctx.protocolVersion };
+  if (ctx.principal) context.subject = ctx.principal.subject;
+  return context;
 }
 
 class ModuleFailure extends Error {
@@ -67,7 +73,7 @@ export function serviceTools(service: ToolService, catalog: ServiceCatalog, opti
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
       handler: async (args, ctx): Promise<CallToolResult> => {
         try {
-          return await withTimeout(service.callTool(tool.name, args, options.context(ctx.protocolVersion)), options.timeoutMs, options.name, `tool ${tool.name}`);
+          return await withTimeout(service.callTool(tool.name, args, callContext(ctx)), options.timeoutMs, options.name, `tool ${tool.name}`);
         } catch (error) {
           if (error instanceof ModuleFailure) throw error;
           throw new ModuleFailure(`module ${options.name} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -75,16 +81,4 @@ export function serviceTools(service: ToolService, catalog: ServiceCatalog, opti
       },
     }),
   );
-}
-
-/** A tool standing in for a module that cannot be reached: every call explains, naming the module. */
-export function unavailableTool(name: string, module: string, reason: string): ToolDefinition {
-  return defineTool({
-    name,
-    description: `Unavailable: module ${module}`,
-    inputSchema: { type: "object" },
-    handler: () => {
-      throw new ModuleFailure(`module ${module} is unavailable: ${reason}`);
-    },
-  });
 }

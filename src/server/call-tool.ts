@@ -18,7 +18,7 @@ function errorResult(text: string): CallToolResult {
 export function resolveTool(registry: ToolRegistry, params: Params | undefined): CompiledTool {
   const name = params ? own(params, "name") : undefined;
   if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
-  const tool = registry.get(name);
+  const tool = registry.get(name) ?? registry.unavailable(name);
   if (!tool) throw invalidParams(`Unknown tool: ${name}`);
   return tool;
 }

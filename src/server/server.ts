@@ -14,7 +14,7 @@ import { PromptRegistry } from "./prompt-registry.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resource.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
 import type { TransportContext } from "./request-context.ts";
-import { ToolRegistry } from "./tool-registry.ts";
+import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 export interface ServerOptions {
@@ -34,6 +34,8 @@ export interface ServerOptions {
   cacheScope?: "public" | "private";
   /** Binds list cursors to this server (a tenant id): a cursor minted by another is refused. */
   scope?: string;
+  /** Modules that could not be loaded: calls under their prefix get an isError result naming them. */
+  unavailableModules?: readonly UnavailableModule[];
 }
 
 /** A compiled MCP server. Build it once per isolate (at module scope) with {@link createServer}. */
@@ -63,7 +65,7 @@ export function createServer(options: ServerOptions): McpServer {
   const modernTail = `,"resultType":"complete","ttlMs":${ttlMs},"cacheScope":${JSON.stringify(cacheScope)},"_meta":${JSON.stringify(serverInfoMeta)}`;
   const listOptions = { pageSize: options.pageSize ?? 100, modernTail, scope: options.scope ?? info.name };
 
-  const tools = new ToolRegistry(options.tools ?? [], listOptions);
+  const tools = new ToolRegistry(options.tools ?? [], listOptions, options.unavailableModules);
   const resources = new ResourceRegistry(options.resources ?? [], options.resourceTemplates ?? [], listOptions);
   const prompts = new PromptRegistry(options.prompts ?? [], listOptions);
   const changes = new ChangeHub();

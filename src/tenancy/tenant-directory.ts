@@ -1,0 +1,158 @@
+/** Tenants of one deployment: resolution by host or path, and each tenant's server, compiled once per isolate. */
+
+import { DefinitionError } from "../core/definition-error.ts";
+import type { Implementation } from "../core/types.ts";
+import type { ToolService } from "../modules/service-contract.ts";
+import { describeService, serviceTools } from "../modules/service-module.ts";
+import type { ToolModule } from "../modules/tool-module.ts";
+import type { PromptDefinition } from "../server/prompt.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
+import { createServer, type McpServer } from "../server/server.ts";
+import type { UnavailableModule } from "../server/tool-registry.ts";
+import type { ToolDefinition } from "../server/tool.ts";
+import type { TenantConfig } from "./tenant-config.ts";
+
+export interface TenantDirectoryOptions {
+  /** Bundled modules, by the name tenant configs use. */
+  modules: Readonly<Record<string, ToolModule>>;
+  /** Finds the service bound under a name (an env binding), or undefined. */
+  service(binding: string): ToolService | undefined;
+  /** serverInfo when a tenant names none. */
+  info: Implementation;
+  /** How long a service catalogue is used before it is read again (default 5 minutes). */
+  catalogTtlMs?: number;
+  now?: () => number;
+}
+
+export interface ResolvedTenant {
+  tenant: TenantConfig;
+  /** The MCP endpoint path for this request: `/mcp` by host, `<prefix>/mcp` by path. */
+  path: string;
+}
+
+interface CompiledTenant {
+  server: Promise<McpServer>;
+  builtAt: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function hostnameOf(request: Request): string {
+  const host = (request.headers.get("host") ?? new URL(request.url).host).trim().toLowerCase();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.indexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
+  return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
+}
+
+export class TenantDirectory {
+  readonly tenants: readonly TenantConfig[];
+  readonly #options: TenantDirectoryOptions;
+  readonly #byHost = new Map<string, TenantConfig>();
+  readonly #byPath: { prefix: string; tenant: TenantConfig }[] = [];
+  readonly #compiled = new Map<string, CompiledTenant>();
+
+  /** Checks every bundled module reference and bundled name collision; throws naming the tenant. */
+  constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions) {
+    this.tenants = tenants;
+    this.#options = options;
+    for (const tenant of tenants) {
+      for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
+      if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
+      const names = new Map<string, string>();
+      for (const ref of tenant.modules) {
+        if (ref.service !== undefined) continue;
+        const module = options.modules[ref.name];
+        if (!module) throw new DefinitionError(`tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`);
+        for (const tool of renamed(module.tools, ref.prefix)) {
+          const owner = names.get(tool.name);
+          if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
+          names.set(tool.name, ref.name);
+        }
+      }
+    }
+    // Longest prefix first, so /t/a/b wins over /t/a.
+    this.#byPath.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
+  resolve(request: Request, pathname: string): ResolvedTenant | undefined {
+    const byHost = this.#byHost.get(hostnameOf(request));
+    if (byHost) return { tenant: byHost, path: "/mcp" };
+    for (const { prefix, tenant } of this.#byPath) {
+      if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return { tenant, path: `${prefix}/mcp` };
+    }
+    return undefined;
+  }
+
+  /** The tenant's compiled server; service catalogues are re-read after their TTL. */
+  server(tenant: TenantConfig): Promise<McpServer> {
+    const now = (this.#options.now ?? Date.now)();
+    const cached = this.#compiled.get(tenant.id);
+    if (cached && now - cached.builtAt < (this.#options.catalogTtlMs ?? 300_000)) return cached.server;
+    const server = this.#build(tenant);
+    this.#compiled.set(tenant.id, { server, builtAt: now });
+    // A build that fails is retried on the next request rather than cached.
+    server.catch(() => this.#compiled.delete(tenant.id));
+    return server;
+  }
+
+  async #build(tenant: TenantConfig): Promise<McpServer> {
+    const tools: ToolDefinition[] = [];
+    const resources: ResourceDefinition[] = [];
+    const templates: ResourceTemplateDefinition[] = [];
+    const prompts: PromptDefinition[] = [];
+    const unavailable: UnavailableModule[] = [];
+    const taken = new Set<string>();
+    for (const ref of tenant.modules) {
+      if (ref.service === undefined) {
+        const module = this.#options.modules[ref.name] as ToolModule;
+        for (const tool of renamed(module.tools, ref.prefix)) taken.add(tool.name);
+        tools.push(...renamed(module.tools, ref.prefix));
+        resources.push(...(module.resources ?? []));
+        templates.push(...(module.resourceTemplates ?? []));
+        prompts.push(...renamed(module.prompts, ref.prefix));
+        continue;
+      }
+      const prefix = ref.prefix ?? ref.name;
+      const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const service = this.#options.service(ref.service);
+      if (!service) {
+        console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: service binding ${ref.service} is not bound`);
+        unavailable.push({ prefix, module: ref.name, reason: `its service binding ${ref.service} is not bound` });
+        continue;
+      }
+      try {
+        const catalog = await describeService(service, ref.name, timeoutMs);
+        for (const tool of serviceTools(service, catalog, { name: ref.name, prefix, timeoutMs })) {
+          if (taken.has(tool.name)) {
+            console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: tool ${tool.name} collides with another module's tool; it is left out`);
+            continue;
+          }
+          taken.add(tool.name);
+          tools.push(tool);
+        }
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        console.error(`edge-mcp: tenant ${tenant.id}: ${reason}`);
+        unavailable.push({ prefix, module: ref.name, reason });
+      }
+    }
+    const info = { ...this.#options.info, ...(tenant.server?.name ? { name: tenant.server.name } : {}), ...(tenant.server?.version ? { version: tenant.server.version } : {}), ...(tenant.server?.title ? { title: tenant.server.title } : {}) };
+    return createServer({
+      info,
+      ...(tenant.server?.instructions ? { instructions: tenant.server.instructions } : {}),
+      tools,
+      resources,
+      resourceTemplates: templates,
+      prompts,
+      scope: tenant.id,
+      unavailableModules: unavailable,
+      // Lists may differ per tenant and, with auth, per caller.
+      cacheScope: tenant.auth ? "private" : "public",
+    });
+  }
+}
