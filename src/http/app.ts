@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { ChangeRelay } from "../server/change-relay.ts";
 import type { Principal } from "../server/principal.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
@@ -42,9 +43,21 @@ export interface McpAppOptions {
   revisions?: readonly string[];
   /** One structured JSON log line per request (default false). */
   accessLog?: boolean;
+  /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
+  relay?: ChangeRelay;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The platform's waitUntil for this request, if it has one (hono throws when there is no execution context). */
+function waitUntilOf(c: { executionCtx: ExecutionContext }): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
+}
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 /** Builds the app once per isolate; its `fetch` answers requests. */
@@ -65,6 +78,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     rateLimiter: options.rateLimiter,
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,
+    relay: options.relay,
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(
@@ -83,7 +97,11 @@ export function createMcpApp(options: McpAppOptions): Hono {
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
 
   const app = new Hono();
-  app.post(path, guarded((request) => handlePost(request, post)));
+  app.post(path, (c) => {
+    const refused = policy.check(c.req.raw);
+    if (refused) return errorResponse(refused);
+    return handlePost(c.req.raw, post, waitUntilOf(c));
+  });
   app.all(
     path,
     guarded((request) => {

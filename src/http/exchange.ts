@@ -6,6 +6,7 @@ import type { JsonObject } from "../core/types.ts";
 import type { Era } from "../server/handler-context.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
+import type { ChangeFeed } from "../server/change-hub.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { Principal } from "../server/principal.ts";
 import type { InputChannel } from "../server/input.ts";
@@ -39,6 +40,7 @@ export interface ExchangeInit {
   tenant?: string | undefined;
   principal?: Principal | undefined;
   versions?: ReadonlySet<string> | undefined;
+  changes?: ChangeFeed | undefined;
   handleStore: HandleStore | undefined;
   responseMode: ResponseMode;
   debug: boolean;
@@ -70,6 +72,7 @@ export class Exchange implements TransportContext {
   readonly tenant: string | undefined;
   readonly principal: Principal | undefined;
   readonly versions: ReadonlySet<string> | undefined;
+  readonly changes: ChangeFeed | undefined;
   readonly handleStore: HandleStore | undefined;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
@@ -98,6 +101,7 @@ export class Exchange implements TransportContext {
     this.tenant = init.tenant;
     this.principal = init.principal;
     this.versions = init.versions;
+    this.changes = init.changes;
     this.handleStore = init.handleStore;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;

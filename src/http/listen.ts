@@ -5,7 +5,7 @@ import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
 import { parseSubscriptionFilter } from "../server/change-hub.ts";
-import type { McpServer } from "../server/server.ts";
+import type { ChangeRelay } from "../server/change-relay.ts";
 import { logMessage } from "./debug-log.ts";
 import { SseStream } from "./sse-stream.ts";
 
@@ -19,7 +19,7 @@ const CROSS_REQUEST_POLL_MS = 50;
  * matching notification, each tagged with the subscription id (= the request id). The client
  * ends the subscription by closing the stream (2026-07-28 subscriptions).
  */
-export function listen(message: InboundRequest, server: McpServer, debug: boolean): Response {
+export function listen(message: InboundRequest, source: Pick<ChangeRelay, "subscribe">, debug: boolean): Response {
   const filter = parseSubscriptionFilter(message.params ? own(message.params, "notifications") : undefined);
   const tag = { [MetaKey.subscriptionId]: message.id };
   let cleanup: () => void = () => {};
@@ -31,7 +31,7 @@ export function listen(message: InboundRequest, server: McpServer, debug: boolea
     stream.send(json);
   };
   send("notifications/subscriptions/acknowledged", { notifications: filter });
-  const unsubscribe = server.changes.subscribe(filter, send);
+  const unsubscribe = source.subscribe(filter, send);
   const timer = setInterval(() => stream.comment("keep-alive"), KEEP_ALIVE_MS);
   cleanup = () => {
     unsubscribe();

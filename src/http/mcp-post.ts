@@ -8,6 +8,7 @@ import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { Principal } from "../server/principal.ts";
+import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
@@ -27,6 +28,8 @@ export interface PostOptions {
   /** Verifies the caller; throws a 401/403 ProtocolError. Absent: no auth. */
   authenticate: ((request: Request) => Promise<Principal | undefined>) | undefined;
   rateLimiter: RateLimiter | undefined;
+  /** Carries change notifications across isolates (a Durable Object hub); in-isolate only when absent. */
+  relay: ChangeRelay | undefined;
   /** Revisions served (all when absent). */
   revisions: ReadonlySet<string> | undefined;
   accessLog: boolean;
@@ -107,15 +110,15 @@ function parse(text: string, maxDepth: number): unknown {
 }
 
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
-export async function handlePost(request: Request, options: PostOptions): Promise<Response> {
-  if (!options.accessLog) return answer(request, options, undefined);
+export async function handlePost(request: Request, options: PostOptions, waitUntil?: (promise: Promise<unknown>) => void): Promise<Response> {
+  if (!options.accessLog) return answer(request, options, undefined, waitUntil);
   const entry: AccessEntry = { started: Date.now(), tenant: options.tenant, revision: undefined, method: undefined, target: undefined, principal: undefined };
-  const response = await answer(request, options, entry);
+  const response = await answer(request, options, entry, waitUntil);
   writeAccessLog(entry, response.status);
   return response;
 }
 
-async function answer(request: Request, options: PostOptions, entry: AccessEntry | undefined): Promise<Response> {
+async function answer(request: Request, options: PostOptions, entry: AccessEntry | undefined, waitUntil: ((promise: Promise<unknown>) => void) | undefined): Promise<Response> {
   // Optional whitespace around a field value is not part of it (RFC 9110 §5.5); values that need
   // leading or trailing spaces travel base64-encoded (2026-07-28 "Value encoding").
   const header = (name: string): string | null => request.headers.get(name)?.replace(OWS, "") ?? null;
@@ -171,7 +174,7 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
       if (!options.server.hasMethod(message.method, info.era)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
       }
-      if (message.method === "subscriptions/listen") return listen(message, options.server, options.debug);
+      if (message.method === "subscriptions/listen") return listen(message, options.relay ?? options.server.changes, options.debug);
       if (message.method === "tools/call") {
         const tool = resolveTool(options.server.tools, message.params);
         checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
@@ -189,6 +192,7 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
       tenant: options.tenant,
       principal,
       versions: options.revisions,
+      changes: options.relay ? relayedChangeFeed(options.relay, waitUntil) : undefined,
       handleStore: options.handleStore,
       responseMode: options.responseMode,
       debug: options.debug,

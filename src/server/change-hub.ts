@@ -3,6 +3,7 @@
 import { invalidParams } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
+import { wants } from "./change-relay.ts";
 
 /** What a `subscriptions/listen` request may ask for (2026-07-28 `SubscriptionFilter`). */
 export interface SubscriptionFilter {
@@ -53,10 +54,6 @@ export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
   return honoured;
 }
 
-function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
-}
-
 export class ChangeHub implements ChangeFeed {
   readonly #subscriptions = new Set<Subscription>();
 
@@ -71,9 +68,10 @@ export class ChangeHub implements ChangeFeed {
     return this.#subscriptions.size;
   }
 
-  #emit(method: string, params: JsonObject, wants: (filter: SubscriptionFilter) => boolean): void {
+  /** Delivers a notification to the listeners whose filter asks for it. */
+  emit(method: string, params: JsonObject): void {
     for (const subscription of this.#subscriptions) {
-      if (!wants(subscription.filter)) continue;
+      if (!wants(subscription.filter, method, params)) continue;
       try {
         subscription.send(method, params);
       } catch (error) {
@@ -84,18 +82,18 @@ export class ChangeHub implements ChangeFeed {
   }
 
   toolsListChanged(): void {
-    this.#emit("notifications/tools/list_changed", {}, (f) => f.toolsListChanged === true);
+    this.emit("notifications/tools/list_changed", {});
   }
 
   promptsListChanged(): void {
-    this.#emit("notifications/prompts/list_changed", {}, (f) => f.promptsListChanged === true);
+    this.emit("notifications/prompts/list_changed", {});
   }
 
   resourcesListChanged(): void {
-    this.#emit("notifications/resources/list_changed", {}, (f) => f.resourcesListChanged === true);
+    this.emit("notifications/resources/list_changed", {});
   }
 
   resourceUpdated(uri: string): void {
-    this.#emit("notifications/resources/updated", { uri }, (f) => f.resourceSubscriptions?.some((subscribed) => covers(subscribed, uri)) === true);
+    this.emit("notifications/resources/updated", { uri });
   }
 }

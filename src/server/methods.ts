@@ -62,17 +62,17 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const toolsCall: Method = async (request, ctx) => {
     const tool = resolveTool(tools, request.params);
     const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
-    return withInputs(request, ctx, binding, async (inputs) => (await callTool(tool, request.params, createHandlerContext(ctx, changes, inputs))) as unknown as JsonObject);
+    return withInputs(request, ctx, binding, async (inputs) => (await callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs))) as unknown as JsonObject);
   };
   const promptsGet: Method = async (request, ctx) => {
     const prompt = prompts.resolve(param(request, "name"));
     const binding = { method: "prompts/get", target: prompt.name, args: param(request, "arguments") };
-    return withInputs(request, ctx, binding, (inputs) => prompts.get(prompt, request.params, createHandlerContext(ctx, changes, inputs)));
+    return withInputs(request, ctx, binding, (inputs) => prompts.get(prompt, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs)));
   };
   const resourcesRead: Method = async (request, ctx) => {
     const uri = param(request, "uri");
     const binding = { method: "resources/read", target: typeof uri === "string" ? uri : "", args: {} };
-    const result = await withInputs(request, ctx, binding, (inputs) => resources.read(uri, createHandlerContext(ctx, changes, inputs)) as unknown as Promise<JsonObject>);
+    const result = await withInputs(request, ctx, binding, (inputs) => resources.read(uri, createHandlerContext(ctx, ctx.changes ?? changes, inputs)) as unknown as Promise<JsonObject>);
     // 2026-07-28 caching: a complete read is cacheable; an input_required one is not.
     return ctx.era === "modern" && result["resultType"] === undefined ? { ...result, ...parts.cacheHints } : result;
   };

@@ -28,6 +28,8 @@ export interface TransportContext {
   tenant?: string | undefined;
   /** The verified caller, when the tenant requires auth. Never a token. */
   principal?: Principal | undefined;
+  /** The change feed of this request, when notifications travel through a relay (other isolates). */
+  changes?: ChangeFeed | undefined;
   /** The revisions this endpoint serves (all when absent): `initialize` negotiates among them. */
   versions?: ReadonlySet<string> | undefined;
   /** A channel for server→client requests, when the transport has one (a legacy session). */

@@ -7,6 +7,7 @@ import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
+import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
@@ -26,6 +27,8 @@ export interface SessionEngineOptions {
   idleTtlMs?: number;
   /** The `retry` of priming events (default 1000 ms). */
   retryMs?: number;
+  /** The relay of change notifications for a scope's tenant (other isolates); in-isolate when absent. */
+  relay?: (scope: string) => ChangeRelay | undefined;
   now?: () => number;
 }
 
@@ -184,7 +187,8 @@ export class SessionEngine {
     const record = this.#record;
     if (!record) return;
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
-    this.#unsubscribe = this.#options.server.changes.subscribe(filter, (method, params) => {
+    const source = this.#options.relay?.(record.scope) ?? this.#options.server.changes;
+    this.#unsubscribe = source.subscribe(filter, (method, params) => {
       this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
     });
   }
@@ -276,6 +280,7 @@ export class SessionEngine {
       inputs,
       sessionful: true,
       cancelOnDisconnect: false,
+      changes: ((relay) => (relay ? relayedChangeFeed(relay, undefined) : undefined))(record ? this.#options.relay?.(record.scope) : undefined),
       openStream: () => this.#openStream(false),
     });
     return exchange;

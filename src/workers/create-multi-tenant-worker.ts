@@ -14,6 +14,7 @@ import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
+import { durableChangeRelay } from "./notification-hub.ts";
 import { durableSessionGateway } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -123,6 +124,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
         ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
         ...(tenant.legacySessions && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
+        ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant.id) } : {}),
       });
       byPath.set(path, app);
     }

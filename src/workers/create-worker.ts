@@ -7,6 +7,7 @@ import type { ResponseMode } from "../http/mcp-post.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
+import { durableChangeRelay } from "./notification-hub.ts";
 import { durableSessionGateway } from "./session-object.ts";
 
 export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore"> {
@@ -32,6 +33,7 @@ function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): Mcp
     ...rest,
     server,
     ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
+    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, "default") } : {}),
     responseMode: mode as ResponseMode,
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),

@@ -1,6 +1,7 @@
 /** The bindings and vars the Worker entry reads (all optional; see wrangler.toml). */
 
 import type { McpHandleObject } from "./handle-object.ts";
+import type { McpNotificationHub } from "./notification-hub.ts";
 
 export interface McpEnv {
   /** "true" logs every JSON-RPC message in and out, credentials redacted. */
@@ -17,6 +18,8 @@ export interface McpEnv {
   MCP_LEGACY_SESSIONS?: string;
   /** The session Durable Object namespace (class from `createSessionObject`). */
   MCP_SESSIONS?: DurableObjectNamespace;
+  /** The McpNotificationHub namespace: change notifications reach listeners on every isolate (optional). */
+  MCP_NOTIFICATIONS?: DurableObjectNamespace<McpNotificationHub>;
   /** The McpHandleObject namespace behind `ctx.handles` (optional). */
   MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;
 }

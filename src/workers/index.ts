@@ -5,3 +5,4 @@ export type { McpEnv } from "./env.ts";
 export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
 export { createSessionObject, durableSessionGateway, type SessionObjectOptions } from "./session-object.ts";
 export { createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
+export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";

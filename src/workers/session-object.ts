@@ -22,6 +22,7 @@ import type { SessionGateway } from "../session/session-gateway.ts";
 import type { SessionStorage, StoredEvent } from "../session/session-record.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
+import { durableChangeRelay } from "./notification-hub.ts";
 
 const MAX_EVENTS = 1000;
 const SESSION_HEADER = "x-edge-mcp-session";
@@ -82,6 +83,7 @@ export function createSessionObject(server: McpServer | ServerOptions, options: 
         sealer: createStateSealer({ secret: env.MCP_STATE_SECRET }),
         handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,
         debug: env.MCP_DEBUG?.trim().toLowerCase() === "true",
+        ...(env.MCP_NOTIFICATIONS ? { relay: (scope: string) => durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, scope.split(":")[0] as string) } : {}),
         ...options,
       });
     }

@@ -1,4 +1,6 @@
 // The full server surface inside workerd, through the conformance fixture: good answers and each feature's bad input.
+import { env } from "cloudflare:workers";
+import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { legacy, modern, modernResponse } from "./fixture.ts";
 
@@ -70,6 +72,9 @@ describe("subscriptions/listen", () => {
     await until(/tools\/list_changed/);
     expect(text).toMatch(/"method":"notifications\/tools\/list_changed","params":\{"_meta":\{"io.modelcontextprotocol\/subscriptionId":\d+\}\}/);
     await reader.cancel();
+    // The notification travelled through the tenant's hub object, not this isolate's memory.
+    const hubs = await listDurableObjectIds((env as unknown as { MCP_NOTIFICATIONS: DurableObjectNamespace }).MCP_NOTIFICATIONS);
+    expect(hubs).toHaveLength(1);
   });
 
   it("refuses a malformed filter with -32602", async () => {

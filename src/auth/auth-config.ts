@@ -1,0 +1,224 @@
+/** A tenant's authorization settings: their JSON shape, the normalized form, and the validator. */
+
+import type { JWK } from "jose";
+import { DefinitionError } from "../core/definition-error.ts";
+import { isObject } from "../core/json.ts";
+import { ASYMMETRIC_ALGORITHMS, checkPublicJwk, isHttpsOrLoopback, isScopeToken, isUrl } from "./config-checks.ts";
+
+/**
+ * How granted scopes cover required ones. `"none"`: exact match only. `"colon"`: a granted scope
+ * also covers every scope below it at a `:` boundary (`tools` covers `tools:read`).
+ */
+export type ScopeHierarchy = "none" | "colon";
+
+/** An API key, stored as the hex SHA-256 of the key; the key itself is never configured. */
+export interface ApiKeyEntry {
+  /** Names the key in logs and in the principal (`api-key:<id>`). */
+  readonly id: string;
+  /** Lowercase hex SHA-256 of the key's UTF-8 bytes (`printf %s "$KEY" | sha256sum`). */
+  readonly sha256: string;
+  /** Scopes the key grants; none when left out. */
+  readonly scopes: readonly string[];
+}
+
+/** The `auth` member of a tenant config as written in JSON. {@link parseAuthConfig} checks it. */
+export interface AuthConfigInput {
+  resource: string;
+  issuer?: string | string[];
+  authorizationServers?: string[];
+  jwksUri?: string;
+  keys?: JWK[];
+  algorithms?: string[];
+  scopesSupported?: string[];
+  toolScopes?: Record<string, string[]>;
+  clockSkewSeconds?: number;
+  apiKeys?: { id: string; sha256: string; scopes?: string[] }[];
+  scopeHierarchy?: ScopeHierarchy;
+}
+
+/** A validated tenant auth config with every default filled in. Build it with {@link parseAuthConfig}. */
+export interface AuthConfig {
+  /** The canonical resource URL: the audience every token must carry, exactly (RFC 8707). */
+  readonly resource: string;
+  /** Pinned issuers (`iss`); empty for a tenant that takes API keys only. */
+  readonly issuers: readonly string[];
+  /** `authorization_servers` of the metadata document; defaults to the issuers. */
+  readonly authorizationServers: readonly string[];
+  /** Remote key set (https, or http on a loopback host). */
+  readonly jwksUri?: string;
+  /** Inline public keys, tried before `jwksUri`. */
+  readonly keys?: readonly JWK[];
+  /** Accepted JWS algorithms: asymmetric only. */
+  readonly algorithms: readonly string[];
+  /** `scopes_supported` of the metadata document and `scope` of 401 challenges. */
+  readonly scopesSupported?: readonly string[];
+  /** Tool name → scopes it needs; the `"*"` entry applies to tools without their own. */
+  readonly toolScopes: Readonly<Record<string, readonly string[]>>;
+  /** Leeway for `exp` and `nbf`, in seconds. */
+  readonly clockSkewSeconds: number;
+  readonly apiKeys: readonly ApiKeyEntry[];
+  readonly scopeHierarchy: ScopeHierarchy;
+}
+
+/** Used when a config names no `algorithms`. */
+export const DEFAULT_ALGORITHMS: readonly string[] = ["RS256", "ES256", "EdDSA"];
+const DEFAULT_CLOCK_SKEW_SECONDS = 60;
+const MAX_CLOCK_SKEW_SECONDS = 300;
+const TOOL_KEY = /^(?:\*|[A-Za-z0-9_.-]{1,128})$/;
+const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "apiKeys", "scopeHierarchy"]);
+const HINTS: Record<string, string> = { audience: "resource", aud: "resource", issuers: "issuer", jwks_uri: "jwksUri", jwks: "keys", scopes: "scopesSupported" };
+
+/**
+ * Validates a tenant's `auth` object and fills in the defaults. Throws one {@link DefinitionError}
+ * naming the tenant and listing every problem (`auth.<field>: <problem>`), so a broken config is
+ * fixed in one pass. Call it once when the tenant config is loaded, not per request.
+ */
+export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
+  const issues: string[] = [];
+  const fail = (field: string, problem: string): void => void issues.push(`auth.${field}: ${problem}`);
+  if (!isObject(value)) throw new DefinitionError(`tenant "${tenantId}": auth must be an object`);
+
+  for (const key of Object.keys(value)) {
+    if (!FIELDS.has(key)) fail(key, `unknown field${Object.hasOwn(HINTS, key) ? `; did you mean "${HINTS[key]}"?` : ""}`);
+  }
+
+  const resource = checkResource(value["resource"], fail);
+  const issuers = urlList(value["issuer"], "issuer", fail, true);
+  const authorizationServers = value["authorizationServers"] === undefined ? issuers : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+
+  const jwksUri = value["jwksUri"];
+  if (jwksUri !== undefined && !isHttpsOrLoopback(jwksUri)) fail("jwksUri", "must be an https URL (http only on 127.0.0.1, localhost or [::1])");
+  const keys = value["keys"];
+  if (keys !== undefined) {
+    if (!Array.isArray(keys) || keys.length === 0) fail("keys", "must be a non-empty array of public JWKs");
+    else keys.forEach((jwk: unknown, i) => checkPublicJwk(jwk, (problem) => fail(`keys[${i}]`, problem)));
+  }
+
+  const algorithms = value["algorithms"] === undefined ? DEFAULT_ALGORITHMS : checkAlgorithms(value["algorithms"], fail);
+  const scopesSupported = value["scopesSupported"] === undefined ? undefined : scopeList(value["scopesSupported"], "scopesSupported", fail);
+  if (scopesSupported?.includes("offline_access")) fail("scopesSupported", `must not list "offline_access" (MCP 2026-07-28 authorization: the resource server should not advertise it)`);
+  const toolScopes = checkToolScopes(value["toolScopes"], fail);
+  const apiKeys = checkApiKeys(value["apiKeys"], fail);
+
+  const skew = value["clockSkewSeconds"] ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  if (typeof skew !== "number" || !Number.isInteger(skew) || skew < 0 || skew > MAX_CLOCK_SKEW_SECONDS) fail("clockSkewSeconds", `must be an integer from 0 to ${MAX_CLOCK_SKEW_SECONDS}`);
+  const hierarchy = value["scopeHierarchy"] ?? "none";
+  if (hierarchy !== "none" && hierarchy !== "colon") fail("scopeHierarchy", `must be "none" or "colon"`);
+
+  const hasKeySource = jwksUri !== undefined || keys !== undefined;
+  if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
+  if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
+  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined) fail("issuer", "set issuer (with jwksUri or keys) and/or apiKeys: auth needs at least one way in");
+
+  if (issues.length > 0) throw new DefinitionError(`tenant "${tenantId}" has an invalid auth config: ${issues.join("; ")}`);
+  const config: AuthConfig = {
+    resource,
+    issuers,
+    authorizationServers,
+    algorithms,
+    toolScopes,
+    clockSkewSeconds: skew as number,
+    apiKeys,
+    scopeHierarchy: hierarchy as ScopeHierarchy,
+    ...(typeof jwksUri === "string" ? { jwksUri } : {}),
+    ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),
+    ...(scopesSupported === undefined ? {} : { scopesSupported }),
+  };
+  return config;
+}
+
+type Fail = (field: string, problem: string) => void;
+
+function checkResource(value: unknown, fail: Fail): string {
+  if (typeof value !== "string") {
+    fail("resource", "is required: the canonical URL of this tenant's MCP endpoint, e.g. https://mcp.example.com/mcp");
+    return "";
+  }
+  if (!isHttpsOrLoopback(value)) {
+    fail("resource", `must be an https URL (http only on 127.0.0.1, localhost or [::1]), got "${value.slice(0, 200)}"`);
+    return value;
+  }
+  const url = new URL(value);
+  if (value.includes("#") || value.includes("?") || url.username !== "" || url.password !== "") {
+    fail("resource", "must have no fragment, query or user info (RFC 8707 §2)");
+  } else if (value !== url.origin + url.pathname && !(url.pathname === "/" && value === url.origin)) {
+    fail("resource", `must be written canonically as "${url.origin + url.pathname}" (lowercase scheme and host, no default port): tokens must carry it exactly`);
+  }
+  return value;
+}
+
+function urlList(value: unknown, field: string, fail: Fail, allowSingle: boolean): readonly string[] {
+  if (value === undefined) return [];
+  const list = allowSingle && typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list) || list.length === 0) {
+    fail(field, allowSingle ? "must be a URL or a non-empty array of URLs" : "must be a non-empty array of URLs");
+    return [];
+  }
+  list.forEach((item: unknown, i) => {
+    if (!isUrl(item)) fail(`${field}${Array.isArray(value) ? `[${i}]` : ""}`, "must be an http(s) URL (the issuer identifier, exactly as in the tokens' iss)");
+  });
+  return list.filter((item): item is string => typeof item === "string");
+}
+
+function scopeList(value: unknown, field: string, fail: Fail): readonly string[] {
+  if (!Array.isArray(value)) {
+    fail(field, "must be an array of scope names");
+    return [];
+  }
+  value.forEach((scope: unknown, i) => {
+    if (!isScopeToken(scope)) fail(`${field}[${i}]`, "must be a scope name: visible ASCII, no spaces, quotes or backslashes (RFC 6749 §3.3)");
+  });
+  return [...new Set(value.filter((scope): scope is string => typeof scope === "string"))];
+}
+
+function checkAlgorithms(value: unknown, fail: Fail): readonly string[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    fail("algorithms", "must be a non-empty array");
+    return [];
+  }
+  for (const alg of value) {
+    if (typeof alg === "string" && ASYMMETRIC_ALGORITHMS.has(alg)) continue;
+    const shown = JSON.stringify(alg)?.slice(0, 40);
+    const why = alg === "none" ? "unsigned tokens are never accepted" : typeof alg === "string" && /^HS/i.test(alg) ? "HMAC algorithms are refused: with public keys they allow forged tokens" : "not a supported asymmetric JWS algorithm";
+    fail("algorithms", `${shown}: ${why}; use some of ${[...ASYMMETRIC_ALGORITHMS].join(", ")}`);
+  }
+  return [...new Set(value as string[])];
+}
+
+function checkToolScopes(value: unknown, fail: Fail): Readonly<Record<string, readonly string[]>> {
+  const result: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  if (value === undefined) return result;
+  if (!isObject(value)) {
+    fail("toolScopes", `must be an object of tool name → scopes, with an optional "*" default`);
+    return result;
+  }
+  for (const [tool, scopes] of Object.entries(value)) {
+    if (!TOOL_KEY.test(tool)) fail(`toolScopes["${tool.slice(0, 60)}"]`, `is not a tool name (A-Z a-z 0-9 _ - ., 1-128 chars) or "*"`);
+    else result[tool] = scopeList(scopes, `toolScopes["${tool}"]`, fail);
+  }
+  return result;
+}
+
+function checkApiKeys(value: unknown, fail: Fail): readonly ApiKeyEntry[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    fail("apiKeys", "must be an array of { id, sha256, scopes? }");
+    return [];
+  }
+  const entries: ApiKeyEntry[] = [];
+  value.forEach((entry: unknown, i) => {
+    const field = `apiKeys[${i}]`;
+    if (!isObject(entry)) return fail(field, "must be an object { id, sha256, scopes? }");
+    const { id, sha256, scopes } = entry;
+    for (const key of Object.keys(entry)) if (key !== "id" && key !== "sha256" && key !== "scopes") fail(`${field}.${key}`, "unknown field (store the key's SHA-256 in sha256, never the key)");
+    if (typeof id !== "string" || !KEY_ID.test(id)) return fail(`${field}.id`, "must be 1-64 chars of A-Z a-z 0-9 _ - .");
+    if (entries.some((other) => other.id === id)) return fail(`${field}.id`, `"${id}" is used twice`);
+    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return fail(`${field}.sha256`, "must be the 64-character hex SHA-256 of the key");
+    const digest = sha256.toLowerCase();
+    if (entries.some((other) => other.sha256 === digest)) return fail(`${field}.sha256`, "the same key is listed twice");
+    entries.push({ id, sha256: digest, scopes: scopes === undefined ? [] : scopeList(scopes, `${field}.scopes`, fail) });
+  });
+  return entries;
+}

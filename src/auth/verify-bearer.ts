@@ -1,0 +1,152 @@
+/** Bearer authentication of one request: an API key, or a JWT checked for this tenant's resource. */
+
+import { jwtVerify, type CryptoKey, type JWTVerifyOptions } from "jose";
+import { createApiKeyMatcher } from "./api-keys.ts";
+import type { AuthConfig } from "./auth-config.ts";
+import { AuthError } from "./auth-error.ts";
+import { readCompactJwt } from "./compact-jwt.ts";
+import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
+import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
+import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
+
+/** Who is calling, as verified. Tools receive this, never the token (no token passthrough). */
+export interface Principal {
+  /** `sub` of the token, or `api-key:<id>`. */
+  readonly subject: string;
+  /** Granted scopes: `scope` (space-separated) or `scp` (array or string) of the token, or the API key's. */
+  readonly scopes: readonly string[];
+  /** `client_id` (RFC 9068) or `azp` of the token; the key id for an API key. */
+  readonly clientId?: string;
+  /** `iss` of the token. */
+  readonly issuer?: string;
+  /** `exp` of the token, in seconds since the epoch: bound sessions and handles should not outlive it. */
+  readonly expiresAt?: number;
+  readonly via: "jwt" | "api-key";
+}
+
+/** Options of {@link createBearerVerifier}: JWKS tuning, and a clock for tests. */
+export interface BearerVerifierOptions extends KeySourceOptions {
+  /** Current time in ms, for `exp`/`nbf` checks (default `Date.now`). */
+  now?: () => number;
+}
+
+/** Verifies the `Authorization` header of a request for one tenant. */
+export interface BearerVerifier {
+  /** Resolves to the principal, or rejects with an {@link AuthError}. */
+  verify(authorization: string | null | undefined): Promise<Principal>;
+}
+
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive (RFC 9110 §11.1).
+const SCHEME = /^(\S+)(?: +|$)/;
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+// Larger than any real access token; refuses giant headers before hashing or decoding them.
+const MAX_TOKEN_LENGTH = 16_384;
+
+function readBearer(header: string | null | undefined): string {
+  const value = header?.trim() ?? "";
+  if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
+  const scheme = SCHEME.exec(value);
+  if (scheme?.[1]?.toLowerCase() !== "bearer") throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
+  const token = value.slice(scheme[0].length);
+  if (!B64TOKEN.test(token)) throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 §2.1)");
+  if (token.length > MAX_TOKEN_LENGTH) throw new AuthError("ERR_MALFORMED_TOKEN", `the bearer token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  return token;
+}
+
+function scopesOf(payload: Record<string, unknown>): string[] {
+  const raw = payload["scope"] ?? payload["scp"];
+  const list = typeof raw === "string" ? raw.split(" ") : Array.isArray(raw) ? raw : [];
+  return [...new Set(list.filter((scope): scope is string => typeof scope === "string" && scope !== ""))];
+}
+
+function principalOf(payload: Record<string, unknown>): Principal {
+  const subject = payload["sub"];
+  if (typeof subject !== "string" || subject === "") throw new AuthError("ERR_MALFORMED_TOKEN", "the token's sub claim is not a non-empty string");
+  const clientId = payload["client_id"] ?? payload["azp"];
+  const issuer = payload["iss"];
+  const exp = payload["exp"];
+  return {
+    subject,
+    scopes: scopesOf(payload),
+    via: "jwt",
+    ...(typeof clientId === "string" ? { clientId } : {}),
+    ...(typeof issuer === "string" ? { issuer } : {}),
+    ...(typeof exp === "number" ? { expiresAt: exp } : {}),
+  };
+}
+
+/**
+ * A token without `kid` may match several keys of the set: jose then throws an error that
+ * iterates over the candidates, and the token is valid if any of them verifies it.
+ */
+async function verifyWithCandidates(token: string, error: unknown, options: JWTVerifyOptions): Promise<Record<string, unknown>> {
+  const candidates = error as AsyncIterable<CryptoKey>;
+  let last: unknown = error;
+  for await (const key of candidates) {
+    try {
+      return (await jwtVerify(token, key, options)).payload;
+    } catch (attempt) {
+      last = attempt;
+      if (joseCode(attempt) !== "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") break;
+    }
+  }
+  throw last;
+}
+
+/**
+ * Builds the verifier for one tenant config. Build it once per config and reuse it: it holds the
+ * JWKS cache. Order of checks: Bearer syntax; API keys (constant-time digest compare); JWT shape;
+ * `alg` allowlist (before any key lookup, so `none` and HS* never reach a key); then jose checks
+ * the signature, `iss`, `aud` (must name `config.resource` exactly), `exp` and `nbf` with the
+ * configured clock skew.
+ *
+ * @example
+ * const verifier = createBearerVerifier(parseAuthConfig(tenant.auth, tenant.id));
+ * const principal = await verifier.verify(request.headers.get("authorization"));
+ */
+export function createBearerVerifier(config: AuthConfig, options: BearerVerifierOptions = {}): BearerVerifier {
+  const matchApiKey = createApiKeyMatcher(config.apiKeys);
+  const takesJwt = config.issuers.length > 0;
+  // Re-checked here so a config built by hand can never allow none or HMAC.
+  const algorithms = config.algorithms.filter((alg) => ASYMMETRIC_ALGORITHMS.has(alg));
+  const resolver: KeyResolver | undefined = takesJwt ? createKeyResolver(config, options) : undefined;
+  const now = options.now ?? Date.now;
+
+  return {
+    async verify(authorization) {
+      const token = readBearer(authorization);
+      const apiKey = await matchApiKey(token);
+      if (apiKey !== undefined) return { subject: `api-key:${apiKey.id}`, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" };
+      const jwtShaped = token.split(".").length === 3;
+      if (resolver === undefined || (!jwtShaped && config.apiKeys.length > 0)) {
+        throw new AuthError("ERR_BAD_API_KEY", "the bearer token is not a valid API key for this resource");
+      }
+
+      const { header, payload } = readCompactJwt(token);
+      if (typeof header["alg"] !== "string") throw new AuthError("ERR_MALFORMED_TOKEN", "the token header has no alg");
+      if (!algorithms.includes(header["alg"])) {
+        throw new AuthError("ERR_ALGORITHM", `the token is signed with alg "${shown(header["alg"])}"; this resource accepts ${algorithms.join(", ")}`);
+      }
+      const verifyOptions: JWTVerifyOptions = {
+        algorithms,
+        issuer: [...config.issuers],
+        audience: config.resource,
+        clockTolerance: config.clockSkewSeconds,
+        currentDate: new Date(now()),
+        requiredClaims: ["exp", "sub"],
+      };
+      try {
+        let verified: Record<string, unknown>;
+        try {
+          verified = (await jwtVerify(token, resolver, verifyOptions)).payload;
+        } catch (error) {
+          if (joseCode(error) !== "ERR_JWKS_MULTIPLE_MATCHING_KEYS") throw error;
+          verified = await verifyWithCandidates(token, error, verifyOptions);
+        }
+        return principalOf(verified);
+      } catch (error) {
+        throw fromJoseError(error, payload);
+      }
+    },
+  };
+}
