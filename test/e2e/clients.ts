@@ -24,9 +24,20 @@ const NO_RECONNECT = {
  * SDK v1 client after the 2025-11-25 `initialize` handshake (v1 offers its LATEST_PROTOCOL_VERSION, 2025-11-25).
  * `url` is the full endpoint, e.g. `${inject("baseUrlAuto")}/mcp`. Call `client.close()` when done.
  */
-export async function connectLegacyClient(url: string | URL): Promise<LegacyClient> {
+export interface ConnectOptions {
+  /** A fetch to use instead of the global one (e.g. one that sets the Host header). */
+  fetch?: typeof fetch;
+  /** Extra headers on every request (e.g. Authorization). */
+  headers?: Record<string, string>;
+}
+
+export async function connectLegacyClient(url: string | URL, options: ConnectOptions = {}): Promise<LegacyClient> {
   const client = new LegacyClient({ name: "edge-mcp-e2e-legacy", version: CLIENT_VERSION });
-  const transport = new LegacyTransport(new URL(url), { reconnectionOptions: NO_RECONNECT });
+  const transport = new LegacyTransport(new URL(url), {
+    reconnectionOptions: NO_RECONNECT,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+  });
   await client.connect(transport);
   if (transport.protocolVersion !== LEGACY_PROTOCOL_VERSION) {
     await client.close();
@@ -43,12 +54,16 @@ export async function connectLegacyClient(url: string | URL): Promise<LegacyClie
  * POST carries `MCP-Protocol-Version: 2026-07-28` and `Mcp-Method: <method>` headers (no session id).
  * `client.getProtocolEra()` is then "modern". Call `client.close()` when done.
  */
-export async function connectModernClient(url: string | URL): Promise<ModernClient> {
+export async function connectModernClient(url: string | URL, options: ConnectOptions = {}): Promise<ModernClient> {
   const client = new ModernClient(
     { name: "edge-mcp-e2e-modern", version: CLIENT_VERSION },
     { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { maxRetries: 0 } } },
   );
-  const transport = new ModernTransport(new URL(url), { reconnectionOptions: NO_RECONNECT });
+  const transport = new ModernTransport(new URL(url), {
+    reconnectionOptions: NO_RECONNECT,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+  });
   await client.connect(transport);
   return client;
 }

@@ -8,6 +8,8 @@ declare module "vitest" {
     baseUrlAuto: string;
     /** Base URL (no path) of `wrangler dev` with `--var MCP_RESPONSE_MODE:sse`. */
     baseUrlSse: string;
+    /** Base URL (no path) of the multi-tenant example served with the tool service. */
+    baseUrlMultiTenant: string;
   }
 }
 
@@ -22,12 +24,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // One at a time: two cold starts at once on a 2-core machine only slow each other down.
     servers.push(await startWranglerDev({ name: "auto" }));
     servers.push(await startWranglerDev({ name: "sse", vars: { MCP_RESPONSE_MODE: "sse" } }));
+    servers.push(await startWranglerDev({ name: "multi-tenant", configPath: ["examples/multi-tenant/wrangler.toml", "examples/tool-service/wrangler.toml"] }));
   } catch (error) {
     await teardown();
     throw error;
   }
-  const [auto, sse] = servers as [WranglerDev, WranglerDev];
+  const [auto, sse, multiTenant] = servers as [WranglerDev, WranglerDev, WranglerDev];
   project.provide("baseUrlAuto", auto.baseUrl);
   project.provide("baseUrlSse", sse.baseUrl);
+  project.provide("baseUrlMultiTenant", multiTenant.baseUrl);
   return teardown;
 }

@@ -12,8 +12,8 @@ const MAX_LOG_CHARS = 64_000;
 export interface WranglerDevOptions {
   /** Label used in error messages. */
   name: string;
-  /** Wrangler config, relative to the repository root. Default: the root wrangler.toml. */
-  configPath?: string;
+  /** Wrangler config(s), relative to the repository root; several run together (the first is served). Default: the root wrangler.toml. */
+  configPath?: string | string[];
   /** `--var KEY:VALUE` overrides of the config's [vars]. */
   vars?: Record<string, string>;
 }
@@ -31,7 +31,8 @@ export interface WranglerDev {
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const [port, inspectorPort] = await freePorts(2);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const args = ["dev", "--config", options.configPath ?? "wrangler.toml", "--ip", "127.0.0.1", "--port", String(port)];
+  const configs = [options.configPath ?? "wrangler.toml"].flat();
+  const args = ["dev", ...configs.flatMap((config) => ["--config", config]), "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-ip", "127.0.0.1", "--inspector-port", String(inspectorPort));
   args.push("--log-level", "warn", "--show-interactive-dev-session=false", "--live-reload=false");
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);

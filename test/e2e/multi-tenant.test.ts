@@ -1,0 +1,103 @@
+// Two tenants on one Worker with the official clients: each sees and calls only its own tools; a service-bound
+// module is listed with its prefix and called through its binding; faults stay inside their module.
+import { describe, expect, inject, it } from "vitest";
+import { connectLegacyClient, connectModernClient, type ConnectOptions } from "./clients.ts";
+import { fetchWithHost } from "./host-fetch.ts";
+
+const base = inject("baseUrlMultiTenant");
+const port = new URL(base).port;
+interface Tenant {
+  url: string;
+  options: ConnectOptions;
+}
+
+// acme is resolved by host: the client talks to 127.0.0.1 with Host: acme.localhost:PORT.
+const ACME: Tenant = { url: `${base}/mcp`, options: { fetch: fetchWithHost(`acme.localhost:${port}`) } };
+const GLOBEX: Tenant = { url: `${base}/t/globex/mcp`, options: {} };
+
+type AnyClient = Awaited<ReturnType<typeof connectModernClient>> | Awaited<ReturnType<typeof connectLegacyClient>>;
+
+async function withClient<T>(era: "legacy" | "modern", tenant: Tenant, run: (client: AnyClient) => Promise<T>): Promise<T> {
+  const client = era === "legacy" ? await connectLegacyClient(tenant.url, tenant.options) : await connectModernClient(tenant.url, tenant.options);
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function toolNames(client: AnyClient): Promise<string[]> {
+  return (await client.listTools()).tools.map((tool) => tool.name);
+}
+
+function text(result: unknown): string {
+  const content = (result as { content?: { text?: string }[] }).content ?? [];
+  return content.map((c) => c.text ?? "").join("");
+}
+
+describe.each(["legacy", "modern"] as const)("tenants with the %s client", (era) => {
+  it("gives acme (by host) only its bundled tools", async () => {
+    await withClient(era, ACME, async (client) => {
+      expect(await toolNames(client)).toEqual(["hello", "invoice_total"]);
+      expect(text(await client.callTool({ name: "hello", arguments: { name: "Ann" } }))).toBe("Hello Ann, from tenant acme");
+      expect(text(await client.callTool({ name: "invoice_total", arguments: { lines: [1, 2.5] } }))).toBe("Total: 3.5");
+    });
+  });
+
+  it("gives globex (by path) its bundled tools plus the service's, prefixed, and none of acme's", async () => {
+    await withClient(era, GLOBEX, async (client) => {
+      expect(await toolNames(client)).toEqual(["hello", "weather_forecast", "weather_boom", "weather_stall"]);
+      expect(text(await client.callTool({ name: "weather_forecast", arguments: { city: "Oslo" } }))).toBe("Oslo: Snow, -3 °C (for tenant globex)");
+      expect(text(await client.callTool({ name: "hello", arguments: { name: "Bo" } }))).toBe("Hello Bo, from tenant globex");
+      await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1] } })).rejects.toThrow(/Unknown tool: invoice_total/);
+    });
+  });
+
+  it("keeps the other tools working when a service module throws, hangs or is not bound, naming the module", async () => {
+    await withClient(era, GLOBEX, async (client) => {
+      const boom = await client.callTool({ name: "weather_boom", arguments: {} });
+      expect(boom.isError).toBe(true);
+      expect(text(boom)).toMatch(/module weather failed: the weather station is on fire/);
+      const stall = await client.callTool({ name: "weather_stall", arguments: {} });
+      expect(stall.isError).toBe(true);
+      expect(text(stall)).toMatch(/module weather did not answer tool stall within 1000 ms/);
+      const ghost = await client.callTool({ name: "ghost_lookup", arguments: {} });
+      expect(ghost.isError).toBe(true);
+      expect(text(ghost)).toMatch(/module ghost is unavailable: its service binding GHOST is not bound/);
+      expect(text(await client.callTool({ name: "weather_forecast", arguments: { city: "Lima" } }))).toMatch(/^Lima: Cloudy/);
+    });
+  });
+});
+
+describe("tenant resolution over raw HTTP", () => {
+  it("answers an unknown host or path with 404 and a JSON-RPC error", async () => {
+    const response = await fetchWithHost(`other.localhost:${port}`)(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/Unknown tenant/) } });
+    expect((await fetch(`${base}/t/nobody/mcp`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("answers 429 with Retry-After once globex's per-tool limit is passed", async () => {
+    const call = () =>
+      fetch(`${base}/t/globex/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "rate_probe", arguments: {} } }),
+      });
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < 30 && !limited; i++) {
+      const response = await call();
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+      else await response.text();
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(limited?.headers.get("retry-after")).toBe("60");
+    expect(await limited?.json()).toMatchObject({ id: 1, error: { code: -31429, data: { retryAfterSeconds: 60 } } });
+  });
+});
