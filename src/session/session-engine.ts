@@ -16,7 +16,8 @@ import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";
 
 export interface SessionEngineOptions {
-  server: McpServer;
+  /** The server that answers a session's requests, by the session's scope (tenant and principal). */
+  serverFor(scope: string): Promise<McpServer>;
   storage: SessionStorage;
   sealer: StateSealer;
   handleStore?: HandleStore | undefined;
@@ -73,6 +74,7 @@ export class SessionEngine {
   #loaded = false;
   #standalone: SessionStream | undefined;
   #unsubscribe: (() => void) | undefined;
+  #server: McpServer | undefined;
 
   constructor(options: SessionEngineOptions) {
     this.#options = options;
@@ -106,7 +108,7 @@ export class SessionEngine {
         await this.#options.storage.scheduleExpiry(this.#now() + this.#idleTtl());
       }
       if (request.method === "DELETE") return await this.#delete();
-      if (request.method === "GET") return this.#get(request);
+      if (request.method === "GET") return this.#get(request, await this.#options.serverFor(record.scope));
       return await this.#post(request, record);
     } catch (error) {
       return errorResponse(error);
@@ -130,8 +132,8 @@ export class SessionEngine {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
-    const exchange = this.#exchange(request, message, undefined);
-    const result = (await this.#options.server.handle(message, exchange)) as JsonObject;
+    const exchange = this.#exchange(request, message, undefined, call.scope);
+    const result = (await (await this.#options.serverFor(call.scope)).handle(message, exchange)) as JsonObject;
     const params = message.params ?? {};
     const now = this.#now();
     await this.#save({
@@ -166,7 +168,7 @@ export class SessionEngine {
     await this.#options.storage.deleteAll();
   }
 
-  #get(request: Request): Response {
+  #get(request: Request, server: McpServer): Response {
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) {
       const position = parseEventId(lastEventId);
@@ -178,6 +180,7 @@ export class SessionEngine {
     this.#standalone?.close();
     const stream = this.#openStream(true);
     this.#standalone = stream;
+    this.#server = server;
     this.#subscribe();
     return stream.response;
   }
@@ -187,7 +190,8 @@ export class SessionEngine {
     const record = this.#record;
     if (!record) return;
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
-    const source = this.#options.relay?.(record.scope) ?? this.#options.server.changes;
+    const source = this.#options.relay?.(record.scope) ?? this.#server?.changes;
+    if (!source) return;
     this.#unsubscribe = source.subscribe(filter, (method, params) => {
       this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
     });
@@ -224,11 +228,12 @@ export class SessionEngine {
     }
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
-    const exchange = this.#exchange(request, message, record);
+    const exchange = this.#exchange(request, message, record, record.scope);
+    const server = await this.#options.serverFor(record.scope);
     // In flight until the handler finishes, which may be long after the SSE answer has started.
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
-      const result = await this.#options.server.handle(message, ctx);
+      const result = await server.handle(message, ctx);
       await this.#remember(message, record);
       return result;
     });
@@ -251,7 +256,7 @@ export class SessionEngine {
     }
   }
 
-  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined): Exchange {
+  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, scope: string): Exchange {
     const header = request.headers.get("mcp-protocol-version");
     const version = header !== null && isLegacyVersion(header) ? header : (record?.protocolVersion ?? "2025-11-25");
     const meta = message.params ? own(message.params, "_meta") : undefined;
@@ -273,7 +278,8 @@ export class SessionEngine {
       minLogRank: loggingLevelRank(record?.logLevel) ?? INFO_RANK,
       progressToken: typeof token === "string" || typeof token === "number" ? token : undefined,
       sealer: this.#options.sealer,
-      scope: record?.scope ?? "",
+      scope,
+      tenant: scope.split(":")[0],
       handleStore: this.#options.handleStore,
       responseMode: "auto",
       debug: this.#options.debug ?? false,

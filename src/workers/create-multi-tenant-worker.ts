@@ -15,7 +15,7 @@ import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
-import { durableSessionGateway } from "./session-object.ts";
+import { createSessionObject, durableSessionGateway, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -65,6 +65,55 @@ function list(value: string | undefined): string[] {
   return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
+interface TenantState {
+  config: { get(): Promise<TenantDirectory> };
+  apps: WeakMap<McpServer, Map<string, Hono>>;
+}
+
+const states = new WeakMap<MultiTenantWorkerOptions, WeakMap<object, TenantState>>();
+
+/** The per-isolate tenant configuration of a Worker (or its session objects), built once per env. */
+function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): TenantState {
+  let perEnv = states.get(options);
+  if (!perEnv) {
+    perEnv = new WeakMap();
+    states.set(options, perEnv);
+  }
+  let state = perEnv.get(env);
+  if (!state) {
+    const bindings = env as unknown as Record<string, unknown>;
+    const read = async (): Promise<string | undefined> => {
+      if (options.tenants !== undefined) return JSON.stringify(options.tenants);
+      if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
+      return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
+    };
+    const build = (text: string): TenantDirectory =>
+      new TenantDirectory(parseTenantsDocument(parseJson(text, "the tenants document")), {
+        modules: options.modules,
+        service: (name) => bindings[name] as ToolService | undefined,
+        info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
+        ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
+      });
+    state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
+    perEnv.set(env, state);
+  }
+  return state;
+}
+
+/**
+ * The session Durable Object class for a multi-tenant Worker: each session runs on the server of
+ * the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
+ */
+export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: SessionObjectOptions = {}) {
+  return createSessionObject(async (scope, env) => {
+    const directory = await tenantState(options, env as MultiTenantEnv).config.get();
+    const id = scope.split(":")[0];
+    const tenant = directory.tenants.find((t) => t.id === id);
+    if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, "Session not found: its tenant no longer exists", { status: 404 });
+    return directory.server(tenant);
+  }, sessionOptions);
+}
+
 /**
  * Makes a Worker that serves many tenants from one deployment. Each request is resolved to a
  * tenant by Host, then by path prefix (unknown → 404); the tenant's server (bundled modules plus
@@ -74,29 +123,7 @@ function list(value: string | undefined): string[] {
  * export default createMultiTenantWorker({ modules: { notes: notesModule } });
  */
 export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): ExportedHandler<E> {
-  const perEnv = new WeakMap<object, { config: { get(): Promise<TenantDirectory> }; apps: WeakMap<McpServer, Map<string, Hono>> }>();
-
-  const stateOf = (env: E) => {
-    let state = perEnv.get(env);
-    if (!state) {
-      const bindings = env as unknown as Record<string, unknown>;
-      const read = async (): Promise<string | undefined> => {
-        if (options.tenants !== undefined) return JSON.stringify(options.tenants);
-        if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
-        return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
-      };
-      const build = (text: string): TenantDirectory =>
-        new TenantDirectory(parseTenantsDocument(parseJson(text, "the tenants document")), {
-          modules: options.modules,
-          service: (name) => bindings[name] as ToolService | undefined,
-          info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
-          ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-        });
-      state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
-      perEnv.set(env, state);
-    }
-    return state;
-  };
+  const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
   const appFor = (env: E, server: McpServer, tenant: TenantConfig, path: string, apps: WeakMap<McpServer, Map<string, Hono>>): Hono => {

@@ -4,5 +4,5 @@ export { createWorker, type WorkerOptions } from "./create-worker.ts";
 export type { McpEnv } from "./env.ts";
 export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
 export { createSessionObject, durableSessionGateway, type SessionObjectOptions } from "./session-object.ts";
-export { createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
+export { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
 export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";

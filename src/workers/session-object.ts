@@ -54,6 +54,9 @@ function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
   };
 }
 
+/** Finds the server of a session from its scope (`tenant` or `tenant:principal`): for multi-tenant Workers. */
+export type SessionServerResolver = (scope: string, env: McpEnv) => Promise<McpServer>;
+
 export interface SessionObjectOptions {
   /** How long a server→client request waits for the client (default 60 s). */
   inputTimeoutMs?: number;
@@ -70,15 +73,18 @@ export interface SessionObjectOptions {
  * export default createWorker(server);
  * export const McpSessionObject = createSessionObject(server);
  */
-export function createSessionObject(server: McpServer | ServerOptions, options: SessionObjectOptions = {}) {
-  const compiled = "handle" in server ? server : createServer(server);
+export function createSessionObject(server: McpServer | ServerOptions | SessionServerResolver, options: SessionObjectOptions = {}) {
+  const resolve: SessionServerResolver =
+    typeof server === "function"
+      ? server
+      : ((compiled: McpServer) => () => Promise.resolve(compiled))("handle" in server ? server : createServer(server));
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
 
     constructor(ctx: DurableObjectState, env: McpEnv) {
       super(ctx, env);
       this.#engine = new SessionEngine({
-        server: compiled,
+        serverFor: (scope) => resolve(scope, env),
         storage: sqlSessionStorage(ctx.storage),
         sealer: createStateSealer({ secret: env.MCP_STATE_SECRET }),
         handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,

@@ -85,8 +85,13 @@ describe("tenant resolution over raw HTTP", () => {
     const call = () =>
       fetch(`${base}/t/globex/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "rate_probe", arguments: {} } }),
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "rate_probe" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "rate_probe", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+        }),
       });
     const statuses: number[] = [];
     let limited: Response | undefined;
@@ -96,7 +101,8 @@ describe("tenant resolution over raw HTTP", () => {
       if (response.status === 429) limited = response;
       else await response.text();
     }
-    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    // rate_probe is no tool: the first 20 calls get -32602 (HTTP 200), then the limit answers.
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(limited?.headers.get("retry-after")).toBe("60");
     expect(await limited?.json()).toMatchObject({ id: 1, error: { code: -31429, data: { retryAfterSeconds: 60 } } });
   });

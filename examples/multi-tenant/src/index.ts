@@ -4,10 +4,16 @@
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
-import { createMultiTenantWorker } from "../../../src/workers/index.ts";
+import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "../../../src/workers/index.ts";
 import { accounting, greetings, whoami } from "./modules.ts";
 
-export default createMultiTenantWorker({
+const options: MultiTenantWorkerOptions = {
   info: { name: "edge-mcp-multi-tenant", version: "0.1.0" },
   modules: { greetings, accounting, whoami },
-});
+};
+
+export default createMultiTenantWorker(options);
+// Sessions for tenants with "legacySessions": true (bound as MCP_SESSIONS), and the per-tenant
+// notification hub (MCP_NOTIFICATIONS) that carries list changes across isolates.
+export const McpSessionObject = createMultiTenantSessionObject(options);
+export { McpNotificationHub } from "../../../src/workers/index.ts";
