@@ -17,8 +17,6 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** edge-mcp: a rate limit was reached (HTTP 429). Outside the reserved JSON-RPC range. */
   RateLimited: -31429,
-  /** edge-mcp: authorization failed (HTTP 401/403, with WWW-Authenticate). */
-  Unauthorized: -31401,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

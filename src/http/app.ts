@@ -4,7 +4,9 @@ import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { ChangeRelay } from "../server/change-relay.ts";
-import type { Principal } from "../server/principal.ts";
+import type { AuthConfig } from "../auth/auth-config.ts";
+import { METADATA_PATH } from "../auth/protected-resource.ts";
+import { createAuthorizer } from "./authorizer.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
@@ -36,8 +38,8 @@ export interface McpAppOptions {
   sessions?: SessionGateway;
   /** The tenant this app serves: scopes cursors, requestState, handles and sessions. */
   tenant?: string;
-  /** Verifies the caller before anything else; throws a 401/403 ProtocolError. */
-  authenticate?: (request: Request) => Promise<Principal | undefined>;
+  /** OAuth resource-server settings (parsed with parseAuthConfig): every request must carry a valid bearer. */
+  auth?: AuthConfig;
   rateLimiter?: RateLimiter;
   /** Revisions served (default: all). */
   revisions?: readonly string[];
@@ -74,7 +76,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     handleStore: options.handleStore,
     sessions: options.sessions,
     tenant: options.tenant,
-    authenticate: options.authenticate,
+    authorizer: options.auth ? createAuthorizer(options.auth) : undefined,
     rateLimiter: options.rateLimiter,
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,
@@ -97,6 +99,13 @@ export function createMcpApp(options: McpAppOptions): Hono {
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
 
   const app = new Hono();
+  const authorizer = post.authorizer;
+  if (authorizer) {
+    // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
+    const metadata = () => new Response(JSON.stringify(authorizer.metadata), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+    app.get(METADATA_PATH, guarded(metadata));
+    app.get(`${METADATA_PATH}${authorizer.resourcePath}`, guarded(metadata));
+  }
   app.post(path, (c) => {
     const refused = policy.check(c.req.raw);
     if (refused) return errorResponse(refused);
@@ -108,7 +117,14 @@ export function createMcpApp(options: McpAppOptions): Hono {
       // GET (stream, resume) and DELETE belong to a legacy session when the request names one.
       const sessionId = request.headers.get("mcp-session-id");
       if (options.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
-        return options.sessions.forward(sessionId.trim(), request, undefined, options.tenant ?? "default", false);
+        const sessions = options.sessions;
+        const tenant = options.tenant ?? "default";
+        if (!authorizer) return sessions.forward(sessionId.trim(), request, undefined, tenant, false);
+        // A session is bound to its principal: GET and DELETE must prove the same identity.
+        return authorizer.authenticate(request).then(
+          (principal) => sessions.forward(sessionId.trim(), request, undefined, `${tenant}:${principal.subject}`, false),
+          (error: unknown) => errorResponse(error),
+        );
       }
       return methodNotAllowed(request.method);
     }),

@@ -7,7 +7,7 @@ import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
-import type { Principal } from "../server/principal.ts";
+import type { Authorizer } from "./authorizer.ts";
 import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import type { StateSealer } from "../server/request-state.ts";
@@ -25,8 +25,8 @@ export interface PostOptions {
   server: McpServer;
   /** The tenant this endpoint serves (multi-tenant Workers); scopes everything minted here. */
   tenant: string | undefined;
-  /** Verifies the caller; throws a 401/403 ProtocolError. Absent: no auth. */
-  authenticate: ((request: Request) => Promise<Principal | undefined>) | undefined;
+  /** Verifies the caller and its tool scopes; absent: no auth. */
+  authorizer: Authorizer | undefined;
   rateLimiter: RateLimiter | undefined;
   /** Carries change notifications across isolates (a Durable Object hub); in-isolate only when absent. */
   relay: ChangeRelay | undefined;
@@ -124,7 +124,7 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
   const header = (name: string): string | null => request.headers.get(name)?.replace(OWS, "") ?? null;
   let message;
   try {
-    const principal = options.authenticate ? await options.authenticate(request) : undefined;
+    const principal = options.authorizer ? await options.authorizer.authenticate(request) : undefined;
     if (entry) entry.principal = principal?.subject;
     const scope = principal ? `${options.tenant ?? "default"}:${principal.subject}` : (options.tenant ?? "default");
     checkAccept(request);
@@ -158,6 +158,10 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
     }
     if (message.kind === "notification") return new Response(null, { status: 202 });
 
+    if (options.authorizer && principal && message.method === "tools/call") {
+      const name = message.params ? own(message.params, "name") : undefined;
+      if (typeof name === "string") options.authorizer.authorizeTool(principal, name, request);
+    }
     if (options.rateLimiter) {
       const tool = message.method === "tools/call" && message.params ? own(message.params, "name") : undefined;
       const wait = await options.rateLimiter.check({ tenant: options.tenant, principal: principal?.subject, tool: typeof tool === "string" ? tool : undefined });

@@ -31,7 +31,7 @@ export interface ServiceCallContext {
   tenant: string;
   /** The authenticated subject, when the tenant requires auth. */
   subject?: string;
-  scopes: string[];
+  scopes: readonly string[];
   protocolVersion: string;
 }
 

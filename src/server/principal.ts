@@ -3,7 +3,7 @@
 export interface Principal {
   /** The token's subject (`sub`) or the API key's id. */
   subject: string;
-  scopes: string[];
+  scopes: readonly string[];
   clientId?: string;
   issuer?: string;
   via: "jwt" | "api-key";

@@ -1,5 +1,6 @@
 /** Tenants of one deployment: resolution by host or path, and each tenant's server, compiled once per isolate. */
 
+import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
@@ -54,12 +55,15 @@ export class TenantDirectory {
   readonly #byHost = new Map<string, TenantConfig>();
   readonly #byPath: { prefix: string; tenant: TenantConfig }[] = [];
   readonly #compiled = new Map<string, CompiledTenant>();
+  readonly #auth = new Map<string, AuthConfig>();
 
   /** Checks every bundled module reference and bundled name collision; throws naming the tenant. */
   constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions) {
     this.tenants = tenants;
     this.#options = options;
     for (const tenant of tenants) {
+      // Auth settings are validated with the rest of the config: errors name the tenant and field.
+      if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
@@ -76,6 +80,11 @@ export class TenantDirectory {
     }
     // Longest prefix first, so /t/a/b wins over /t/a.
     this.#byPath.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** The tenant's parsed auth settings, when it requires authorization. */
+  auth(tenant: TenantConfig): AuthConfig | undefined {
+    return this.#auth.get(tenant.id);
   }
 
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */

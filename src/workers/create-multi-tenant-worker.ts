@@ -1,6 +1,7 @@
 /** The multi-tenant Worker entry: tenants from bindings, each with its own server, modules and limits. */
 
 import type { Hono } from "hono";
+import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
 import { createMcpApp, type McpAppOptions } from "../http/app.ts";
@@ -126,7 +127,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
-  const appFor = (env: E, server: McpServer, tenant: TenantConfig, path: string, apps: WeakMap<McpServer, Map<string, Hono>>): Hono => {
+  const appFor = (env: E, directory: TenantDirectory, server: McpServer, tenant: TenantConfig, path: string, apps: WeakMap<McpServer, Map<string, Hono>>): Hono => {
     let byPath = apps.get(server);
     if (!byPath) {
       byPath = new Map();
@@ -136,10 +137,12 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     if (!app) {
       const bindings = env as unknown as Record<string, unknown>;
       const limiter = rateLimiter(bindings, tenant.rateLimits);
+      const auth = directory.auth(tenant);
       app = createMcpApp({
         server,
         path,
         tenant: tenant.id,
+        ...(auth ? { auth } : {}),
         allow: { hosts: [...(tenant.hosts ?? []), ...list(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...list(env.ALLOWED_ORIGINS)] },
         ...(tenant.limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: tenant.limits.maxBodyBytes }),
         ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
@@ -164,13 +167,15 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const state = stateOf(env);
         const directory = await state.config.get();
         const url = new URL(request.url);
-        const resolved = directory.resolve(request, url.pathname);
+        // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
+        const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
+        const resolved = directory.resolve(request, metadata ?? url.pathname);
         if (!resolved) {
           const host = request.headers.get("host") ?? url.host;
           return errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }));
         }
         const server = await directory.server(resolved.tenant);
-        return await appFor(env, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
+        return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.
         console.error("edge-mcp: cannot serve the request:", error instanceof Error ? error.message : error);

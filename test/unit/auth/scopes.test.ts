@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { AuthError } from "../../../src/auth/auth-error.ts";
+import { assertToolScopes, missingScopes, requiredScopes, scopeCovers } from "../../../src/auth/scopes.ts";
+import { config } from "./fixtures.ts";
+
+const toolScopes = { "*": ["tools:read"], deploy: ["tools:read", "deploy:prod"], ping: [] };
+
+describe("requiredScopes", () => {
+  const tenant = config({ keys: [{ kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" }], toolScopes });
+
+  it("uses the tool's own entry, else the * entry", () => {
+    expect(requiredScopes(tenant, "deploy")).toEqual(["tools:read", "deploy:prod"]);
+    expect(requiredScopes(tenant, "echo")).toEqual(["tools:read"]);
+    expect(requiredScopes(tenant, "ping")).toEqual([]);
+  });
+
+  it("needs nothing when no entry applies, and never reads inherited properties", () => {
+    expect(requiredScopes({ toolScopes: {} }, "echo")).toEqual([]);
+    expect(requiredScopes({ toolScopes: { deploy: ["x"] } }, "constructor")).toEqual([]);
+    expect(requiredScopes({ toolScopes: { deploy: ["x"] } }, "__proto__")).toEqual([]);
+  });
+});
+
+describe("missingScopes", () => {
+  it("matches exactly and case-sensitively by default", () => {
+    expect(missingScopes({ scopes: ["tools:read"] }, ["tools:read", "deploy:prod"])).toEqual(["deploy:prod"]);
+    expect(missingScopes({ scopes: ["Tools:Read"] }, ["tools:read"])).toEqual(["tools:read"]);
+    expect(missingScopes({ scopes: ["tools"] }, ["tools:read"])).toEqual(["tools:read"]);
+    expect(missingScopes({ scopes: [] }, [])).toEqual([]);
+  });
+
+  it("with the colon hierarchy, lets a parent cover its children at : boundaries only", () => {
+    expect(missingScopes({ scopes: ["tools"] }, ["tools:read", "tools:read:own"], "colon")).toEqual([]);
+    expect(missingScopes({ scopes: ["tool", "tools:re"] }, ["tools:read"], "colon")).toEqual(["tools:read"]);
+    expect(missingScopes({ scopes: ["tools:read"] }, ["tools"], "colon")).toEqual(["tools"]);
+    expect(scopeCovers("files", "filesystem", "colon")).toBe(false);
+  });
+});
+
+describe("assertToolScopes", () => {
+  const tenant = { toolScopes, scopeHierarchy: "none" as const };
+
+  it("passes when every needed scope is granted", () => {
+    expect(() => assertToolScopes(tenant, { scopes: ["deploy:prod", "tools:read"] }, "deploy")).not.toThrow();
+    expect(() => assertToolScopes(tenant, { scopes: [] }, "ping")).not.toThrow();
+  });
+
+  it("throws ERR_INSUFFICIENT_SCOPE carrying every needed scope and naming the missing ones", () => {
+    let error: unknown;
+    try {
+      assertToolScopes(tenant, { scopes: ["tools:read"] }, "deploy");
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ code: "ERR_INSUFFICIENT_SCOPE", requiredScopes: ["tools:read", "deploy:prod"] });
+    expect((error as AuthError).message).toBe('the tool "deploy" needs the scope deploy:prod, which the token does not grant');
+  });
+
+  it("honours the tenant's hierarchy setting", () => {
+    expect(() => assertToolScopes({ toolScopes, scopeHierarchy: "colon" }, { scopes: ["tools", "deploy"] }, "deploy")).not.toThrow();
+    expect(() => assertToolScopes(tenant, { scopes: ["tools", "deploy"] }, "deploy")).toThrow(AuthError);
+  });
+});
