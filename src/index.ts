@@ -41,5 +41,8 @@ export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceTool, ToolService } from "./modules/service-contract.ts";
 export { parseTenantConfig, parseTenantsDocument, type ModuleRef, type TenantConfig } from "./tenancy/tenant-config.ts";
 export type { Principal } from "./server/principal.ts";
+export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
+export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";
+export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { ResponseMode } from "./http/mcp-post.ts";
 export type { HostPolicyOptions } from "./http/host-policy.ts";
