@@ -8,6 +8,8 @@ import { InputRequired, checkCapabilities, isValidAnswer, type InputChannel, typ
 import type { TransportContext } from "./request-context.ts";
 import type { StateBinding } from "./request-state.ts";
 
+const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
+
 /** A 2025 request without a session cannot receive server→client requests. */
 const STATELESS_LEGACY: InputChannel = {
   request(requests) {
@@ -37,8 +39,9 @@ export async function withInputs(
   const token = own(params, "requestState");
   if (token !== undefined && typeof token !== "string") throw invalidParams(`params.requestState must be the string from the previous input_required result`);
   const fullBinding: StateBinding = { ...binding, scope: transport.scope };
-  const saved = token === undefined ? {} : await transport.sealer.open(token, fullBinding);
-  const answers: Record<string, unknown> = { ...saved, ...(responses ?? {}) };
+  // Most calls carry neither: then no state is opened and no answers are merged.
+  const answers: Record<string, unknown> =
+    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.sealer.open(token, fullBinding)), ...(responses ?? {}) };
   const used: Record<string, unknown> = {};
 
   const inputs: InputChannel = {
