@@ -42,6 +42,7 @@ export type { ServiceCallContext, ServiceCatalog, ServiceTool, ToolService } fro
 export { parseTenantConfig, parseTenantsDocument, type ModuleRef, type TenantConfig } from "./tenancy/tenant-config.ts";
 export type { Principal } from "./server/principal.ts";
 export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
+export { createAuthorizer, type Authorizer } from "./http/authorizer.ts";
 export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";
 export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { ResponseMode } from "./http/mcp-post.ts";

@@ -4,9 +4,8 @@ import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { ChangeRelay } from "../server/change-relay.ts";
-import type { AuthConfig } from "../auth/auth-config.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
-import { createAuthorizer } from "./authorizer.ts";
+import type { Authorizer } from "./authorizer.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
@@ -38,8 +37,12 @@ export interface McpAppOptions {
   sessions?: SessionGateway;
   /** The tenant this app serves: scopes cursors, requestState, handles and sessions. */
   tenant?: string;
-  /** OAuth resource-server settings (parsed with parseAuthConfig): every request must carry a valid bearer. */
-  auth?: AuthConfig;
+  /**
+   * OAuth resource server: every request must carry valid credentials. Build it with
+   * `createAuthorizer(parseAuthConfig(...))`; kept out of this module so unauthenticated servers
+   * do not bundle the token verifier.
+   */
+  authorizer?: Authorizer;
   rateLimiter?: RateLimiter;
   /** Revisions served (default: all). */
   revisions?: readonly string[];
@@ -76,7 +79,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     handleStore: options.handleStore,
     sessions: options.sessions,
     tenant: options.tenant,
-    authorizer: options.auth ? createAuthorizer(options.auth) : undefined,
+    authorizer: options.authorizer,
     rateLimiter: options.rateLimiter,
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,

@@ -5,6 +5,7 @@ import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
 import { createMcpApp, type McpAppOptions } from "../http/app.ts";
+import { createAuthorizer } from "../http/authorizer.ts";
 import type { RateLimiter } from "../http/mcp-post.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
@@ -16,7 +17,8 @@ import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
-import { createSessionObject, durableSessionGateway, type SessionObjectOptions } from "./session-object.ts";
+import { durableSessionGateway } from "./session-gateway.ts";
+import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -142,7 +144,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         server,
         path,
         tenant: tenant.id,
-        ...(auth ? { auth } : {}),
+        ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
         allow: { hosts: [...(tenant.hosts ?? []), ...list(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...list(env.ALLOWED_ORIGINS)] },
         ...(tenant.limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: tenant.limits.maxBodyBytes }),
         ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),

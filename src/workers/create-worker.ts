@@ -8,7 +8,7 @@ import { createServer, type McpServer, type ServerOptions } from "../server/serv
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
-import { durableSessionGateway } from "./session-object.ts";
+import { durableSessionGateway } from "./session-gateway.ts";
 
 export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore"> {
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
