@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { ChangeRelay } from "../server/change-relay.ts";
+import type { ToolLimits } from "../server/request-context.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import type { Authorizer } from "./authorizer.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
@@ -50,6 +51,8 @@ export interface McpAppOptions {
   accessLog?: boolean;
   /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
   relay?: ChangeRelay;
+  /** Limits on tool calls: a deadline and a result size. */
+  limits?: ToolLimits;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -84,6 +87,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,
     relay: options.relay,
+    limits: options.limits,
   };
   const methodNotAllowed = (method: string): Response =>
     errorResponse(

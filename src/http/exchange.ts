@@ -5,7 +5,7 @@ import type { RequestId } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import type { Era } from "../server/handler-context.ts";
 import type { MethodResult } from "../server/raw-result.ts";
-import type { TransportContext } from "../server/request-context.ts";
+import type { ToolLimits, TransportContext } from "../server/request-context.ts";
 import type { ChangeFeed } from "../server/change-hub.ts";
 import type { HandleStore } from "../server/handles.ts";
 import type { Principal } from "../server/principal.ts";
@@ -41,6 +41,7 @@ export interface ExchangeInit {
   principal?: Principal | undefined;
   versions?: ReadonlySet<string> | undefined;
   changes?: ChangeFeed | undefined;
+  limits?: ToolLimits | undefined;
   handleStore: HandleStore | undefined;
   responseMode: ResponseMode;
   debug: boolean;
@@ -73,6 +74,7 @@ export class Exchange implements TransportContext {
   readonly principal: Principal | undefined;
   readonly versions: ReadonlySet<string> | undefined;
   readonly changes: ChangeFeed | undefined;
+  readonly limits: ToolLimits | undefined;
   readonly handleStore: HandleStore | undefined;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
@@ -102,6 +104,7 @@ export class Exchange implements TransportContext {
     this.principal = init.principal;
     this.versions = init.versions;
     this.changes = init.changes;
+    this.limits = init.limits;
     this.handleStore = init.handleStore;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;

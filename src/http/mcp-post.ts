@@ -7,6 +7,7 @@ import { classifyMessage, type InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTool } from "../server/call-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { ToolLimits } from "../server/request-context.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
@@ -32,6 +33,7 @@ export interface PostOptions {
   relay: ChangeRelay | undefined;
   /** Revisions served (all when absent). */
   revisions: ReadonlySet<string> | undefined;
+  limits: ToolLimits | undefined;
   accessLog: boolean;
   /** Legacy sessions, when enabled: 2025-era traffic is forwarded to its session. */
   sessions: SessionGateway | undefined;
@@ -197,6 +199,7 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
       principal,
       versions: options.revisions,
       changes: options.relay ? relayedChangeFeed(options.relay, waitUntil) : undefined,
+      limits: options.limits,
       handleStore: options.handleStore,
       responseMode: options.responseMode,
       debug: options.debug,

@@ -76,3 +76,24 @@ export async function callTool(tool: CompiledTool, params: Params | undefined, c
   }
   return checkOutput(tool, normalise(tool, value));
 }
+
+/** Answers with an isError result when the call has not finished within `ms` (its late result is dropped). */
+export function withDeadline(call: Promise<CallToolResult>, ms: number, name: string): Promise<CallToolResult> {
+  let cancel: () => void = () => {};
+  const deadline = new Promise<CallToolResult>((resolve) => {
+    const timer = setTimeout(() => resolve(errorResult(`Tool ${name} did not finish within ${ms} ms`)), ms);
+    cancel = () => clearTimeout(timer);
+  });
+  return Promise.race([call, deadline]).finally(() => cancel());
+}
+
+const utf8 = new TextEncoder();
+
+/** Replaces a result whose JSON is over `maxBytes` with an isError result saying so. */
+export function capResult(result: CallToolResult, maxBytes: number, name: string): CallToolResult {
+  const json = JSON.stringify(result);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only long strings need an exact count.
+  const bytes = json.length * 3 <= maxBytes ? json.length : utf8.encode(json).length;
+  if (bytes <= maxBytes) return result;
+  return errorResult(`Tool ${name} returned ${bytes} bytes, more than this server's limit of ${maxBytes}; ask for less data (a narrower query, a page)`);
+}

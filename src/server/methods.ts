@@ -6,7 +6,7 @@ import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type Implementation, type JsonObject } from "../core/types.ts";
 import { LEGACY_VERSIONS, SUPPORTED_VERSIONS, isLegacyVersion } from "../core/versions.ts";
-import { callTool, resolveTool } from "./call-tool.ts";
+import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
 import type { ChangeHub } from "./change-hub.ts";
 import { complete } from "./completion.ts";
 import type { PromptRegistry } from "./prompt-registry.ts";
@@ -62,7 +62,12 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const toolsCall: Method = async (request, ctx) => {
     const tool = resolveTool(tools, request.params);
     const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
-    return withInputs(request, ctx, binding, async (inputs) => (await callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs))) as unknown as JsonObject);
+    return withInputs(request, ctx, binding, async (inputs) => {
+      const call = callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs));
+      const limits = ctx.limits;
+      const result = limits?.toolTimeoutMs === undefined ? await call : await withDeadline(call, limits.toolTimeoutMs, tool.name);
+      return (limits?.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, tool.name)) as unknown as JsonObject;
+    });
   };
   const promptsGet: Method = async (request, ctx) => {
     const prompt = prompts.resolve(param(request, "name"));

@@ -9,6 +9,13 @@ import { createHandles, type HandleStore, type Handles } from "./handles.ts";
 import type { StateSealer } from "./request-state.ts";
 import type { Principal } from "./principal.ts";
 
+export interface ToolLimits {
+  /** A tool call that has not finished by then answers with an isError result (the handler's result is dropped). */
+  toolTimeoutMs?: number;
+  /** A tool result whose JSON is larger is replaced by an isError result. */
+  maxResultBytes?: number;
+}
+
 /** What the transport layer knows about one request. */
 export interface TransportContext {
   era: Era;
@@ -30,6 +37,8 @@ export interface TransportContext {
   principal?: Principal | undefined;
   /** The change feed of this request, when notifications travel through a relay (other isolates). */
   changes?: ChangeFeed | undefined;
+  /** Per-tenant limits on tool calls. */
+  limits?: ToolLimits | undefined;
   /** The revisions this endpoint serves (all when absent): `initialize` negotiates among them. */
   versions?: ReadonlySet<string> | undefined;
   /** A channel for server→client requests, when the transport has one (a legacy session). */

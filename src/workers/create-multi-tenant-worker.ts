@@ -147,6 +147,10 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
         allow: { hosts: [...(tenant.hosts ?? []), ...list(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...list(env.ALLOWED_ORIGINS)] },
         ...(tenant.limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: tenant.limits.maxBodyBytes }),
+        limits: {
+          ...(tenant.limits?.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: tenant.limits.toolTimeoutMs }),
+          ...(tenant.limits?.maxResultBytes === undefined ? {} : { maxResultBytes: tenant.limits.maxResultBytes }),
+        },
         ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
         responseMode: (env.MCP_RESPONSE_MODE?.trim() as McpAppOptions["responseMode"]) || options.responseMode || "auto",
         debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",

@@ -243,3 +243,21 @@ describe("createCachedConfig", () => {
     await expect(createCachedConfig({ read: async () => undefined, build: (t) => t }).get()).rejects.toThrow(/no tenant configuration/);
   });
 });
+
+describe("tool limits", () => {
+  const slow = defineTool({ name: "slow", description: "Takes a second.", inputSchema: { type: "object" }, handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)) });
+  const big = defineTool({ name: "big", description: "Returns a lot.", inputSchema: { type: "object" }, handler: () => "é".repeat(200) });
+  const small = defineTool({ name: "small", description: "Returns a little.", inputSchema: { type: "object" }, handler: () => "ok" });
+  const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools: [slow, big, small] }), limits: { toolTimeoutMs: 30, maxResultBytes: 300 } });
+
+  it("answers a call past the deadline with an isError result", async () => {
+    expect((await modern(app, "tools/call", { name: "slow", arguments: {} })).body["result"]).toMatchObject({ isError: true, content: [{ text: "Tool slow did not finish within 30 ms" }] });
+  });
+
+  it("replaces a result larger than the limit (counted in UTF-8 bytes) with an isError result", async () => {
+    const result = (await modern(app, "tools/call", { name: "big", arguments: {} })).body["result"] as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/^Tool big returned 4\d\d bytes, more than this server's limit of 300/);
+    expect((await modern(app, "tools/call", { name: "small", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "ok" }] });
+  });
+});
