@@ -31,6 +31,28 @@ export interface MethodParts {
 
 const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
 
+const NEXT_CURSOR = /"nextCursor":"([^"]*)"/;
+
+/**
+ * A list page for one caller. Without a principal, cursors are the list's own (bound to the
+ * server, that is the tenant). With one, each cursor also carries a MAC of the caller's scope, so
+ * a cursor minted for one principal is refused for another (-32602).
+ */
+async function listPage(request: InboundRequest, ctx: TransportContext, page: (cursor: unknown, era: "legacy" | "modern") => string): Promise<RawResult> {
+  if (!ctx.principal) return new RawResult(page(param(request, "cursor"), ctx.era));
+  let cursor = param(request, "cursor");
+  if (typeof cursor === "string") {
+    const dot = cursor.lastIndexOf(".");
+    const base = dot === -1 ? "" : cursor.slice(0, dot);
+    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${ctx.scope}\n${base}`))) throw invalidParams(`Invalid cursor: it was not issued to this caller`);
+    cursor = base;
+  }
+  const json = page(cursor, ctx.era);
+  const next = NEXT_CURSOR.exec(json)?.[1];
+  if (next === undefined) return new RawResult(json);
+  return new RawResult(json.replace(NEXT_CURSOR, `"nextCursor":"${next}.${await ctx.sealer.tag(`${ctx.scope}\n${next}`)}"`));
+}
+
 /** Builds both tables; a feature with nothing declared has no methods (and no capability). */
 export function createMethods(parts: MethodParts): { legacy: Map<string, Method>; modern: Map<string, Method> } {
   const { tools, resources, prompts, changes } = parts;
@@ -88,15 +110,15 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
 
   const shared: [string, Method][] = [];
   if (tools.size > 0) {
-    shared.push(["tools/list", (request, ctx) => new RawResult(tools.page(param(request, "cursor"), ctx.era))], ["tools/call", toolsCall]);
+    shared.push(["tools/list", (request, ctx) => listPage(request, ctx, (c, era) => tools.page(c, era))], ["tools/call", toolsCall]);
   }
   if (prompts.size > 0) {
-    shared.push(["prompts/list", (request, ctx) => new RawResult(prompts.page(param(request, "cursor"), ctx.era))], ["prompts/get", promptsGet]);
+    shared.push(["prompts/list", (request, ctx) => listPage(request, ctx, (c, era) => prompts.page(c, era))], ["prompts/get", promptsGet]);
   }
   if (resources.size > 0) {
     shared.push(
-      ["resources/list", (request, ctx) => new RawResult(resources.resourcesPage(param(request, "cursor"), ctx.era))],
-      ["resources/templates/list", (request, ctx) => new RawResult(resources.templatesPage(param(request, "cursor"), ctx.era))],
+      ["resources/list", (request, ctx) => listPage(request, ctx, (c, era) => resources.resourcesPage(c, era))],
+      ["resources/templates/list", (request, ctx) => listPage(request, ctx, (c, era) => resources.templatesPage(c, era))],
       ["resources/read", resourcesRead],
     );
   }

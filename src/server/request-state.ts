@@ -20,6 +20,8 @@ export interface StateSealer {
   seal(binding: StateBinding, answers: Record<string, unknown>): Promise<string>;
   /** Verifies a state and returns its answers; throws -32602 when it is forged, expired or foreign. */
   open(token: string, binding: StateBinding): Promise<Record<string, unknown>>;
+  /** A short MAC of `text` (base64url, 128 bits): binds an opaque value, such as a cursor, to a scope. */
+  tag(text: string): Promise<string>;
 }
 
 export interface StateSealerOptions {
@@ -81,6 +83,9 @@ export function createStateSealer(options: StateSealerOptions = {}): StateSealer
   const refuse = () => invalidParams(`Invalid requestState: it was altered, has expired, or belongs to another request. Retry the request without requestState and inputResponses.`);
 
   return {
+    async tag(text) {
+      return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(), encoder.encode(text))).subarray(0, 16));
+    },
     async seal(binding, answers) {
       const payload = encoder.encode(JSON.stringify({ d: await digest(binding), e: now() + ttlMs, a: answers }));
       const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(), payload));

@@ -261,3 +261,31 @@ describe("tool limits", () => {
     expect((await modern(app, "tools/call", { name: "small", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "ok" }] });
   });
 });
+
+describe("cursors bound to the principal", () => {
+  const tools = ["a", "b", "c"].map((name) => defineTool({ name, description: name, inputSchema: { type: "object" }, handler: () => name }));
+  const authorizer = {
+    metadata: {},
+    resourcePath: "/mcp",
+    authenticate: async (request: Request) => ({ subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
+    authorizeTool: () => {},
+  };
+  const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools, pageSize: 1 }), tenant: "acme", authorizer, stateSecret: "s" });
+  const list = async (user: string, cursor?: string) =>
+    (
+      await app.request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-user": user },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
+      })
+    ).json() as Promise<{ result?: { tools: { name: string }[]; nextCursor?: string }; error?: { code: number } }>;
+
+  it("pages for the principal that got the cursor and refuses it for another", async () => {
+    const first = await list("alice");
+    const cursor = first.result?.nextCursor as string;
+    expect(cursor).toMatch(/\./);
+    expect((await list("alice", cursor)).result?.tools.map((t) => t.name)).toEqual(["b"]);
+    expect((await list("bob", cursor)).error).toMatchObject({ code: -32602 });
+    expect((await list("alice", cursor.split(".")[0])).error).toMatchObject({ code: -32602 });
+  });
+});
