@@ -47,6 +47,14 @@ export interface PostOptions {
 
 const OWS = /^[ \t]+|[ \t]+$/g;
 
+/** Strips optional whitespace (space, tab) around a header value; most values have none. */
+function trimOws(value: string | null): string | null {
+  if (value === null || value === "") return value;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  return first === 32 || first === 9 || last === 32 || last === 9 ? value.replace(OWS, "") : value;
+}
+
 interface AccessEntry {
   started: number;
   tenant: string | undefined;
@@ -83,8 +91,13 @@ function mediaTypes(header: string | null): string[] {
   return header.split(",").map((part) => (part.split(";")[0] ?? "").trim().toLowerCase());
 }
 
+// What the official clients send: accepted without parsing (the common case on the hot path).
+const USUAL_ACCEPT = new Set(["application/json, text/event-stream", "text/event-stream, application/json"]);
+
 function checkAccept(request: Request): void {
-  const types = mediaTypes(request.headers.get("accept"));
+  const accept = request.headers.get("accept");
+  if (accept !== null && USUAL_ACCEPT.has(accept)) return;
+  const types = mediaTypes(accept);
   const json = types.some((t) => t === "application/json" || t === "application/*" || t === "*/*");
   const sse = types.some((t) => t === "text/event-stream" || t === "text/*" || t === "*/*");
   if (!json || !sse) {
@@ -94,6 +107,7 @@ function checkAccept(request: Request): void {
 
 function checkContentType(request: Request): void {
   const header = request.headers.get("content-type");
+  if (header === "application/json") return;
   const [type = "", ...parameters] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = parameters.find((p) => p.startsWith("charset="))?.slice("charset=".length).replaceAll('"', "");
   if (type !== "application/json" || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
@@ -123,7 +137,7 @@ export async function handlePost(request: Request, options: PostOptions, waitUnt
 async function answer(request: Request, options: PostOptions, entry: AccessEntry | undefined, waitUntil: ((promise: Promise<unknown>) => void) | undefined): Promise<Response> {
   // Optional whitespace around a field value is not part of it (RFC 9110 §5.5); values that need
   // leading or trailing spaces travel base64-encoded (2026-07-28 "Value encoding").
-  const header = (name: string): string | null => request.headers.get(name)?.replace(OWS, "") ?? null;
+  const header = (name: string): string | null => trimOws(request.headers.get(name));
   let message;
   try {
     const principal = options.authorizer ? await options.authorizer.authenticate(request) : undefined;
