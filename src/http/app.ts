@@ -10,6 +10,7 @@ import type { Authorizer } from "./authorizer.ts";
 import type { SessionGateway } from "../session/session-gateway.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
+import { preflight, withCors } from "./cors.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import { handlePost, type RateLimiter, type ResponseMode } from "./mcp-post.ts";
 import { errorResponse } from "./responses.ts";
@@ -66,6 +67,7 @@ function waitUntilOf(c: { executionCtx: ExecutionContext }): ((promise: Promise<
     return undefined;
   }
 }
+
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 /** Builds the app once per isolate; its `fetch` answers requests. */
@@ -97,11 +99,15 @@ export function createMcpApp(options: McpAppOptions): Hono {
     );
 
   // The Host/Origin check runs inside each handler, not as middleware: one less async layer per request.
+  // Browsers get CORS headers on every answer to an allowed Origin (refusals included).
   const guarded =
     (handler: (request: Request) => Response | Promise<Response>) =>
-    (c: { req: { raw: Request } }): Response | Promise<Response> => {
-      const refused = policy.check(c.req.raw);
-      return refused ? errorResponse(refused) : handler(c.req.raw);
+    async (c: { req: { raw: Request } }): Promise<Response> => {
+      const request = c.req.raw;
+      const refused = policy.check(request);
+      if (refused) return errorResponse(refused);
+      const response = await handler(request);
+      return request.headers.has("origin") ? withCors(request, response) : response;
     };
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
 
@@ -113,11 +119,14 @@ export function createMcpApp(options: McpAppOptions): Hono {
     app.get(METADATA_PATH, guarded(metadata));
     app.get(`${METADATA_PATH}${authorizer.resourcePath}`, guarded(metadata));
   }
-  app.post(path, (c) => {
-    const refused = policy.check(c.req.raw);
+  app.post(path, (c): Response | Promise<Response> => {
+    const request = c.req.raw;
+    const refused = policy.check(request);
     if (refused) return errorResponse(refused);
-    return handlePost(c.req.raw, post, waitUntilOf(c));
+    const answer = handlePost(request, post, waitUntilOf(c));
+    return request.headers.has("origin") ? answer.then((response) => withCors(request, response)) : answer;
   });
+  app.options(path, guarded(preflight));
   app.all(
     path,
     guarded((request) => {

@@ -154,3 +154,29 @@ describe("cancellation", () => {
     expect(await abortedPromise).toMatchObject({ name: "AbortError" });
   });
 });
+
+describe("CORS", () => {
+  const app = createMcpApp({ server });
+
+  it("answers a preflight from an allowed origin with the MCP methods and headers", async () => {
+    const response = await app.request("http://localhost:8787/mcp", {
+      method: "OPTIONS",
+      headers: { host: "localhost:8787", origin: "http://localhost:6274", "access-control-request-method": "POST", "access-control-request-headers": "content-type, mcp-protocol-version, mcp-param-region, x-other" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(response.headers.get("access-control-allow-headers")).toBe("content-type, mcp-protocol-version, mcp-param-region");
+  });
+
+  it("refuses a preflight from a foreign origin, and adds CORS headers to answers for allowed ones", async () => {
+    const foreign = await app.request("http://localhost:8787/mcp", { method: "OPTIONS", headers: { host: "localhost:8787", origin: "http://evil.example.com" } });
+    expect(foreign.status).toBe(403);
+    const answer = await app.request("http://localhost:8787/mcp", {
+      method: "POST",
+      headers: { host: "localhost:8787", origin: "http://localhost:6274", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(answer.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
+    expect(answer.headers.get("access-control-expose-headers")).toMatch(/mcp-session-id/);
+  });
+});
