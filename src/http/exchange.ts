@@ -87,7 +87,9 @@ export class Exchange implements TransportContext {
   #cancelled: unknown;
   #stream: ResponseStream | undefined;
   #buffered: string[] | undefined;
-  #wake: (() => void) | undefined;
+  // The waiting promise's own resolve, never a closure over respond(): a closure would keep the
+  // serialised answer reachable, so every answer would survive young-generation GC (measured).
+  #wake: ((streamed: boolean) => void) | undefined;
   #disconnectRequested = false;
   #finished: Promise<void> = Promise.resolve();
 
@@ -140,7 +142,7 @@ export class Exchange implements TransportContext {
       return;
     }
     (this.#buffered ??= []).push(json);
-    this.#wake?.();
+    this.#wake?.(true);
   }
 
   /**
@@ -155,7 +157,7 @@ export class Exchange implements TransportContext {
     }
     this.#disconnectRequested = true;
     this.#buffered ??= [];
-    this.#wake?.();
+    this.#wake?.(true);
   }
 
   /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
@@ -171,7 +173,7 @@ export class Exchange implements TransportContext {
     this.#finished = outcome.then(() => undefined);
     if (this.#mode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
-        this.#wake = () => resolve(true);
+        this.#wake = resolve;
         void outcome.then(() => resolve(this.#buffered !== undefined));
         if (this.#buffered !== undefined) resolve(true);
       });

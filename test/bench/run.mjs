@@ -2,6 +2,7 @@
 // `npm run bench`: the demo Worker (root wrangler.toml) against a bare Hono floor (test/bench/floor),
 // each bundled like `wrangler deploy` and served alone by workerd through miniflare's API on 127.0.0.1.
 // What is measured and how: test/bench/README.md. Options: node test/bench/run.mjs --help.
+// Then the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import http from "node:http";
@@ -31,16 +32,23 @@ const { values: opt } = parseArgs({
     duration: { type: "string", default: "3" }, // seconds of c=32 load per revision
     "flow-duration": { type: "string", default: "2" }, // seconds of cold flows per revision
     "flow-concurrency": { type: "string", default: "4" }, // cold flows in flight at once
-    "noise-budget": { type: "string", default: "60" }, // seconds per run to spend waiting out / redoing noisy measurements
+    "noise-budget": { type: "string", default: "60" }, // seconds per phase (main rounds, scale runs) to spend waiting out / redoing noisy measurements
     "via-entry": { type: "boolean", default: false }, // go through miniflare's entry worker instead of the Worker's own socket
+    scale: { type: "boolean", default: true }, // the scale runs after the main rounds (--no-scale skips them)
+    "scale-only": { type: "boolean", default: false }, // only the scale runs
+    "scale-rounds": { type: "string", default: "5" }, // fresh workerds per round: instances differ by up to ~10%, so rounds beat requests
+    "scale-requests": { type: "string", default: "2000" }, // sequential tools/list and tools/call per size and revision
+    "scale-sizes": { type: "string", default: "10,100,10000" }, // registry sizes; the first and last are compared
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
+  allowNegative: true,
 });
 if (opt.help) {
   console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
-Measures the demo Worker against the bare floor Worker; see test/bench/README.md.`);
+                    [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
+Measures the demo Worker against the bare floor Worker, then the scale runs; see test/bench/README.md.`);
   process.exit(0);
 }
 const num = (name, min) => {
@@ -57,6 +65,14 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
+const SCALE = opt["scale-only"] || opt.scale;
+const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
+const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
+const SCALE_SIZES = opt["scale-sizes"].split(",").map((s) => Number(s.trim()));
+if (SCALE_SIZES.length < 2 || SCALE_SIZES.some((n, i) => !Number.isSafeInteger(n) || n < 10 || (i > 0 && n <= SCALE_SIZES[i - 1]))) {
+  console.error(`bench: --scale-sizes must be two or more increasing integers >= 10, got ${JSON.stringify(opt["scale-sizes"])}`);
+  process.exit(2);
+}
 const QUIET_CORES = 0.15; // other processes' load under which the machine counts as quiet
 const NOISY_CORES = 0.25; // other processes' load during a measurement that makes us redo it
 const MAX_REDOS = 2; // per measurement
@@ -245,6 +261,8 @@ function otherCores(a, b) {
 
 let noiseMs = 0; // time spent waiting for quiet and redoing noisy measurements
 let redos = 0;
+let phaseNoiseStart = 0; // noiseMs when the current phase (main rounds, scale runs) began: each phase has the whole budget
+const budgetLeft = () => noiseMs - phaseNoiseStart < NOISE_BUDGET_MS;
 
 /** Waits, 200 ms samples at a time, for other processes to leave the cores idle (at most 5 s, within the noise budget). */
 async function awaitQuiet(pids) {
@@ -253,7 +271,7 @@ async function awaitQuiet(pids) {
     const a = snapshot(pids);
     await sleep(200);
     if (otherCores(a, snapshot(pids)) < QUIET_CORES) break;
-    if (noiseMs + (performance.now() - t0) >= NOISE_BUDGET_MS || performance.now() - t0 >= 5000) break;
+    if (noiseMs - phaseNoiseStart + (performance.now() - t0) >= NOISE_BUDGET_MS || performance.now() - t0 >= 5000) break;
   }
   noiseMs += Math.max(0, performance.now() - t0 - 200); // the first sample is the check, not a wait
 }
@@ -274,7 +292,7 @@ async function quietly(pids, measureOnce) {
     const others = otherCores(s0, s1);
     if (attempt > 0) noiseMs += performance.now() - t0;
     if (best === undefined || others < best.others) best = { value, s0, s1, others };
-    if (others < NOISY_CORES || attempt >= MAX_REDOS || noiseMs >= NOISE_BUDGET_MS) return best;
+    if (others < NOISY_CORES || attempt >= MAX_REDOS || !budgetLeft()) return best;
     redos++;
   }
 }
@@ -316,9 +334,9 @@ async function run(cmd, args, cwd) {
   });
 }
 
-async function bundle(label, configPath, workDir) {
+async function bundle(label, configPath, workDir, extraArgs = []) {
   const outdir = join(workDir, label);
-  await run(WRANGLER_BIN, ["deploy", "--dry-run", "--config", configPath, "--outdir", outdir], ROOT);
+  await run(WRANGLER_BIN, ["deploy", "--dry-run", "--config", configPath, "--outdir", outdir, ...extraArgs], ROOT);
   const { unstable_readConfig } = await import("wrangler");
   const config = unstable_readConfig({ config: configPath });
   const scriptPath = join(outdir, "index.js");
@@ -342,7 +360,18 @@ async function bundle(label, configPath, workDir) {
 
 let current; // { mf, pid } of the Worker being measured, for cleanup on failure
 
-async function startWorker(b) {
+/** The demo's and floor's first request: tools/call add(2, 3), 2025-11-25; resolves with its strict check. */
+async function addProbe(base, agent) {
+  const rev = REVISIONS[0];
+  const res = await post(base, agent, rev.headers("tools/call", "add"), addCallBody(rev, 1));
+  return () => checkAddAnswer(rev, 1, res.status, res.contentType, res.text);
+}
+
+/**
+ * Starts the bundle in workerd. Boot ends at the first answer to `probe(base, agent)`, which
+ * resolves with the check of that answer (run after the clock stops; boot counts only if it passes).
+ */
+async function startWorker(b, probe = addProbe) {
   const before = new Set(childPids(process.pid).map((c) => c.pid));
   const t0 = performance.now();
   const mf = new Miniflare({
@@ -362,16 +391,17 @@ async function startWorker(b) {
   current = { mf, pid: undefined };
   const entryUrl = await mf.ready;
   const base = opt["via-entry"] ? entryUrl : await mf.unsafeGetDirectURL();
+  const readyMs = performance.now() - t0;
   const spawned = childPids(process.pid).filter((c) => !before.has(c.pid) && c.comm.startsWith("workerd"));
   if (spawned.length !== 1) fail(`expected one new workerd child, found ${JSON.stringify(spawned)}`);
   current.pid = spawned[0].pid;
   // Boot ends at the first right answer.
-  const agent = new http.Agent({ keepAlive: false });
-  const rev = REVISIONS[0];
-  const res = await post(base, agent, rev.headers("tools/call", "add"), addCallBody(rev, 1));
+  const check = await probe(base, new http.Agent({ keepAlive: false }));
   const bootMs = performance.now() - t0;
-  checkAddAnswer(rev, 1, res.status, res.contentType, res.text);
-  return { mf, pid: current.pid, base, bootMs };
+  check();
+  // workerd's CPU from its start to the first answer: its own start-up, the Worker's module load, one request.
+  const bootCpuMs = cpuOf(processTree(current.pid)).schedNs / 1e6;
+  return { mf, pid: current.pid, base, bootMs, readyMs, bootCpuMs };
 }
 
 async function stopWorker() {
@@ -554,83 +584,122 @@ function fail(message) {
   throw new Error(message);
 }
 
+/** What the scale runs (scale.mjs) use from here. */
+const scaleHelpers = () => ({
+  ROOT,
+  opt,
+  rounds: SCALE_ROUNDS,
+  requests: SCALE_REQUESTS,
+  sizes: SCALE_SIZES,
+  REVISIONS,
+  isModern,
+  WrongAnswer,
+  expect,
+  parseJson,
+  isObject,
+  bundle,
+  startWorker,
+  stopWorker,
+  processTree,
+  quietly,
+  median,
+  percentile,
+  fmt,
+  table,
+  log,
+  NOISY_CORES,
+});
+
 async function main() {
   const started = performance.now();
-  log(`bench: wrangler ${WRANGLER_VERSION}, miniflare ${MINIFLARE_VERSION}, ${ROUNDS} round(s), ` +
-    `${SEQ_REQUESTS} sequential calls, c=${C32} for ${C32_SECONDS}s, cold flows ${FLOW_CONCURRENCY} at once for ${FLOW_SECONDS}s, ` +
-    `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`);
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   try {
-    const [floor, demo] = await Promise.all([
-      bundle("floor", join(ROOT, "test/bench/floor/wrangler.toml"), workDir),
-      bundle("demo", join(ROOT, "wrangler.toml"), workDir),
-    ]);
-    log(`bench: bundled floor ${(floor.gzipBytes / 1024).toFixed(1)} KiB gz, demo ${(demo.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-
-    // One unmeasured start/stop first, so the first measured boot doesn't also pay for cold disk caches.
-    await startWorker(floor);
-    await stopWorker();
-
-    const rounds = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const f = await measure(floor);
-      const d = await measure(demo);
-      rounds.push({ floor: f, demo: d });
-      const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
-      const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
-      log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-    }
-
-    // Medians of each side, and the median over rounds of the per-round ratio demo/floor.
-    const METRICS = [
-      ["cpuUs", "workerd CPU µs/call (sequential)", "lower"],
-      ["cpuUsTicks", "  same, from utime+stime ticks", "lower"],
-      ["cpuUsC32", "workerd CPU µs/call at c=32", "lower"],
-      ["rpsC1", "req/s c=1", "higher"],
-      ["rpsC32", "req/s c=32", "higher"],
-      ["p50C1", "p50 ms c=1", "lower"],
-      ["p99C1", "p99 ms c=1", "lower"],
-      ["p50C32", "p50 ms c=32", "lower"],
-      ["p99C32", "p99 ms c=32", "lower"],
-      ["flowsPerS", `cold sessions/s (${FLOW_CONCURRENCY} at once)`, "higher"],
-      ["cpuUsFlow", "workerd CPU µs/cold session", "lower"],
-      ["workerdBusyC32", "workerd cores busy at c=32", "-"],
-      ["loadgenBusyC32", "load generator cores busy at c=32", "-"],
-      ["otherCores", "other processes' cores busy (max)", "-"],
-    ];
-    const rows = [["metric", "revision", "floor", "demo", "ratio", "ratio min..max"]];
-    const ratioMedian = {};
-    for (const [key, label] of METRICS) {
-      for (const rev of REVISIONS) {
-        const fl = rounds.map((r) => r.floor.revs[rev.name][key]);
-        const de = rounds.map((r) => r.demo.revs[rev.name][key]);
-        const ratios = rounds.map((r) => r.demo.revs[rev.name][key] / r.floor.revs[rev.name][key]);
-        ratioMedian[`${key}:${rev.name}`] = median(ratios);
-        const shown = key === "otherCores" ? ["-", "-"] : [median(ratios).toFixed(2), `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`];
-        rows.push([label, rev.name, fmt(median(fl)), fmt(median(de)), ...shown]);
-      }
-    }
-    const boots = rounds.map((r) => r.demo.bootMs / r.floor.bootMs);
-    rows.push(["boot ms to first answer", "-", fmt(median(rounds.map((r) => r.floor.bootMs))), fmt(median(rounds.map((r) => r.demo.bootMs))), median(boots).toFixed(2), `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`]);
-    rows.push(["bundle KiB gzip", "-", (floor.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / floor.gzipBytes).toFixed(2), "-"]);
-    rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-"]);
-
-    console.log(`\nedge-mcp bench: medians of ${ROUNDS} interleaved round(s); ratio = demo/floor within a round, median over rounds`);
-    console.log(`(ratio > 1 is worse for CPU, latency and size; < 1 is worse for req/s and sessions/s)\n`);
-    console.log(table(rows));
-    const cpuRatio = Math.max(...REVISIONS.map((r) => ratioMedian[`cpuUs:${r.name}`]));
-    const reqRatio = Math.min(...REVISIONS.map((r) => ratioMedian[`rpsC32:${r.name}`]));
-    const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
-    if (busiest >= NOISY_CORES) {
-      console.log(`\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
-        "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.");
+    let mainResult; // lines printed after the scale table, the bench: line last
+    if (!opt["scale-only"]) mainResult = await mainRounds(started, workDir);
+    if (SCALE) {
+      phaseNoiseStart = noiseMs;
+      const { runScale } = await import("./scale.mjs");
+      const scale = await runScale(scaleHelpers(), workDir);
+      console.log(`\n${scale.text}`);
     }
     console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
-    console.log(`bench: cpu_ratio=${cpuRatio.toFixed(2)} req_ratio_c32=${reqRatio.toFixed(2)} bundle_gzip_kib=${(demo.gzipBytes / 1024).toFixed(1)}`);
+    if (mainResult) console.log(mainResult.lastLine);
   } finally {
     await stopWorker().catch((e) => log(`bench: stopping workerd: ${e}`));
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** The main rounds, floor against demo: prints the main table; returns the bench: line. */
+async function mainRounds(started, workDir) {
+  log(`bench: wrangler ${WRANGLER_VERSION}, miniflare ${MINIFLARE_VERSION}, ${ROUNDS} round(s), ` +
+    `${SEQ_REQUESTS} sequential calls, c=${C32} for ${C32_SECONDS}s, cold flows ${FLOW_CONCURRENCY} at once for ${FLOW_SECONDS}s, ` +
+    `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`);
+  const [floor, demo] = await Promise.all([
+    bundle("floor", join(ROOT, "test/bench/floor/wrangler.toml"), workDir),
+    bundle("demo", join(ROOT, "wrangler.toml"), workDir),
+  ]);
+  log(`bench: bundled floor ${(floor.gzipBytes / 1024).toFixed(1)} KiB gz, demo ${(demo.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+  // One unmeasured start/stop first, so the first measured boot doesn't also pay for cold disk caches.
+  await startWorker(floor);
+  await stopWorker();
+
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const f = await measure(floor);
+    const d = await measure(demo);
+    rounds.push({ floor: f, demo: d });
+    const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
+    const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
+    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+
+  // Medians of each side, and the median over rounds of the per-round ratio demo/floor.
+  const METRICS = [
+    ["cpuUs", "workerd CPU µs/call (sequential)", "lower"],
+    ["cpuUsTicks", "  same, from utime+stime ticks", "lower"],
+    ["cpuUsC32", "workerd CPU µs/call at c=32", "lower"],
+    ["rpsC1", "req/s c=1", "higher"],
+    ["rpsC32", "req/s c=32", "higher"],
+    ["p50C1", "p50 ms c=1", "lower"],
+    ["p99C1", "p99 ms c=1", "lower"],
+    ["p50C32", "p50 ms c=32", "lower"],
+    ["p99C32", "p99 ms c=32", "lower"],
+    ["flowsPerS", `cold sessions/s (${FLOW_CONCURRENCY} at once)`, "higher"],
+    ["cpuUsFlow", "workerd CPU µs/cold session", "lower"],
+    ["workerdBusyC32", "workerd cores busy at c=32", "-"],
+    ["loadgenBusyC32", "load generator cores busy at c=32", "-"],
+    ["otherCores", "other processes' cores busy (max)", "-"],
+  ];
+  const rows = [["metric", "revision", "floor", "demo", "ratio", "ratio min..max"]];
+  const ratioMedian = {};
+  for (const [key, label] of METRICS) {
+    for (const rev of REVISIONS) {
+      const fl = rounds.map((r) => r.floor.revs[rev.name][key]);
+      const de = rounds.map((r) => r.demo.revs[rev.name][key]);
+      const ratios = rounds.map((r) => r.demo.revs[rev.name][key] / r.floor.revs[rev.name][key]);
+      ratioMedian[`${key}:${rev.name}`] = median(ratios);
+      const shown = key === "otherCores" ? ["-", "-"] : [median(ratios).toFixed(2), `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`];
+      rows.push([label, rev.name, fmt(median(fl)), fmt(median(de)), ...shown]);
+    }
+  }
+  const boots = rounds.map((r) => r.demo.bootMs / r.floor.bootMs);
+  rows.push(["boot ms to first answer", "-", fmt(median(rounds.map((r) => r.floor.bootMs))), fmt(median(rounds.map((r) => r.demo.bootMs))), median(boots).toFixed(2), `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`]);
+  rows.push(["bundle KiB gzip", "-", (floor.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / floor.gzipBytes).toFixed(2), "-"]);
+  rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-"]);
+
+  console.log(`\nedge-mcp bench: medians of ${ROUNDS} interleaved round(s); ratio = demo/floor within a round, median over rounds`);
+  console.log(`(ratio > 1 is worse for CPU, latency and size; < 1 is worse for req/s and sessions/s)\n`);
+  console.log(table(rows));
+  const cpuRatio = Math.max(...REVISIONS.map((r) => ratioMedian[`cpuUs:${r.name}`]));
+  const reqRatio = Math.min(...REVISIONS.map((r) => ratioMedian[`rpsC32:${r.name}`]));
+  const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
+  if (busiest >= NOISY_CORES) {
+    console.log(`\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
+      "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.");
+  }
+  return { lastLine: `bench: cpu_ratio=${cpuRatio.toFixed(2)} req_ratio_c32=${reqRatio.toFixed(2)} bundle_gzip_kib=${(demo.gzipBytes / 1024).toFixed(1)}` };
 }
 
 for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -1,0 +1,14 @@
+/**
+ * Bench scale Worker: TOOL_COUNT tools in one registry (a build-time constant, `--define TOOL_COUNT:<n>`),
+ * served by the runtime's public Worker entry. See ../../README.md, "Scale runs".
+ */
+
+import { createWorker } from "../../../../src/workers/index.ts";
+import { scaleTools } from "./tools.ts";
+
+declare const TOOL_COUNT: number;
+
+export default createWorker({
+  info: { name: "edge-mcp-bench-scale", version: "0.0.0" },
+  tools: scaleTools(TOOL_COUNT),
+});
