@@ -27,7 +27,7 @@ Object.assign(process.env, {
 
 const { values: opt } = parseArgs({
   options: {
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "5" },
     requests: { type: "string", default: "3000" }, // sequential tools/call per revision (CPU, c=1 req/s, c=1 latency)
     duration: { type: "string", default: "3" }, // seconds of c=32 load per revision
     "flow-duration": { type: "string", default: "2" }, // seconds of cold flows per revision
