@@ -9,6 +9,7 @@ import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
 import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
 import type { HandleStore } from "../server/handles.ts";
+import type { ToolLimits } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
@@ -28,6 +29,8 @@ export interface SessionEngineOptions {
   idleTtlMs?: number;
   /** The `retry` of priming events (default 1000 ms). */
   retryMs?: number;
+  /** The tool limits of a scope's tenant (deadline, result size), if it has any. */
+  limitsFor?: (scope: string) => Promise<ToolLimits | undefined>;
   /** The relay of change notifications for a scope's tenant (other isolates); in-isolate when absent. */
   relay?: (scope: string) => ChangeRelay | undefined;
   now?: () => number;
@@ -228,8 +231,9 @@ export class SessionEngine {
     }
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
-    const exchange = this.#exchange(request, message, record, record.scope);
     const server = await this.#options.serverFor(record.scope);
+    const limits = await this.#options.limitsFor?.(record.scope);
+    const exchange = this.#exchange(request, message, record, record.scope, limits);
     // In flight until the handler finishes, which may be long after the SSE answer has started.
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
@@ -256,7 +260,7 @@ export class SessionEngine {
     }
   }
 
-  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, scope: string): Exchange {
+  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, scope: string, limits?: ToolLimits): Exchange {
     const header = request.headers.get("mcp-protocol-version");
     const version = header !== null && isLegacyVersion(header) ? header : (record?.protocolVersion ?? "2025-11-25");
     const meta = message.params ? own(message.params, "_meta") : undefined;
@@ -286,6 +290,7 @@ export class SessionEngine {
       inputs,
       sessionful: true,
       cancelOnDisconnect: false,
+      limits,
       changes: ((relay) => (relay ? relayedChangeFeed(relay, undefined) : undefined))(record ? this.#options.relay?.(record.scope) : undefined),
       openStream: () => this.#openStream(false),
     });

@@ -108,13 +108,30 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
  * the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
  */
 export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: SessionObjectOptions = {}) {
-  return createSessionObject(async (scope, env) => {
-    const directory = await tenantState(options, env as MultiTenantEnv).config.get();
+  const tenantOf = async (scope: string, env: MultiTenantEnv): Promise<{ directory: TenantDirectory; tenant: TenantConfig }> => {
+    const directory = await tenantState(options, env).config.get();
     const id = scope.split(":")[0];
     const tenant = directory.tenants.find((t) => t.id === id);
     if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, "Session not found: its tenant no longer exists", { status: 404 });
-    return directory.server(tenant);
-  }, sessionOptions);
+    return { directory, tenant };
+  };
+  return createSessionObject(
+    async (scope, env) => {
+      const { directory, tenant } = await tenantOf(scope, env as MultiTenantEnv);
+      return directory.server(tenant);
+    },
+    {
+      ...sessionOptions,
+      limitsFor: async (scope, env) => {
+        const { limits } = (await tenantOf(scope, env as MultiTenantEnv)).tenant;
+        if (limits?.toolTimeoutMs === undefined && limits?.maxResultBytes === undefined) return undefined;
+        return {
+          ...(limits.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: limits.toolTimeoutMs }),
+          ...(limits.maxResultBytes === undefined ? {} : { maxResultBytes: limits.maxResultBytes }),
+        };
+      },
+    },
+  );
 }
 
 /**

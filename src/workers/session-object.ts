@@ -13,6 +13,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { errorResponse } from "../http/responses.ts";
+import type { ToolLimits } from "../server/request-context.ts";
 import { createStateSealer } from "../server/request-state.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import { SessionEngine } from "../session/session-engine.ts";
@@ -52,6 +53,8 @@ function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
 export type SessionServerResolver = (scope: string, env: McpEnv) => Promise<McpServer>;
 
 export interface SessionObjectOptions {
+  /** The tool limits of a session's tenant, by scope (multi-tenant Workers). */
+  limitsFor?: (scope: string, env: McpEnv) => Promise<ToolLimits | undefined>;
   /** How long a server→client request waits for the client (default 60 s). */
   inputTimeoutMs?: number;
   /** Idle time after which a session expires (default 30 minutes). */
@@ -84,7 +87,9 @@ export function createSessionObject(server: McpServer | ServerOptions | SessionS
         handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,
         debug: env.MCP_DEBUG?.trim().toLowerCase() === "true",
         ...(env.MCP_NOTIFICATIONS ? { relay: (scope: string) => durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, scope.split(":")[0] as string) } : {}),
-        ...options,
+        ...(options.inputTimeoutMs === undefined ? {} : { inputTimeoutMs: options.inputTimeoutMs }),
+        ...(options.idleTtlMs === undefined ? {} : { idleTtlMs: options.idleTtlMs }),
+        ...(options.limitsFor ? { limitsFor: (scope: string) => (options.limitsFor as NonNullable<SessionObjectOptions["limitsFor"]>)(scope, env) } : {}),
       });
     }
 
