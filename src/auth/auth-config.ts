@@ -32,6 +32,8 @@ export interface AuthConfigInput {
   scopesSupported?: string[];
   toolScopes?: Record<string, string[]>;
   clockSkewSeconds?: number;
+  /** Least time between two JWKS refetches caused by unknown `kid`s (default 30 s). */
+  jwksCooldownSeconds?: number;
   apiKeys?: { id: string; sha256: string; scopes?: string[] }[];
   scopeHierarchy?: ScopeHierarchy;
 }
@@ -56,6 +58,7 @@ export interface AuthConfig {
   readonly toolScopes: Readonly<Record<string, readonly string[]>>;
   /** Leeway for `exp` and `nbf`, in seconds. */
   readonly clockSkewSeconds: number;
+  readonly jwksCooldownSeconds?: number;
   readonly apiKeys: readonly ApiKeyEntry[];
   readonly scopeHierarchy: ScopeHierarchy;
 }
@@ -67,7 +70,7 @@ const MAX_CLOCK_SKEW_SECONDS = 300;
 const TOOL_KEY = /^(?:\*|[A-Za-z0-9_.-]{1,128})$/;
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
-const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "apiKeys", "scopeHierarchy"]);
+const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "jwksCooldownSeconds", "apiKeys", "scopeHierarchy"]);
 const HINTS: Record<string, string> = { audience: "resource", aud: "resource", issuers: "issuer", jwks_uri: "jwksUri", jwks: "keys", scopes: "scopesSupported" };
 
 /**
@@ -104,6 +107,8 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const skew = value["clockSkewSeconds"] ?? DEFAULT_CLOCK_SKEW_SECONDS;
   if (typeof skew !== "number" || !Number.isInteger(skew) || skew < 0 || skew > MAX_CLOCK_SKEW_SECONDS) fail("clockSkewSeconds", `must be an integer from 0 to ${MAX_CLOCK_SKEW_SECONDS}`);
+  const cooldown = value["jwksCooldownSeconds"];
+  if (cooldown !== undefined && (typeof cooldown !== "number" || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 3600)) fail("jwksCooldownSeconds", "must be an integer from 0 to 3600");
   const hierarchy = value["scopeHierarchy"] ?? "none";
   if (hierarchy !== "none" && hierarchy !== "colon") fail("scopeHierarchy", `must be "none" or "colon"`);
 
@@ -125,6 +130,7 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     ...(typeof jwksUri === "string" ? { jwksUri } : {}),
     ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),
     ...(scopesSupported === undefined ? {} : { scopesSupported }),
+    ...(cooldown === undefined ? {} : { jwksCooldownSeconds: cooldown as number }),
   };
   return config;
 }

@@ -39,7 +39,7 @@ function fromAuthError(error: AuthError, request: Request, config: AuthConfig, r
 
 /** Builds the authorizer of one protected resource (a tenant), once per config. */
 export function createAuthorizer(config: AuthConfig): Authorizer {
-  const verifier = createBearerVerifier(config);
+  const verifier = createBearerVerifier(config, config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 });
   const resourcePath = new URL(config.resource).pathname;
   return {
     metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
