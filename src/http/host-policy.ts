@@ -1,6 +1,7 @@
 /** Host and Origin allowlists against DNS rebinding (2025-11-25 transports "Security Warning"). */
 
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { hostnameOf, requestHost } from "../core/host.ts";
 
 export interface HostPolicyOptions {
   /** Extra allowed Host names: exact (`mcp.example.com`), wildcard (`*.example.com`), or `*` for any. */
@@ -29,17 +30,6 @@ function compile(patterns: readonly string[]): Matcher {
   return (hostname) => any || exact.has(hostname) || suffixes.some((suffix) => hostname.endsWith(suffix) && hostname.length > suffix.length);
 }
 
-/** The host name of a `Host` header value, lower-cased, without the port; IPv6 keeps its brackets. */
-function hostnameOf(host: string): string {
-  const value = host.trim().toLowerCase();
-  if (value.startsWith("[")) {
-    const end = value.indexOf("]");
-    return end === -1 ? value : value.slice(0, end + 1);
-  }
-  const colon = value.indexOf(":");
-  return colon === -1 ? value : value.slice(0, colon);
-}
-
 function forbidden(message: string): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidRequest, message, { status: 403 });
 }
@@ -62,7 +52,7 @@ export function createHostPolicy(options: HostPolicyOptions = {}): HostPolicy {
 
   return {
     check(request) {
-      const host = request.headers.get("host") ?? new URL(request.url).host;
+      const host = requestHost(request);
       const hostname = hostnameOf(host);
       if (!hostAllowed(hostname)) {
         return forbidden(`Host '${host}' is not allowed (DNS rebinding protection); add it to ALLOWED_HOSTS to serve it`);

@@ -3,7 +3,7 @@
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
-import type { Implementation, JsonObject } from "../core/types.ts";
+import type { Implementation } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
 import { ChangeHub } from "./change-hub.ts";
 import type { Era } from "./handler-context.ts";

@@ -2,6 +2,7 @@
 
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
 import { DefinitionError } from "../core/definition-error.ts";
+import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
@@ -37,13 +38,6 @@ interface CompiledTenant {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-function hostnameOf(request: Request): string {
-  const host = (request.headers.get("host") ?? new URL(request.url).host).trim().toLowerCase();
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
 
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
@@ -89,7 +83,7 @@ export class TenantDirectory {
 
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
   resolve(request: Request, pathname: string): ResolvedTenant | undefined {
-    const byHost = this.#byHost.get(hostnameOf(request));
+    const byHost = this.#byHost.get(hostnameOf(requestHost(request)));
     if (byHost) return { tenant: byHost, path: "/mcp" };
     for (const { prefix, tenant } of this.#byPath) {
       if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return { tenant, path: `${prefix}/mcp` };
