@@ -36,6 +36,7 @@ export interface AuthConfigInput {
   jwksCooldownSeconds?: number;
   apiKeys?: { id: string; sha256: string; scopes?: string[] }[];
   scopeHierarchy?: ScopeHierarchy;
+  tokenType?: string;
 }
 
 /** A validated tenant auth config with every default filled in. Build it with {@link parseAuthConfig}. */
@@ -61,6 +62,12 @@ export interface AuthConfig {
   readonly jwksCooldownSeconds?: number;
   readonly apiKeys: readonly ApiKeyEntry[];
   readonly scopeHierarchy: ScopeHierarchy;
+  /**
+   * When set, a JWT's `typ` header must be this media type (RFC 9068 access tokens: `at+jwt`,
+   * also accepted as `application/at+jwt`), so that ID tokens and other JWTs signed by the same
+   * issuer cannot be used as access tokens. Off by default: not every provider sets `typ`.
+   */
+  readonly tokenType?: string;
 }
 
 /** Used when a config names no `algorithms`. */
@@ -70,7 +77,7 @@ const MAX_CLOCK_SKEW_SECONDS = 300;
 const TOOL_KEY = /^(?:\*|[A-Za-z0-9_.-]{1,128})$/;
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
-const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "jwksCooldownSeconds", "apiKeys", "scopeHierarchy"]);
+const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "jwksCooldownSeconds", "apiKeys", "scopeHierarchy", "tokenType"]);
 const HINTS: Record<string, string> = { audience: "resource", aud: "resource", issuers: "issuer", jwks_uri: "jwksUri", jwks: "keys", scopes: "scopesSupported" };
 
 /**
@@ -112,6 +119,9 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   const hierarchy = value["scopeHierarchy"] ?? "none";
   if (hierarchy !== "none" && hierarchy !== "colon") fail("scopeHierarchy", `must be "none" or "colon"`);
 
+  const tokenType = value["tokenType"];
+  if (tokenType !== undefined && (typeof tokenType !== "string" || !/^[A-Za-z0-9!#$&^_.+-]{1,64}$/.test(tokenType))) fail("tokenType", `must be a media type such as "at+jwt" (RFC 9068)`);
+
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
@@ -131,6 +141,7 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),
     ...(scopesSupported === undefined ? {} : { scopesSupported }),
     ...(cooldown === undefined ? {} : { jwksCooldownSeconds: cooldown as number }),
+    ...(typeof tokenType === "string" ? { tokenType } : {}),
   };
   return config;
 }

@@ -30,6 +30,9 @@ function claimError(claim: unknown, reason: unknown, payload: Record<string, unk
   if (claim === "aud") {
     return new AuthError("ERR_WRONG_AUDIENCE", "the token was not issued for this resource (its aud claim does not name it); request a token with this resource as its audience", cause);
   }
+  if (claim === "typ") {
+    return new AuthError("ERR_MALFORMED_TOKEN", "the token's typ header does not say it is an access token of the type this resource requires (RFC 9068 at+jwt); send an access token, not an ID token", cause);
+  }
   if (claim === "nbf" && reason === "check_failed") return new AuthError("ERR_TOKEN_NOT_YET_VALID", "the token is not valid yet (nbf is in the future)", cause);
   if (reason === "missing") return new AuthError("ERR_MALFORMED_TOKEN", `the token has no ${shown(claim)} claim`, cause);
   return new AuthError("ERR_MALFORMED_TOKEN", `the token's ${shown(claim)} claim is invalid`, cause);

@@ -3,7 +3,7 @@
 import type { AuthConfig, ScopeHierarchy } from "./auth-config.ts";
 import { AuthError } from "./auth-error.ts";
 import { shown } from "./jose-errors.ts";
-import type { Principal } from "./verify-bearer.ts";
+import type { Principal } from "../core/principal.ts";
 
 /**
  * The scopes a tool needs: its own `toolScopes` entry, else the `"*"` entry, else none.

@@ -8,21 +8,8 @@ import { readCompactJwt } from "./compact-jwt.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
 import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
+import { API_KEY_ISSUER, type Principal } from "../core/principal.ts";
 
-/** Who is calling, as verified. Tools receive this, never the token (no token passthrough). */
-export interface Principal {
-  /** `sub` of the token, or `api-key:<id>`. */
-  readonly subject: string;
-  /** Granted scopes: `scope` (space-separated) or `scp` (array or string) of the token, or the API key's. */
-  readonly scopes: readonly string[];
-  /** `client_id` (RFC 9068) or `azp` of the token; the key id for an API key. */
-  readonly clientId?: string;
-  /** `iss` of the token. */
-  readonly issuer?: string;
-  /** `exp` of the token, in seconds since the epoch: bound sessions and handles should not outlive it. */
-  readonly expiresAt?: number;
-  readonly via: "jwt" | "api-key";
-}
 
 /** Options of {@link createBearerVerifier}: JWKS tuning, and a clock for tests. */
 export interface BearerVerifierOptions extends KeySourceOptions {
@@ -63,14 +50,15 @@ function principalOf(payload: Record<string, unknown>): Principal {
   const subject = payload["sub"];
   if (typeof subject !== "string" || subject === "") throw new AuthError("ERR_MALFORMED_TOKEN", "the token's sub claim is not a non-empty string");
   const clientId = payload["client_id"] ?? payload["azp"];
+  // jose has checked `iss` against the configured issuers, so it is present.
   const issuer = payload["iss"];
   const exp = payload["exp"];
   return {
+    issuer: typeof issuer === "string" ? issuer : "",
     subject,
     scopes: scopesOf(payload),
     via: "jwt",
     ...(typeof clientId === "string" ? { clientId } : {}),
-    ...(typeof issuer === "string" ? { issuer } : {}),
     ...(typeof exp === "number" ? { expiresAt: exp } : {}),
   };
 }
@@ -116,7 +104,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     async verify(authorization) {
       const token = readBearer(authorization);
       const apiKey = await matchApiKey(token);
-      if (apiKey !== undefined) return { subject: `api-key:${apiKey.id}`, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" };
+      if (apiKey !== undefined) return { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" };
       const jwtShaped = token.split(".").length === 3;
       if (resolver === undefined || (!jwtShaped && config.apiKeys.length > 0)) {
         throw new AuthError("ERR_BAD_API_KEY", "the bearer token is not a valid API key for this resource");
@@ -134,6 +122,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
         clockTolerance: config.clockSkewSeconds,
         currentDate: new Date(now()),
         requiredClaims: ["exp", "sub"],
+        ...(config.tokenType === undefined ? {} : { typ: config.tokenType }),
       };
       try {
         let verified: Record<string, unknown>;

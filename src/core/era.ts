@@ -42,7 +42,11 @@ export function unsupportedVersion(requested: unknown, requestId?: string | numb
 }
 
 /** The body field each method mirrors in `Mcp-Name` (2026-07-28 Streamable HTTP, standard headers). */
-const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const NAME_FIELD: ReadonlyMap<string, string> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+]);
 
 function checkModern(message: InboundRequest | InboundNotification, header: HeaderReader): ModernRequestInfo {
   const id = message.kind === "request" ? message.id : undefined;
@@ -72,7 +76,7 @@ function checkModern(message: InboundRequest | InboundNotification, header: Head
     if (decodeHeaderValue(method) !== message.method) {
       throw headerMismatch(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${message.method}'`, id);
     }
-    const field = NAME_FIELD[message.method];
+    const field = NAME_FIELD.get(message.method);
     if (field !== undefined) {
       const bodyValue = message.params ? own(message.params, field) : undefined;
       const name = header("mcp-name");

@@ -7,7 +7,7 @@ import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-reso
 import { missingScopes, requiredScopes } from "../auth/scopes.ts";
 import { createBearerVerifier } from "../auth/verify-bearer.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
-import type { Principal } from "../server/principal.ts";
+import type { Principal } from "../core/principal.ts";
 
 export interface Authorizer {
   /** Verifies the request's credentials; throws a ProtocolError (401/503 + WWW-Authenticate). */
@@ -46,14 +46,7 @@ export function createAuthorizer(config: AuthConfig): Authorizer {
     resourcePath,
     async authenticate(request) {
       try {
-        const principal = await verifier.verify(request.headers.get("authorization"));
-        return {
-          subject: principal.subject,
-          scopes: [...principal.scopes],
-          via: principal.via,
-          ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
-          ...(principal.issuer === undefined ? {} : { issuer: principal.issuer }),
-        };
+        return await verifier.verify(request.headers.get("authorization"));
       } catch (error) {
         if (error instanceof AuthError) throw fromAuthError(error, request, config, resourcePath);
         throw error;

@@ -20,7 +20,8 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Header names are client input: a null-prototype object keeps `__proto__` an ordinary key.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   headers.forEach((value, name) => {
     out[name] = isSecretName(name) ? REDACTED : value;
   });

@@ -1,22 +1,24 @@
 /** One request's exchange: the transport context its handler sees, and the JSON or SSE answer. */
 
+import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
-import type { Era } from "../server/handler-context.ts";
-import type { MethodResult } from "../server/raw-result.ts";
-import type { ToolLimits, TransportContext } from "../server/request-context.ts";
 import type { ChangeFeed } from "../server/change-hub.ts";
+import type { CompiledTool } from "../server/compile-tool.ts";
 import type { HandleStore } from "../server/handles.ts";
-import type { Principal } from "../server/principal.ts";
+import type { Era } from "../server/handler-context.ts";
 import type { InputChannel } from "../server/input.ts";
+import type { QuotaCounter } from "../server/quotas.ts";
+import type { MethodResult } from "../server/raw-result.ts";
+import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import { logMessage } from "./debug-log.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
-import { SseStream } from "./sse-stream.ts";
+import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
 
-/** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
-export type ResponseMode = "auto" | "json" | "sse";
+export type { ResponseMode } from "./endpoint.ts";
 
 /** Where an exchange writes its SSE answer: a plain stream, or a resumable session stream. */
 export interface ResponseStream {
@@ -29,22 +31,17 @@ export interface ResponseStream {
   disconnect?(): void;
 }
 
+/** What is particular to one request; everything shared comes from the {@link Endpoint}. */
 export interface ExchangeInit {
   era: Era;
   protocolVersion: string;
   clientCapabilities: JsonObject;
   minLogRank: number | undefined;
   progressToken: RequestId | undefined;
-  sealer: StateSealer;
-  scope: string;
-  tenant?: string | undefined;
-  principal?: Principal | undefined;
-  versions?: ReadonlySet<string> | undefined;
+  admission: Admission;
+  /** The tool of a `tools/call`, resolved by admission. */
+  tool?: CompiledTool | undefined;
   changes?: ChangeFeed | undefined;
-  limits?: ToolLimits | undefined;
-  handleStore: HandleStore | undefined;
-  responseMode: ResponseMode;
-  debug: boolean;
   /** A channel for server→client requests (a legacy session); MRTR or a clear error otherwise. */
   inputs?: InputChannel | undefined;
   sessionful?: boolean;
@@ -68,21 +65,15 @@ export class Exchange implements TransportContext {
   readonly clientCapabilities: JsonObject;
   readonly minLogRank: number | undefined;
   readonly progressToken: RequestId | undefined;
-  readonly sealer: StateSealer;
-  readonly scope: string;
-  readonly tenant: string | undefined;
-  readonly principal: Principal | undefined;
-  readonly versions: ReadonlySet<string> | undefined;
+  readonly admission: Admission;
+  readonly tool: CompiledTool | undefined;
   readonly changes: ChangeFeed | undefined;
-  readonly limits: ToolLimits | undefined;
-  readonly handleStore: HandleStore | undefined;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
+  readonly #endpoint: Endpoint;
   readonly #request: Request;
   readonly #openStream: (onCancel: () => void) => ResponseStream;
   readonly #cancelOnDisconnect: boolean;
-  readonly #mode: ResponseMode;
-  readonly #debug: boolean;
   #controller: AbortController | undefined;
   #cancelled: unknown;
   #stream: ResponseStream | undefined;
@@ -93,27 +84,37 @@ export class Exchange implements TransportContext {
   #disconnectRequested = false;
   #finished: Promise<void> = Promise.resolve();
 
-  constructor(request: Request, init: ExchangeInit) {
+  constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
     this.#request = request;
+    this.#endpoint = endpoint;
     this.era = init.era;
     this.protocolVersion = init.protocolVersion;
     this.clientCapabilities = init.clientCapabilities;
     this.minLogRank = init.minLogRank;
     this.progressToken = init.progressToken;
-    this.sealer = init.sealer;
-    this.scope = init.scope;
-    this.tenant = init.tenant;
-    this.principal = init.principal;
-    this.versions = init.versions;
+    this.admission = init.admission;
+    this.tool = init.tool;
     this.changes = init.changes;
-    this.limits = init.limits;
-    this.handleStore = init.handleStore;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;
     this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
     this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel));
-    this.#mode = init.responseMode;
-    this.#debug = init.debug;
+  }
+
+  get sealer(): StateSealer {
+    return this.#endpoint.sealer;
+  }
+
+  get versions(): ReadonlySet<string> | undefined {
+    return this.#endpoint.revisions;
+  }
+
+  get handleStore(): HandleStore | undefined {
+    return this.#endpoint.handleStore;
+  }
+
+  get quotas(): QuotaCounter | undefined {
+    return this.#endpoint.quotaCounter;
   }
 
   get signal(): AbortSignal {
@@ -130,7 +131,7 @@ export class Exchange implements TransportContext {
   }
 
   notify(method: string, params: JsonObject): void {
-    if (this.#mode === "json") return;
+    if (this.#endpoint.responseMode === "json") return;
     this.sendMessage(JSON.stringify({ jsonrpc: "2.0", method, params }));
   }
 
@@ -150,7 +151,7 @@ export class Exchange implements TransportContext {
    * the stream is resumable (a legacy session); the client reconnects with `Last-Event-ID`.
    */
   closeStream(): void {
-    if (this.#mode === "json") return;
+    if (this.#endpoint.responseMode === "json") return;
     if (this.#stream) {
       this.#stream.disconnect?.();
       return;
@@ -171,7 +172,7 @@ export class Exchange implements TransportContext {
       },
     );
     this.#finished = outcome.then(() => undefined);
-    if (this.#mode !== "sse") {
+    if (this.#endpoint.responseMode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = resolve;
         void outcome.then(() => resolve(this.#buffered !== undefined));
@@ -180,6 +181,8 @@ export class Exchange implements TransportContext {
       this.#wake = undefined;
       if (!streamed) {
         const done = await outcome;
+        // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
+        if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
         return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status);
       }
     }
@@ -213,7 +216,7 @@ export class Exchange implements TransportContext {
   }
 
   #out(json: string): string {
-    if (this.#debug) logMessage("out", json);
+    if (this.#endpoint.debug) logMessage("out", json);
     return json;
   }
 }

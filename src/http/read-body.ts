@@ -1,4 +1,4 @@
-/** Reads a request body as UTF-8 text, refusing more than a byte limit even without Content-Length. */
+/** Reads a request body as UTF-8 text within a byte limit and a time limit, even without Content-Length. */
 
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 
@@ -6,15 +6,35 @@ function tooLarge(limit: number): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidRequest, `Request body is larger than the limit of ${limit} bytes`, { status: 413 });
 }
 
-/** Returns the body text; throws a 413 {@link ProtocolError} past `limit` bytes, a 400 for invalid UTF-8. */
-export async function readBody(request: Request, limit: number): Promise<string> {
+function tooSlow(timeoutMs: number): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, `Request Timeout: the request body did not arrive within ${timeoutMs} ms; send it in one go`, { status: 408 });
+}
+
+/**
+ * Returns the body text. Throws a 413 {@link ProtocolError} past `limit` bytes, a 408 when the
+ * whole body has not arrived within `timeoutMs` (a client trickling bytes would otherwise hold
+ * the request open as long as it likes), and a 400 for invalid UTF-8.
+ */
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (!request.body) return "";
-  // With a declared length within the limit, one native read is much cheaper than a chunk loop
-  // (the runtime enforces Content-Length, so the body cannot grow past it).
-  if (declared !== null && /^\d+$/.test(declared)) return decode(new Uint8Array(await request.arrayBuffer()));
-  const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);
+  });
+  try {
+    // With a declared length within the limit, one native read is much cheaper than a chunk loop
+    // (the runtime enforces Content-Length, so the body cannot grow past it).
+    if (declared !== null && /^\d+$/.test(declared)) return decode(new Uint8Array(await Promise.race([request.arrayBuffer(), deadline])));
+    return decode(await Promise.race([readChunks(request.body, limit), deadline]));
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+async function readChunks(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -27,19 +47,16 @@ export async function readBody(request: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
-  return decode(concat(chunks, size));
+  return concat(chunks, size);
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  let bytes: Uint8Array;
-  if (chunks.length === 1) bytes = chunks[0] as Uint8Array;
-  else {
-    bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
   }
   return bytes;
 }

@@ -32,13 +32,13 @@ export async function complete(params: Params | undefined, prompts: PromptRegist
   if (ref["type"] === "ref/prompt") {
     const prompt = prompts.resolve(ref["name"]);
     if (!(prompt.arguments ?? []).some((a) => a.name === name)) throw invalidParams(`Prompt ${prompt.name} has no argument ${name}`);
-    completer = prompt.complete?.[name];
+    completer = prompt.complete && Object.hasOwn(prompt.complete, name) ? prompt.complete[name] : undefined;
   } else if (ref["type"] === "ref/resource") {
     const uri = ref["uri"];
     if (typeof uri !== "string") throw invalidParams(`ref/resource needs a uri (a resource template)`);
     const template = resources.template(uri);
     if (!template) throw invalidParams(`Unknown resource template: ${uri}`);
-    completer = template.complete?.[name];
+    completer = template.complete && Object.hasOwn(template.complete, name) ? template.complete[name] : undefined;
   } else {
     throw invalidParams(`Unknown completion reference type ${JSON.stringify(ref["type"])}: use "ref/prompt" or "ref/resource"`);
   }

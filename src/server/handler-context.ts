@@ -3,7 +3,7 @@
 import type { JsonObject, LoggingLevel } from "../core/types.ts";
 import type { ChangeFeed } from "./change-hub.ts";
 import type { Handles } from "./handles.ts";
-import type { Principal } from "./principal.ts";
+import type { Principal } from "../core/principal.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./input.ts";
 
 export type Era = "legacy" | "modern";
@@ -25,9 +25,12 @@ export interface HandlerContext {
   readonly era: Era;
   /** What the client declared it supports (empty when unknown, e.g. a stateless legacy request). */
   readonly clientCapabilities: JsonObject;
-  /** The tenant serving this request (multi-tenant Workers). */
-  readonly tenant: string | undefined;
-  /** The verified caller when the tenant requires auth: subject and scopes, never the token. */
+  /** The tenant serving this request (`default` in a single-tenant Worker). */
+  readonly tenant: string;
+  /**
+   * The verified caller when the tenant requires auth: issuer, subject and scopes, never the
+   * token. A principal is its issuer and subject together: key per-user data by both.
+   */
   readonly principal: Principal | undefined;
   /** Announces list changes and resource updates to subscribed clients. */
   readonly changes: ChangeFeed;

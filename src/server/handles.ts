@@ -1,5 +1,9 @@
 /** Session handles for 2026-07-28: opaque ids the model passes back to reach state kept between calls. */
 
+import type { Admission } from "../core/admission.ts";
+import { randomToken } from "../core/bytes.ts";
+import type { QuotaCounter } from "./quotas.ts";
+
 /**
  * Where handle state lives (a Durable Object per handle on Workers; memory in tests). Every call
  * names the scope (tenant and principal) the handle must belong to; a foreign handle reads as absent.
@@ -41,10 +45,7 @@ const DEFAULT_TTL_MS = 60 * 60_000;
 const MAX_TTL_MS = 30 * 24 * 60 * 60_000;
 
 function newHandle(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return PREFIX + btoa(binary).replaceAll("+", "-").replaceAll("/", "_");
+  return PREFIX + randomToken(24);
 }
 
 function unusable(handle: unknown): HandleError {
@@ -52,8 +53,13 @@ function unusable(handle: unknown): HandleError {
   return new HandleError(`handle ${shown} is unknown, has expired, or was not created for you; create a new one`);
 }
 
-/** The `ctx.handles` of one request, bound to its scope. Without a store, every call explains what to configure. */
-export function createHandles(store: HandleStore | undefined, scope: string, now: () => number = Date.now): Handles {
+/**
+ * The `ctx.handles` of one request, bound to the admitted caller. Without a store, every call
+ * explains what to configure. With a quota counter, a caller (and a tenant) may hold only so many
+ * live handles: creating one more is refused until one is deleted or expires.
+ */
+export function createHandles(store: HandleStore | undefined, admission: Admission, quotas?: QuotaCounter, now: () => number = Date.now): Handles {
+  const scope = admission.caller;
   const need = (): HandleStore => {
     if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see README)");
     return store;
@@ -66,7 +72,20 @@ export function createHandles(store: HandleStore | undefined, scope: string, now
     async create(state, options) {
       const ttlMs = Math.min(Math.max(options?.ttlMs ?? DEFAULT_TTL_MS, 1), MAX_TTL_MS);
       const handle = newHandle();
-      await need().create(scope, handle, state, now() + ttlMs);
+      const expiresAt = now() + ttlMs;
+      const target = need();
+      const limit = admission.quotas.handles;
+      if (quotas && !(await quotas.acquire(admission.tenant, { kind: "handles", holder: admission.quotaHolder, id: handle, expiresAt }, limit))) {
+        throw new HandleError(
+          `too many live handles: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; delete handles you no longer need, or wait for them to expire`,
+        );
+      }
+      try {
+        await target.create(scope, handle, state, expiresAt);
+      } catch (error) {
+        await quotas?.release(admission.tenant, handle);
+        throw error;
+      }
       return handle;
     },
     async get<T>(handle: unknown): Promise<T> {
@@ -79,6 +98,7 @@ export function createHandles(store: HandleStore | undefined, scope: string, now
     },
     async delete(handle) {
       if (!(await need().remove(scope, check(handle)))) throw unusable(handle);
+      await quotas?.release(admission.tenant, handle as string);
     },
   };
 }

@@ -39,18 +39,19 @@ const NEXT_CURSOR = /"nextCursor":"([^"]*)"/;
  * a cursor minted for one principal is refused for another (-32602).
  */
 async function listPage(request: InboundRequest, ctx: TransportContext, page: (cursor: unknown, era: "legacy" | "modern") => string): Promise<RawResult> {
-  if (!ctx.principal) return new RawResult(page(param(request, "cursor"), ctx.era));
+  const caller = ctx.admission.principal ? ctx.admission.caller : undefined;
+  if (caller === undefined) return new RawResult(page(param(request, "cursor"), ctx.era));
   let cursor = param(request, "cursor");
   if (typeof cursor === "string") {
     const dot = cursor.lastIndexOf(".");
     const base = dot === -1 ? "" : cursor.slice(0, dot);
-    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${ctx.scope}\n${base}`))) throw invalidParams(`Invalid cursor: it was not issued to this caller`);
+    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${caller}\n${base}`))) throw invalidParams(`Invalid cursor: it was not issued to this caller`);
     cursor = base;
   }
   const json = page(cursor, ctx.era);
   const next = NEXT_CURSOR.exec(json)?.[1];
   if (next === undefined) return new RawResult(json);
-  return new RawResult(json.replace(NEXT_CURSOR, `"nextCursor":"${next}.${await ctx.sealer.tag(`${ctx.scope}\n${next}`)}"`));
+  return new RawResult(json.replace(NEXT_CURSOR, `"nextCursor":"${next}.${await ctx.sealer.tag(`${caller}\n${next}`)}"`));
 }
 
 /** Builds both tables; a feature with nothing declared has no methods (and no capability). */
@@ -82,13 +83,13 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   );
 
   const toolsCall: Method = async (request, ctx) => {
-    const tool = resolveTool(tools, request.params);
+    const tool = ctx.tool ?? resolveTool(tools, request.params);
     const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
     return withInputs(request, ctx, binding, async (inputs) => {
       const call = callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs));
-      const limits = ctx.limits;
-      const result = limits?.toolTimeoutMs === undefined ? await call : await withDeadline(call, limits.toolTimeoutMs, tool.name);
-      return (limits?.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, tool.name)) as unknown as JsonObject;
+      const limits = ctx.admission.limits;
+      const result = limits.toolTimeoutMs === undefined ? await call : await withDeadline(call, limits.toolTimeoutMs, tool.name);
+      return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, tool.name)) as unknown as JsonObject;
     });
   };
   const promptsGet: Method = async (request, ctx) => {

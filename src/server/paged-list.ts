@@ -1,5 +1,6 @@
 /** A list result split into pages serialised once, with opaque cursors bound to the list. */
 
+import { toBase64Url } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { invalidParams } from "../core/errors.ts";
 import type { Era } from "./handler-context.ts";
@@ -14,6 +15,8 @@ export interface PagedListOptions {
 }
 
 /** 32-bit FNV-1a, as 8 hex digits: a cheap fingerprint that makes cursors list-specific. */
+const encoder = new TextEncoder();
+
 function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -21,10 +24,6 @@ function fingerprint(text: string): string {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0).toString(16).padStart(8, "0");
-}
-
-function toBase64Url(text: string): string {
-  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 export class PagedList {
@@ -47,7 +46,7 @@ export class PagedList {
       const body = `${JSON.stringify(field)}:[${items.slice(page * options.pageSize, (page + 1) * options.pageSize).join(",")}]`;
       let next = "";
       if (page + 1 < pageCount) {
-        const cursor = toBase64Url(`${print}:${page + 1}`);
+        const cursor = toBase64Url(encoder.encode(`${print}:${page + 1}`));
         this.#cursors.set(cursor, page + 1);
         next = `,"nextCursor":${JSON.stringify(cursor)}`;
       }

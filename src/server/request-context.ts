@@ -1,20 +1,16 @@
 /** What the transport knows about one request, and the handler context built from it. */
 
+import type { Admission } from "../core/admission.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
+import type { Principal } from "../core/principal.ts";
 import { loggingLevelRank, type JsonObject, type LoggingLevel } from "../core/types.ts";
 import type { ChangeFeed } from "./change-hub.ts";
+import type { CompiledTool } from "./compile-tool.ts";
 import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "./input.ts";
 import { createHandles, type HandleStore, type Handles } from "./handles.ts";
+import type { QuotaCounter } from "./quotas.ts";
 import type { StateSealer } from "./request-state.ts";
-import type { Principal } from "./principal.ts";
-
-export interface ToolLimits {
-  /** A tool call that has not finished by then answers with an isError result (the handler's result is dropped). */
-  toolTimeoutMs?: number;
-  /** A tool result whose JSON is larger is replaced by an isError result. */
-  maxResultBytes?: number;
-}
 
 /** What the transport layer knows about one request. */
 export interface TransportContext {
@@ -29,16 +25,12 @@ export interface TransportContext {
   notify(method: string, params: JsonObject): void;
   /** Signs and checks MRTR `requestState`. */
   sealer: StateSealer;
-  /** Who is asking (tenant and principal): binds `requestState`, handles and sessions to them. */
-  scope: string;
-  /** The tenant serving this request. */
-  tenant?: string | undefined;
-  /** The verified caller, when the tenant requires auth. Never a token. */
-  principal?: Principal | undefined;
+  /** What admission decided: tenant, principal, the caller key that binds state, limits and quotas. */
+  admission: Admission;
+  /** The tool of a `tools/call`, when admission already resolved it. */
+  tool?: CompiledTool | undefined;
   /** The change feed of this request, when notifications travel through a relay (other isolates). */
   changes?: ChangeFeed | undefined;
-  /** Per-tenant limits on tool calls. */
-  limits?: ToolLimits | undefined;
   /** The revisions this endpoint serves (all when absent): `initialize` negotiates among them. */
   versions?: ReadonlySet<string> | undefined;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
@@ -49,6 +41,8 @@ export interface TransportContext {
   sessionful?: boolean | undefined;
   /** Where `ctx.handles` keeps state (a Durable Object namespace on Workers). */
   handleStore?: HandleStore | undefined;
+  /** Where live handles are counted against the admission's quotas. */
+  quotas?: QuotaCounter | undefined;
 }
 
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
@@ -87,16 +81,16 @@ class RequestHandlerContext implements HandlerContext {
     return this.#transport.clientCapabilities;
   }
 
-  get tenant(): string | undefined {
-    return this.#transport.tenant;
+  get tenant(): string {
+    return this.#transport.admission.tenant;
   }
 
   get principal(): Principal | undefined {
-    return this.#transport.principal;
+    return this.#transport.admission.principal;
   }
 
   get handles(): Handles {
-    this.#handles ??= createHandles(this.#transport.handleStore, this.#transport.scope);
+    this.#handles ??= createHandles(this.#transport.handleStore, this.#transport.admission, this.#transport.quotas);
     return this.#handles;
   }
 

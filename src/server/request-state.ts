@@ -1,6 +1,7 @@
 /** Integrity-protected `requestState` for multi round-trip requests (2026-07-28 MRTR, "requestState security"). */
 
 import { invalidParams } from "../core/errors.ts";
+import { fromBase64Url, sha256, toBase64Url } from "../core/bytes.ts";
 import { isObject } from "../core/json.ts";
 
 /** What a `requestState` is bound to: the request it was minted for, and who minted it. */
@@ -34,22 +35,6 @@ export interface StateSealerOptions {
 
 const encoder = new TextEncoder();
 
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -62,7 +47,7 @@ export function canonicalJson(value: unknown): string {
 
 async function digest(binding: StateBinding): Promise<string> {
   const text = `${binding.scope}\n${binding.method}\n${binding.target}\n${canonicalJson(binding.args ?? {})}`;
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
+  return toBase64Url(await sha256(text));
 }
 
 /**

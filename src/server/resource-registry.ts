@@ -1,5 +1,6 @@
 /** Resources and templates compiled once: listed pages, O(1) reads of fixed URIs, template matching. */
 
+import { toBase64 } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError, invalidParams } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
@@ -21,16 +22,10 @@ function listed(definition: ResourceDefinition | ResourceTemplateDefinition): Js
   return item;
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
 function toContents(uri: string, mimeType: string | undefined, value: ResourceReadReturn): ResourceContents[] {
   const withType = (contents: ResourceContents): ResourceContents => (mimeType !== undefined && contents.mimeType === undefined ? { ...contents, mimeType } : contents);
   if (typeof value === "string") return [withType({ uri, text: value })];
-  if (value instanceof Uint8Array) return [withType({ uri, blob: base64(value) })];
+  if (value instanceof Uint8Array) return [withType({ uri, blob: toBase64(value) })];
   if (Array.isArray(value)) return value.map(withType);
   if (isObject(value)) return [withType(value)];
   throw new Error(`resource ${uri}: read returned ${typeof value}, not resource contents`);

@@ -72,10 +72,21 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
   } catch (cause) {
     throw new DefinitionError(`${what} is not a valid JSON Schema`, { cause });
   }
+  let firstError: Validator | undefined;
   return {
     json: schema,
     validate(value) {
-      const result = validator.validate(value);
+      let result;
+      try {
+        result = validator.validate(value);
+      } catch (error) {
+        // Collecting every error of a large invalid value (say 70,000 bad array items) overflows
+        // the stack inside the validator, which spreads each child's errors into its parent's.
+        // Then stop at the first error instead: the caller still learns what to fix.
+        if (!(error instanceof RangeError)) throw error;
+        firstError ??= new Validator(schema as Schema, "2020-12", true);
+        result = firstError.validate(value);
+      }
       return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
     },
   };

@@ -38,7 +38,7 @@ export async function withInputs(
   if (responses !== undefined && !isObject(responses)) throw invalidParams(`params.inputResponses must be an object keyed by the inputRequests keys`);
   const token = own(params, "requestState");
   if (token !== undefined && typeof token !== "string") throw invalidParams(`params.requestState must be the string from the previous input_required result`);
-  const fullBinding: StateBinding = { ...binding, scope: transport.scope };
+  const fullBinding: StateBinding = { ...binding, scope: transport.admission.caller };
   // Most calls carry neither: then no state is opened and no answers are merged.
   const answers: Record<string, unknown> =
     token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.sealer.open(token, fullBinding)), ...(responses ?? {}) };

@@ -1,63 +1,47 @@
 /** A legacy (2025-era) session: runs its requests, routes client responses, streams and resumes. */
 
+import type { Admission } from "../core/admission.ts";
+import { constantTimeEqual, sha256Hex } from "../core/bytes.ts";
 import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest, type RequestId } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
+import type { Endpoint } from "../http/endpoint.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
-import { relayedChangeFeed, type ChangeRelay } from "../server/change-relay.ts";
-import type { HandleStore } from "../server/handles.ts";
-import type { ToolLimits } from "../server/request-context.ts";
-import type { StateSealer } from "../server/request-state.ts";
-import type { McpServer } from "../server/server.ts";
+import { relayedChangeFeed } from "../server/change-relay.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";
 
 export interface SessionEngineOptions {
-  /** The server that answers a session's requests, by the session's scope (tenant and principal). */
-  serverFor(scope: string): Promise<McpServer>;
+  /**
+   * The endpoint of a tenant: its server, sealer, handle store, relay and quota counter, built the
+   * same way the Worker builds it.
+   */
+  endpointFor(tenant: string): Promise<Endpoint>;
   storage: SessionStorage;
-  sealer: StateSealer;
-  handleStore?: HandleStore | undefined;
-  debug?: boolean;
   /** How long a server→client request waits for the client's answer (default 60 s). */
   inputTimeoutMs?: number;
   /** A session unused this long expires (default 30 minutes). */
   idleTtlMs?: number;
   /** The `retry` of priming events (default 1000 ms). */
   retryMs?: number;
-  /** The tool limits of a scope's tenant (deadline, result size), if it has any. */
-  limitsFor?: (scope: string) => Promise<ToolLimits | undefined>;
-  /** The relay of change notifications for a scope's tenant (other isolates); in-isolate when absent. */
-  relay?: (scope: string) => ChangeRelay | undefined;
   now?: () => number;
 }
 
 /** Who is calling and whether this request creates the session (set by the Worker, never by clients). */
 export interface SessionCall {
   sessionId: string;
-  scope: string;
+  /** What the Worker's admission decided: the session is bound to `admission.caller`. */
+  admission: Admission;
   create: boolean;
 }
 
 const TOUCH_EVERY_MS = 60_000;
 const INFO_RANK = 1;
 
-async function hashId(id: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Compares two equal-length hex digests without an early exit. */
-function sameDigest(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
 
 function sessionGone(): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidRequest, "Session not found: it expired or was deleted; initialize a new session", { status: 404 });
@@ -77,7 +61,6 @@ export class SessionEngine {
   #loaded = false;
   #standalone: SessionStream | undefined;
   #unsubscribe: (() => void) | undefined;
-  #server: McpServer | undefined;
 
   constructor(options: SessionEngineOptions) {
     this.#options = options;
@@ -104,15 +87,18 @@ export class SessionEngine {
   async handle(request: Request, call: SessionCall): Promise<Response> {
     try {
       const record = await this.#load();
-      if (call.create) return await this.#initialize(request, call);
-      if (!record || record.scope !== call.scope || !sameDigest(record.idHash, await hashId(call.sessionId))) throw sessionGone();
+      const endpoint = await this.#options.endpointFor(call.admission.tenant);
+      if (call.create) return await this.#initialize(request, call, endpoint);
+      if (!record || record.caller !== call.admission.caller || !constantTimeEqual(record.idHash, await sha256Hex(call.sessionId))) throw sessionGone();
       if (this.#now() - record.lastSeen > TOUCH_EVERY_MS) {
-        await this.#save({ ...record, lastSeen: this.#now() });
-        await this.#options.storage.scheduleExpiry(this.#now() + this.#idleTtl());
+        const now = this.#now();
+        await this.#save({ ...record, lastSeen: now });
+        await this.#options.storage.scheduleExpiry(now + this.#idleTtl());
+        await endpoint.quotaCounter?.renew(record.tenant, record.idHash, now + this.#idleTtl());
       }
-      if (request.method === "DELETE") return await this.#delete();
-      if (request.method === "GET") return this.#get(request, await this.#options.serverFor(record.scope));
-      return await this.#post(request, record);
+      if (request.method === "DELETE") return await this.#delete(endpoint);
+      if (request.method === "GET") return this.#get(request, endpoint);
+      return await this.#post(request, record, call.admission, endpoint);
     } catch (error) {
       return errorResponse(error);
     }
@@ -124,24 +110,26 @@ export class SessionEngine {
     if (!record) return;
     const due = record.lastSeen + this.#idleTtl();
     if (due > this.#now()) await this.#options.storage.scheduleExpiry(due);
-    else await this.#end("the session expired");
+    else await this.#end("the session expired", await this.#options.endpointFor(record.tenant));
   }
 
   #idleTtl(): number {
     return this.#options.idleTtlMs ?? 30 * 60_000;
   }
 
-  async #initialize(request: Request, call: SessionCall): Promise<Response> {
+  async #initialize(request: Request, call: SessionCall, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
-    const exchange = this.#exchange(request, message, undefined, call.scope);
-    const result = (await (await this.#options.serverFor(call.scope)).handle(message, exchange)) as JsonObject;
+    const exchange = this.#exchange(request, message, undefined, call.admission, endpoint);
+    const result = (await endpoint.server.handle(message, exchange)) as JsonObject;
     const params = message.params ?? {};
     const now = this.#now();
+    const idHash = await sha256Hex(call.sessionId);
     await this.#save({
-      idHash: await hashId(call.sessionId),
-      scope: call.scope,
+      idHash,
+      tenant: call.admission.tenant,
+      caller: call.admission.caller,
       protocolVersion: String(result["protocolVersion"]),
       clientCapabilities: isObject(params["capabilities"]) ? params["capabilities"] : {},
       clientInfo: isObject(params["clientInfo"]) ? params["clientInfo"] : undefined,
@@ -151,15 +139,18 @@ export class SessionEngine {
       lastSeen: now,
     });
     await this.#options.storage.scheduleExpiry(now + this.#idleTtl());
+    // Admission took the session's quota place (the lease is the id's digest); it lasts while the session does.
+    await endpoint.quotaCounter?.renew(call.admission.tenant, idHash, now + this.#idleTtl());
     return jsonResponse(resultMessage(message.id, result), 200, { "mcp-session-id": call.sessionId });
   }
 
-  async #delete(): Promise<Response> {
-    await this.#end("the session was deleted");
+  async #delete(endpoint: Endpoint): Promise<Response> {
+    await this.#end("the session was deleted", endpoint);
     return new Response(null, { status: 204 });
   }
 
-  async #end(reason: string): Promise<void> {
+  async #end(reason: string, endpoint: Endpoint): Promise<void> {
+    const record = this.#record;
     this.#pending.rejectAll(reason);
     for (const exchange of this.#inflight.values()) exchange.cancel(new DOMException(reason, "AbortError"));
     for (const stream of this.#streams.values()) stream.close();
@@ -169,9 +160,10 @@ export class SessionEngine {
     this.#standalone = undefined;
     this.#record = undefined;
     await this.#options.storage.deleteAll();
+    if (record) await endpoint.quotaCounter?.release(record.tenant, record.idHash);
   }
 
-  #get(request: Request, server: McpServer): Response {
+  #get(request: Request, endpoint: Endpoint): Response {
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) {
       const position = parseEventId(lastEventId);
@@ -183,18 +175,16 @@ export class SessionEngine {
     this.#standalone?.close();
     const stream = this.#openStream(true);
     this.#standalone = stream;
-    this.#server = server;
-    this.#subscribe();
+    this.#subscribe(endpoint);
     return stream.response;
   }
 
-  #subscribe(): void {
+  #subscribe(endpoint: Endpoint): void {
     this.#unsubscribe?.();
     const record = this.#record;
     if (!record) return;
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
-    const source = this.#options.relay?.(record.scope) ?? this.#server?.changes;
-    if (!source) return;
+    const source = endpoint.relay ?? endpoint.server.changes;
     this.#unsubscribe = source.subscribe(filter, (method, params) => {
       this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
     });
@@ -211,7 +201,7 @@ export class SessionEngine {
     return stream;
   }
 
-  async #post(request: Request, record: SessionRecord): Promise<Response> {
+  async #post(request: Request, record: SessionRecord, admission: Admission, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind === "response") {
       if (!this.#pending.settle(message.id, message.result, message.error)) {
@@ -231,14 +221,12 @@ export class SessionEngine {
     }
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
-    const server = await this.#options.serverFor(record.scope);
-    const limits = await this.#options.limitsFor?.(record.scope);
-    const exchange = this.#exchange(request, message, record, record.scope, limits);
+    const exchange = this.#exchange(request, message, record, admission, endpoint);
     // In flight until the handler finishes, which may be long after the SSE answer has started.
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
-      const result = await server.handle(message, ctx);
-      await this.#remember(message, record);
+      const result = await endpoint.server.handle(message, ctx);
+      await this.#remember(message, record, endpoint);
       return result;
     });
     void exchange.finished.then(() => {
@@ -248,7 +236,7 @@ export class SessionEngine {
   }
 
   /** Keeps what a successful request changed in the session: log level, subscriptions. */
-  async #remember(message: InboundRequest, record: SessionRecord): Promise<void> {
+  async #remember(message: InboundRequest, record: SessionRecord, endpoint: Endpoint): Promise<void> {
     const params = message.params ?? {};
     if (message.method === "logging/setLevel") {
       await this.#save({ ...record, logLevel: String(params["level"]) });
@@ -256,11 +244,11 @@ export class SessionEngine {
       const uri = String(params["uri"]);
       const others = record.subscriptions.filter((u) => u !== uri);
       await this.#save({ ...record, subscriptions: message.method === "resources/subscribe" ? [...others, uri] : others });
-      if (this.#standalone) this.#subscribe();
+      if (this.#standalone) this.#subscribe(endpoint);
     }
   }
 
-  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, scope: string, limits?: ToolLimits): Exchange {
+  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, admission: Admission, endpoint: Endpoint): Exchange {
     const header = request.headers.get("mcp-protocol-version");
     const version = header !== null && isLegacyVersion(header) ? header : (record?.protocolVersion ?? "2025-11-25");
     const meta = message.params ? own(message.params, "_meta") : undefined;
@@ -275,23 +263,17 @@ export class SessionEngine {
           timeoutMs: this.#options.inputTimeoutMs ?? 60_000,
         })
       : undefined;
-    exchange = new Exchange(request, {
+    exchange = new Exchange(request, endpoint, {
       era: "legacy",
       protocolVersion: version,
       clientCapabilities: record?.clientCapabilities ?? {},
       minLogRank: loggingLevelRank(record?.logLevel) ?? INFO_RANK,
       progressToken: typeof token === "string" || typeof token === "number" ? token : undefined,
-      sealer: this.#options.sealer,
-      scope,
-      tenant: scope.split(":")[0],
-      handleStore: this.#options.handleStore,
-      responseMode: "auto",
-      debug: this.#options.debug ?? false,
+      admission,
       inputs,
       sessionful: true,
       cancelOnDisconnect: false,
-      limits,
-      changes: ((relay) => (relay ? relayedChangeFeed(relay, undefined) : undefined))(record ? this.#options.relay?.(record.scope) : undefined),
+      changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),
     });
     return exchange;

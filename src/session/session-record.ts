@@ -5,8 +5,10 @@ import type { JsonObject } from "../core/types.ts";
 export interface SessionRecord {
   /** SHA-256 (hex) of the full session id: a request must present the id, not just reach the object. */
   idHash: string;
-  /** Tenant and principal that created the session; requests from anyone else get 404. */
-  scope: string;
+  /** The tenant that serves the session. */
+  tenant: string;
+  /** The admission's caller key (tenant and principal) that created the session; anyone else gets 404. */
+  caller: string;
   /** The revision negotiated by `initialize`. */
   protocolVersion: string;
   clientCapabilities: JsonObject;

@@ -1,15 +1,10 @@
 /** A resumable SSE stream of a session: event ids, a priming event, and replay from the event log. */
 
+import { randomToken } from "../core/bytes.ts";
 import type { ResponseStream } from "../http/exchange.ts";
 import { SseStream } from "../http/sse-stream.ts";
 import type { SessionStorage } from "./session-record.ts";
 
-function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(9));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_");
-}
 
 /** Splits a `Last-Event-ID` into the stream it belongs to and the last event seen. */
 export function parseEventId(value: string): { stream: string; seq: number } | undefined {
@@ -39,7 +34,7 @@ export interface SessionStreamOptions {
  * A client going away only detaches the connection: in 2025 a disconnect is not a cancellation.
  */
 export class SessionStream implements ResponseStream {
-  readonly id = randomId();
+  readonly id = randomToken(9);
   readonly #options: SessionStreamOptions;
   #seq = 0;
   #connection: SseStream | undefined;

@@ -1,5 +1,6 @@
 /** The tenant configuration document: its shape, and validation with errors naming tenant and field. */
 
+import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
@@ -18,9 +19,14 @@ export interface ModuleRef {
 
 export interface TenantLimits {
   maxBodyBytes?: number;
+  /** Time allowed to receive a request body in ms (default 10000): slower uploads get 408. */
+  bodyTimeoutMs?: number;
   maxResultBytes?: number;
   toolTimeoutMs?: number;
 }
+
+/** Live handles and sessions a principal, and the whole tenant, may hold (defaults: DEFAULT_QUOTAS). */
+export type TenantQuotas = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 /** Rate limiting bindings (Workers rate limiting API), each with its own limit and period. */
 export interface TenantRateLimits {
@@ -48,6 +54,7 @@ export interface TenantConfig {
   server?: { name?: string; version?: string; title?: string; instructions?: string };
   limits?: TenantLimits;
   rateLimits?: TenantRateLimits;
+  quotas?: TenantQuotas;
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
 }
@@ -94,6 +101,24 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   return module;
 }
 
+const LIMIT_KEYS = ["maxBodyBytes", "bodyTimeoutMs", "maxResultBytes", "toolTimeoutMs"] as const;
+
+function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
+  if (!isObject(value)) return fail("quotas", `must be an object such as {"handles": {"perPrincipal": 100}}`);
+  const quotas: TenantQuotas = {};
+  for (const [kind, limit] of Object.entries(value)) {
+    if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) fail(`quotas.${kind}`, `is not a known quota (${Object.keys(DEFAULT_QUOTAS).join(", ")})`);
+    if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal and/or perTenant");
+    const parsed: { perPrincipal?: number; perTenant?: number } = {};
+    for (const [key, n] of Object.entries(limit as Record<string, unknown>)) {
+      if (key !== "perPrincipal" && key !== "perTenant") fail(`quotas.${kind}.${key}`, "is not a known field (perPrincipal, perTenant)");
+      parsed[key as "perPrincipal" | "perTenant"] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
+    }
+    quotas[kind as QuotaKind] = parsed;
+  }
+  return quotas;
+}
+
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
@@ -101,7 +126,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, auth, ...unknown } = value;
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, auth, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id as string, modules: [] };
@@ -134,7 +159,8 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (!isObject(limits)) fail("limits", "must be an object");
     const l = limits as Record<string, unknown>;
     tenant.limits = {};
-    for (const key of ["maxBodyBytes", "maxResultBytes", "toolTimeoutMs"] as const) {
+    for (const key of Object.keys(l)) if (!LIMIT_KEYS.includes(key as (typeof LIMIT_KEYS)[number])) fail(`limits.${key}`, "is not a known field");
+    for (const key of LIMIT_KEYS) {
       const n = positiveInt(l[key], `limits.${key}`, fail);
       if (n !== undefined) tenant.limits[key] = n;
     }
@@ -151,6 +177,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     const retry = positiveInt(r["retryAfterSeconds"], "rateLimits.retryAfterSeconds", fail);
     if (retry !== undefined) tenant.rateLimits.retryAfterSeconds = retry;
   }
+  if (quotas !== undefined) tenant.quotas = parseQuotas(quotas, fail);
   if (auth !== undefined) {
     if (!isObject(auth)) fail("auth", "must be an object");
     tenant.auth = auth as Record<string, unknown>;

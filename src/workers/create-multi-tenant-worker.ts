@@ -4,9 +4,10 @@ import type { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
-import { createMcpApp, type McpAppOptions } from "../http/app.ts";
+import { createEndpointApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
-import type { RateLimiter } from "../http/mcp-post.ts";
+import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
+import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
@@ -14,10 +15,8 @@ import type { McpServer } from "../server/server.ts";
 import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
-import type { McpEnv } from "./env.ts";
-import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
-import { durableSessionGateway } from "./session-gateway.ts";
+import { durableBindings, responseModeOf } from "./create-worker.ts";
+import { envFlag, envList, type McpEnv } from "./env.ts";
 import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -49,12 +48,12 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
   const binding = (name: string | undefined) => (name === undefined ? undefined : (env[name] as RateLimitBinding | undefined));
   const wait = limits.retryAfterSeconds ?? 60;
   return {
-    async check({ tenant, principal, tool }) {
-      const who = `${tenant ?? ""}:${principal ?? "anonymous"}`;
+    async check(admission, tool) {
+      // Keys are JSON, like the caller key itself: no tenant, issuer, subject or tool can collide.
       const checks: [RateLimitBinding | undefined, string][] = [
-        [binding(limits.tenant), `${tenant ?? ""}`],
-        [binding(limits.principal), who],
-        [tool === undefined ? undefined : binding(limits.tool), `${who}:${tool}`],
+        [binding(limits.tenant), JSON.stringify([admission.tenant])],
+        [binding(limits.principal), admission.quotaHolder],
+        [tool === undefined ? undefined : binding(limits.tool), JSON.stringify([admission.quotaHolder, tool])],
       ];
       for (const [limiter, key] of checks) {
         if (limiter && !(await limiter.limit({ key })).success) return wait;
@@ -62,10 +61,6 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
       return undefined;
     },
   };
-}
-
-function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
 interface TenantState {
@@ -104,34 +99,55 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
 }
 
 /**
- * The session Durable Object class for a multi-tenant Worker: each session runs on the server of
- * the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
+ * The endpoint settings of one tenant: the Worker's apps and the tenant's session objects build
+ * their endpoints with this one function, so both hold the same limits, quotas and bindings.
  */
-export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: SessionObjectOptions = {}) {
-  const tenantOf = async (scope: string, env: MultiTenantEnv): Promise<{ directory: TenantDirectory; tenant: TenantConfig }> => {
-    const directory = await tenantState(options, env).config.get();
-    const id = scope.split(":")[0];
+function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv, directory: TenantDirectory, server: McpServer, tenant: TenantConfig, path: string): McpAppOptions {
+  const bindings = env as unknown as Record<string, unknown>;
+  const limiter = rateLimiter(bindings, tenant.rateLimits);
+  const auth = directory.auth(tenant);
+  const limits = tenant.limits;
+  return {
+    server,
+    path,
+    tenant: tenant.id,
+    ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
+    allow: { hosts: [...(tenant.hosts ?? []), ...envList(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...envList(env.ALLOWED_ORIGINS)] },
+    ...(limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
+    ...(limits?.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: limits.bodyTimeoutMs }),
+    limits: {
+      ...(limits?.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: limits.toolTimeoutMs }),
+      ...(limits?.maxResultBytes === undefined ? {} : { maxResultBytes: limits.maxResultBytes }),
+    },
+    ...(tenant.quotas ? { quotas: tenant.quotas } : {}),
+    ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
+    responseMode: responseModeOf(env, options.responseMode),
+    debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
+    accessLog: true,
+    ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
+    ...(limiter ? { rateLimiter: limiter } : {}),
+    ...durableBindings(env, tenant.id, tenant.legacySessions === true),
+  };
+}
+
+/**
+ * The session Durable Object class for a multi-tenant Worker: each session runs on the endpoint
+ * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
+ */
+export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}) {
+  const endpoints = new WeakMap<McpServer, Endpoint>();
+  return createSessionObject(async (id, env) => {
+    const directory = await tenantState(options, env as MultiTenantEnv).config.get();
     const tenant = directory.tenants.find((t) => t.id === id);
     if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, "Session not found: its tenant no longer exists", { status: 404 });
-    return { directory, tenant };
-  };
-  return createSessionObject(
-    async (scope, env) => {
-      const { directory, tenant } = await tenantOf(scope, env as MultiTenantEnv);
-      return directory.server(tenant);
-    },
-    {
-      ...sessionOptions,
-      limitsFor: async (scope, env) => {
-        const { limits } = (await tenantOf(scope, env as MultiTenantEnv)).tenant;
-        if (limits?.toolTimeoutMs === undefined && limits?.maxResultBytes === undefined) return undefined;
-        return {
-          ...(limits.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: limits.toolTimeoutMs }),
-          ...(limits.maxResultBytes === undefined ? {} : { maxResultBytes: limits.maxResultBytes }),
-        };
-      },
-    },
-  );
+    const server = await directory.server(tenant);
+    let endpoint = endpoints.get(server);
+    if (!endpoint) {
+      endpoint = createEndpoint(tenantAppOptions(options, env as MultiTenantEnv, directory, server, tenant, "/mcp"));
+      endpoints.set(server, endpoint);
+    }
+    return endpoint;
+  }, sessionOptions);
 }
 
 /**
@@ -154,31 +170,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     }
     let app = byPath.get(path);
     if (!app) {
-      const bindings = env as unknown as Record<string, unknown>;
-      const limiter = rateLimiter(bindings, tenant.rateLimits);
-      const auth = directory.auth(tenant);
-      app = createMcpApp({
-        server,
-        path,
-        tenant: tenant.id,
-        ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
-        allow: { hosts: [...(tenant.hosts ?? []), ...list(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...list(env.ALLOWED_ORIGINS)] },
-        ...(tenant.limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: tenant.limits.maxBodyBytes }),
-        limits: {
-          ...(tenant.limits?.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: tenant.limits.toolTimeoutMs }),
-          ...(tenant.limits?.maxResultBytes === undefined ? {} : { maxResultBytes: tenant.limits.maxResultBytes }),
-        },
-        ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
-        responseMode: (env.MCP_RESPONSE_MODE?.trim() as McpAppOptions["responseMode"]) || options.responseMode || "auto",
-        debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",
-        accessLog: true,
-        ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
-        ...(limiter ? { rateLimiter: limiter } : {}),
-        ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
-        ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
-        ...(tenant.legacySessions && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
-        ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant.id) } : {}),
-      });
+      app = createEndpointApp(createEndpoint(tenantAppOptions(options, env, directory, server, tenant, path)));
       byPath.set(path, app);
     }
     return app;

@@ -2,47 +2,70 @@
 
 import type { Hono } from "hono";
 import { DefinitionError } from "../core/definition-error.ts";
-import { createMcpApp, type McpAppOptions } from "../http/app.ts";
-import type { ResponseMode } from "../http/mcp-post.ts";
+import { createEndpointApp } from "../http/app.ts";
+import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
-import type { McpEnv } from "./env.ts";
+import { envFlag, envList, type McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
+import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 
-export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore"> {
+export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay"> {
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
 }
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
 
-function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+/** The response mode from MCP_RESPONSE_MODE, else the option; refuses an unknown value. */
+export function responseModeOf(env: McpEnv, fallback: ResponseMode | undefined): ResponseMode {
+  const mode = env.MCP_RESPONSE_MODE?.trim() || fallback || "auto";
+  if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
+  return mode as ResponseMode;
 }
 
-function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): McpAppOptions {
-  const mode = env.MCP_RESPONSE_MODE?.trim() || options.responseMode || "auto";
-  if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
-  const { legacySessions, ...rest } = options;
-  const sessionsOn = env.MCP_LEGACY_SESSIONS === undefined ? legacySessions === true : env.MCP_LEGACY_SESSIONS.trim().toLowerCase() === "true";
+/**
+ * The Durable Object bindings every endpoint of this env shares: handles, sessions, quotas and the
+ * notification hub of a tenant. Handles and sessions outlive requests, so they are counted
+ * (MCP_QUOTAS): without it they are refused at load rather than left uncounted.
+ */
+export function durableBindings(env: McpEnv, tenant: string, sessionsOn: boolean): Pick<McpAppOptions, "handleStore" | "sessions" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
   }
+  if ((env.MCP_HANDLES || sessionsOn) && !env.MCP_QUOTAS) {
+    throw new DefinitionError("handles and sessions are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)");
+  }
   return {
+    ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
+    ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
+    ...(env.MCP_QUOTAS ? { quotaCounter: durableQuotaCounter(env.MCP_QUOTAS) } : {}),
+    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant) } : {}),
+    ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
+  };
+}
+
+/** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
+export function workerEndpoint(server: McpServer, options: WorkerOptions, env: McpEnv): Endpoint {
+  const { legacySessions, ...rest } = options;
+  const sessionsOn = envFlag(env.MCP_LEGACY_SESSIONS, legacySessions === true);
+  return createEndpoint({
     ...rest,
     server,
-    ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
-    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, "default") } : {}),
-    responseMode: mode as ResponseMode,
-    ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
-    ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
-    debug: env.MCP_DEBUG === undefined ? (options.debug ?? false) : env.MCP_DEBUG.trim().toLowerCase() === "true",
+    ...durableBindings(env, options.tenant ?? "default", sessionsOn),
+    responseMode: responseModeOf(env, options.responseMode),
+    debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
     allow: {
-      hosts: [...(options.allow?.hosts ?? []), ...list(env.ALLOWED_HOSTS)],
-      origins: [...(options.allow?.origins ?? []), ...list(env.ALLOWED_ORIGINS)],
+      hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],
+      origins: [...(options.allow?.origins ?? []), ...envList(env.ALLOWED_ORIGINS)],
     },
-  };
+  });
+}
+
+/** Compiles a server given as options; a compiled one is used as it is. */
+export function compiled(server: McpServer | ServerOptions): McpServer {
+  return "handle" in server ? server : createServer(server);
 }
 
 /**
@@ -53,13 +76,13 @@ function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): Mcp
  * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
  */
 export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): ExportedHandler<E> {
-  const compiled = "handle" in server ? server : createServer(server);
+  const mcp = compiled(server);
   const apps = new WeakMap<object, Hono>();
   return {
     fetch(request, env, ctx) {
       let app = apps.get(env);
       if (!app) {
-        app = createMcpApp(appOptions(compiled, options, env));
+        app = createEndpointApp(workerEndpoint(mcp, options, env));
         apps.set(env, app);
       }
       return app.fetch(request, env, ctx);

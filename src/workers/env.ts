@@ -1,7 +1,8 @@
-/** The bindings and vars the Worker entry reads (all optional; see wrangler.toml). */
+/** The bindings and vars the Worker entries read (all optional; see wrangler.toml), and their parsers. */
 
 import type { McpHandleObject } from "./handle-object.ts";
 import type { McpNotificationHub } from "./notification-hub.ts";
+import type { McpQuotaObject } from "./quota-object.ts";
 
 export interface McpEnv {
   /** "true" logs every JSON-RPC message in and out, credentials redacted. */
@@ -22,4 +23,16 @@ export interface McpEnv {
   MCP_NOTIFICATIONS?: DurableObjectNamespace<McpNotificationHub>;
   /** The McpHandleObject namespace behind `ctx.handles` (optional). */
   MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;
+  /** The McpQuotaObject namespace that counts live handles and sessions (needed with either). */
+  MCP_QUOTAS?: DurableObjectNamespace<McpQuotaObject>;
+}
+
+/** A comma-separated var as a list (empty items dropped). */
+export function envList(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+}
+
+/** A "true"/"false" var; `fallback` when it is unset. */
+export function envFlag(value: string | undefined, fallback: boolean): boolean {
+  return value === undefined ? fallback : value.trim().toLowerCase() === "true";
 }

@@ -7,3 +7,4 @@ export { createSessionObject, type SessionObjectOptions } from "./session-object
 export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
 export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";
+export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";

@@ -1,34 +1,30 @@
-/** Reaching legacy sessions from the Worker: session ids, and forwarding to the session's Durable Object. */
+/** Reaching legacy sessions from the Worker: session ids, and forwarding admitted requests to the session's Durable Object. */
 
+import { encodeAdmission } from "../core/admission.ts";
+import { randomToken } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
-import type { SessionGateway } from "../session/session-gateway.ts";
+import type { SessionGateway } from "../http/session-gateway.ts";
 
 // Set by the Worker on forwarded requests only (never copied from the client).
 export const SESSION_HEADER = "x-edge-mcp-session";
-export const SCOPE_HEADER = "x-edge-mcp-scope";
+export const ADMISSION_HEADER = "x-edge-mcp-admission";
 export const CREATE_HEADER = "x-edge-mcp-create";
 const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "last-event-id"];
-
-function secret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_");
-}
 
 /**
  * Reaches sessions through the MCP_SESSIONS namespace. A session id is `<object id>.<secret>`:
  * the object id routes (and `idFromString` refuses ids this namespace did not make, so forged
  * ids never wake an object); the 192-bit secret, checked by the object, makes the id
- * unguessable whatever the object id's own entropy.
+ * unguessable whatever the object id's own entropy. The admission travels with the request as
+ * structured data (JSON), so the session object never re-derives who is calling.
  */
 export function durableSessionGateway(namespace: DurableObjectNamespace): SessionGateway {
   if (typeof namespace?.idFromString !== "function") throw new DefinitionError("MCP_SESSIONS must be a Durable Object namespace binding");
   return {
-    mint: () => `${namespace.newUniqueId().toString()}.${secret()}`,
-    forward(sessionId, request, body, scope, create) {
+    mint: () => `${namespace.newUniqueId().toString()}.${randomToken(24)}`,
+    forward(sessionId, request, body, admission, create) {
       let id: DurableObjectId;
       try {
         const dot = sessionId.indexOf(".");
@@ -37,7 +33,7 @@ export function durableSessionGateway(namespace: DurableObjectNamespace): Sessio
       } catch {
         return Promise.resolve(errorResponse(new ProtocolError(ErrorCode.InvalidRequest, "Session not found: initialize a new session", { status: 404 })));
       }
-      const headers = new Headers({ [SESSION_HEADER]: sessionId, [SCOPE_HEADER]: scope });
+      const headers = new Headers({ [SESSION_HEADER]: sessionId, [ADMISSION_HEADER]: encodeAdmission(admission) });
       if (create) headers.set(CREATE_HEADER, "1");
       for (const name of FORWARDED) {
         const value = request.headers.get(name);

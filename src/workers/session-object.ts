@@ -12,16 +12,15 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
+import { decodeAdmission } from "../core/admission.ts";
+import type { Endpoint } from "../http/endpoint.ts";
 import { errorResponse } from "../http/responses.ts";
-import type { ToolLimits } from "../server/request-context.ts";
-import { createStateSealer } from "../server/request-state.ts";
-import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
+import type { McpServer, ServerOptions } from "../server/server.ts";
 import { SessionEngine } from "../session/session-engine.ts";
-import { CREATE_HEADER, SCOPE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
 import type { SessionStorage, StoredEvent } from "../session/session-record.ts";
+import { compiled, workerEndpoint, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv } from "./env.ts";
-import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
+import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
 
@@ -49,12 +48,10 @@ function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
   };
 }
 
-/** Finds the server of a session from its scope (`tenant` or `tenant:principal`): for multi-tenant Workers. */
-export type SessionServerResolver = (scope: string, env: McpEnv) => Promise<McpServer>;
+/** The endpoint of a session's tenant (multi-tenant Workers build it from the tenant's config). */
+export type SessionEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endpoint>;
 
-export interface SessionObjectOptions {
-  /** The tool limits of a session's tenant, by scope (multi-tenant Workers). */
-  limitsFor?: (scope: string, env: McpEnv) => Promise<ToolLimits | undefined>;
+export interface SessionObjectOptions extends WorkerOptions {
   /** How long a server→client request waits for the client (default 60 s). */
   inputTimeoutMs?: number;
   /** Idle time after which a session expires (default 30 minutes). */
@@ -63,41 +60,47 @@ export interface SessionObjectOptions {
 
 /**
  * Makes the session Durable Object class for a server. Export it from the Worker entry under
- * the class name bound as MCP_SESSIONS in wrangler.toml.
+ * the class name bound as MCP_SESSIONS in wrangler.toml, with the same options as the Worker.
  *
  * @example
  * const server = createServer({ info, tools });
  * export default createWorker(server);
  * export const McpSessionObject = createSessionObject(server);
  */
-export function createSessionObject(server: McpServer | ServerOptions | SessionServerResolver, options: SessionObjectOptions = {}) {
-  const resolve: SessionServerResolver =
-    typeof server === "function"
-      ? server
-      : ((compiled: McpServer) => () => Promise.resolve(compiled))("handle" in server ? server : createServer(server));
+export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}) {
+  const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
+  let resolve: SessionEndpointResolver;
+  if (typeof server === "function") resolve = server;
+  else {
+    const mcp = compiled(server);
+    const endpoints = new WeakMap<object, Endpoint>();
+    resolve = async (_tenant, env) => {
+      let endpoint = endpoints.get(env);
+      if (!endpoint) {
+        endpoint = workerEndpoint(mcp, { ...workerOptions, legacySessions: true }, env);
+        endpoints.set(env, endpoint);
+      }
+      return endpoint;
+    };
+  }
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
 
     constructor(ctx: DurableObjectState, env: McpEnv) {
       super(ctx, env);
       this.#engine = new SessionEngine({
-        serverFor: (scope) => resolve(scope, env),
+        endpointFor: (tenant) => resolve(tenant, env),
         storage: sqlSessionStorage(ctx.storage),
-        sealer: createStateSealer({ secret: env.MCP_STATE_SECRET }),
-        handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,
-        debug: env.MCP_DEBUG?.trim().toLowerCase() === "true",
-        ...(env.MCP_NOTIFICATIONS ? { relay: (scope: string) => durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, scope.split(":")[0] as string) } : {}),
-        ...(options.inputTimeoutMs === undefined ? {} : { inputTimeoutMs: options.inputTimeoutMs }),
-        ...(options.idleTtlMs === undefined ? {} : { idleTtlMs: options.idleTtlMs }),
-        ...(options.limitsFor ? { limitsFor: (scope: string) => (options.limitsFor as NonNullable<SessionObjectOptions["limitsFor"]>)(scope, env) } : {}),
+        ...(inputTimeoutMs === undefined ? {} : { inputTimeoutMs }),
+        ...(idleTtlMs === undefined ? {} : { idleTtlMs }),
       });
     }
 
     override fetch(request: Request): Promise<Response> {
       const sessionId = request.headers.get(SESSION_HEADER);
-      const scope = request.headers.get(SCOPE_HEADER);
-      if (sessionId === null || scope === null) return Promise.resolve(errorResponse(new Error("session request without its routing headers")));
-      return this.#engine.handle(request, { sessionId, scope, create: request.headers.get(CREATE_HEADER) === "1" });
+      const admission = decodeAdmission(request.headers.get(ADMISSION_HEADER));
+      if (sessionId === null || admission === undefined) return Promise.resolve(errorResponse(new Error("session request without its routing headers")));
+      return this.#engine.handle(request, { sessionId, admission, create: request.headers.get(CREATE_HEADER) === "1" });
     }
 
     override alarm(): Promise<void> {

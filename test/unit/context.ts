@@ -4,6 +4,7 @@ import type { HandlerContext } from "../../src/server/handler-context.ts";
 import type { InputChannel } from "../../src/server/input.ts";
 import { createHandlerContext, type TransportContext } from "../../src/server/request-context.ts";
 import { createStateSealer } from "../../src/server/request-state.ts";
+import { admission } from "../admission.ts";
 
 export interface TestContextOptions extends Partial<TransportContext> {
   changes?: ChangeFeed;
@@ -20,7 +21,7 @@ export function transportContext(overrides: Partial<TransportContext> = {}): Tra
     signal: new AbortController().signal,
     notify: () => {},
     sealer: createStateSealer(),
-    scope: "test",
+    admission: admission("test"),
     ...overrides,
   };
 }

@@ -1,11 +1,12 @@
 // ctx.handles over the memory store: scope binding, expiry, forged handles, and what happens without a store.
 import { describe, expect, it } from "vitest";
 import { HandleError, createHandles, createMemoryHandleStore } from "../../src/server/handles.ts";
+import { admission, principal } from "../admission.ts";
 
 describe("createHandles", () => {
   it("stores a copy of the state under a fresh handle and refuses it to another scope", async () => {
     const store = createMemoryHandleStore();
-    const alice = createHandles(store, "acme:alice");
+    const alice = createHandles(store, admission("acme", principal("alice")));
     const state = { entries: ["a"] };
     const handle = await alice.create(state);
     state.entries.push("mutated after create");
@@ -13,7 +14,7 @@ describe("createHandles", () => {
     expect(await alice.get(handle)).toEqual({ entries: ["a"] });
     await alice.update(handle, { entries: ["a", "b"] });
     expect(await alice.get(handle)).toEqual({ entries: ["a", "b"] });
-    const bob = createHandles(store, "acme:bob");
+    const bob = createHandles(store, admission("acme", principal("bob")));
     await expect(bob.get(handle)).rejects.toBeInstanceOf(HandleError);
     await expect(bob.update(handle, {})).rejects.toBeInstanceOf(HandleError);
     await alice.delete(handle);
@@ -22,7 +23,7 @@ describe("createHandles", () => {
 
   it("expires handles after their lifetime", async () => {
     let now = 0;
-    const handles = createHandles(createMemoryHandleStore(() => now), "s", () => now);
+    const handles = createHandles(createMemoryHandleStore(() => now), admission("s"), undefined, () => now);
     const handle = await handles.create("x", { ttlMs: 100 });
     now = 99;
     expect(await handles.get(handle)).toBe("x");
@@ -32,10 +33,10 @@ describe("createHandles", () => {
 
   it.each([undefined, 42, "", "h_short", `h_${"!".repeat(32)}`])("refuses the malformed handle %j without touching the store", async (handle) => {
     const store = { create: async () => {}, read: async () => { throw new Error("must not be read"); }, write: async () => false, remove: async () => false };
-    await expect(createHandles(store, "s").get(handle)).rejects.toBeInstanceOf(HandleError);
+    await expect(createHandles(store, admission("s")).get(handle)).rejects.toBeInstanceOf(HandleError);
   });
 
   it("explains what to bind when there is no store", async () => {
-    await expect(createHandles(undefined, "s").create({})).rejects.toThrow(/MCP_HANDLES/);
+    await expect(createHandles(undefined, admission("s")).create({})).rejects.toThrow(/MCP_HANDLES/);
   });
 });

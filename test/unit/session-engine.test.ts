@@ -1,15 +1,19 @@
-// The session engine on its own (memory storage): creation, id and scope checks, tenant limits, expiry.
+// The session engine on its own (memory storage): creation, id and caller checks, admission limits, expiry, quotas.
 import { describe, expect, it } from "vitest";
-import { createStateSealer } from "../../src/server/request-state.ts";
+import { createEndpoint } from "../../src/http/endpoint.ts";
+import { createMemoryQuotaCounter } from "../../src/server/quotas.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tool.ts";
 import { SessionEngine } from "../../src/session/session-engine.ts";
 import { createMemorySessionStorage } from "../../src/session/session-record.ts";
+import { admission, principal } from "../admission.ts";
 
 const slow = defineTool({ name: "slow", description: "Takes a second.", inputSchema: { type: "object" }, handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)) });
 const quick = defineTool({ name: "quick", description: "Answers at once.", inputSchema: { type: "object" }, handler: () => "ok" });
 const server = createServer({ info: { name: "t", version: "1" }, tools: [slow, quick] });
 const ID = "object-id.secret";
+const ADA = admission("limited", principal("ada"), { limits: { toolTimeoutMs: 30 } });
+const BOB = admission("limited", principal("bob"), { limits: { toolTimeoutMs: 30 } });
 
 function post(body: unknown): Request {
   return new Request("https://session/mcp", {
@@ -21,37 +25,33 @@ function post(body: unknown): Request {
 
 async function started(now = () => Date.now()) {
   const storage = createMemorySessionStorage();
-  const engine = new SessionEngine({
-    serverFor: async () => server,
-    storage,
-    sealer: createStateSealer(),
-    limitsFor: async (scope) => (scope.startsWith("limited") ? { toolTimeoutMs: 30 } : undefined),
-    now,
-  });
-  const init = await engine.handle(post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, scope: "limited:ada", create: true });
+  const quotas = createMemoryQuotaCounter(now);
+  const endpoint = createEndpoint({ server, tenant: "limited", quotaCounter: quotas });
+  const engine = new SessionEngine({ endpointFor: async () => endpoint, storage, now });
+  const init = await engine.handle(post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, admission: ADA, create: true });
   expect(init.headers.get("mcp-session-id")).toBe(ID);
-  return { engine, storage };
+  return { engine, storage, quotas };
 }
 
 const call = (name: string) => post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name } });
 
 describe("SessionEngine", () => {
-  it("applies the tenant's tool deadline inside the session", async () => {
+  it("applies the admission's tool deadline inside the session", async () => {
     const { engine } = await started();
-    const body = (await (await engine.handle(call("slow"), { sessionId: ID, scope: "limited:ada", create: false })).json()) as { result: unknown };
+    const body = (await (await engine.handle(call("slow"), { sessionId: ID, admission: ADA, create: false })).json()) as { result: unknown };
     expect(body.result).toMatchObject({ isError: true, content: [{ text: "Tool slow did not finish within 30 ms" }] });
   });
 
-  it("answers 404 to another id or another scope on the same object", async () => {
+  it("answers 404 to another id or another principal on the same object", async () => {
     const { engine } = await started();
-    expect((await engine.handle(call("quick"), { sessionId: "object-id.other", scope: "limited:ada", create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: ID, scope: "limited:bob", create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: ID, scope: "limited:ada", create: false })).status).toBe(200);
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.other", admission: ADA, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
   });
 
   it("refuses a second initialize in the session", async () => {
     const { engine } = await started();
-    const again = await engine.handle(post({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, scope: "limited:ada", create: false });
+    const again = await engine.handle(post({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, admission: ADA, create: false });
     expect(again.status).toBe(400);
   });
 
@@ -65,6 +65,6 @@ describe("SessionEngine", () => {
     now += 25 * 60_000;
     await engine.expire();
     expect(await storage.loadRecord()).toBeUndefined();
-    expect((await engine.handle(call("quick"), { sessionId: ID, scope: "limited:ada", create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(404);
   });
 });

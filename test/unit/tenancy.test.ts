@@ -169,8 +169,8 @@ describe("per-tenant isolation and limits", () => {
       server,
       tenant: "a",
       rateLimiter: {
-        check: async (key) => {
-          seen.push(key);
+        check: async (admission, tool) => {
+          seen.push({ tenant: admission.tenant, principal: admission.principal, tool });
           return ++calls > 2 ? 30 : undefined;
         },
       },
@@ -267,7 +267,7 @@ describe("cursors bound to the principal", () => {
   const authorizer = {
     metadata: {},
     resourcePath: "/mcp",
-    authenticate: async (request: Request) => ({ subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
+    authenticate: async (request: Request) => ({ issuer: "api-key", subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
     authorizeTool: () => {},
   };
   const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools, pageSize: 1 }), tenant: "acme", authorizer, stateSecret: "s" });

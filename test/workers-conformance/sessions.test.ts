@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { durableSessionGateway } from "../../src/workers/session-gateway.ts";
 import { fetchMcp } from "./fixture.ts";
 import { sseReader } from "./sse-reader.ts";
+import { admission, principal } from "../admission.ts";
 
 const sessions = (env as unknown as { MCP_SESSIONS: DurableObjectNamespace }).MCP_SESSIONS;
 const stubOf = (id: string) => sessions.get(sessions.idFromString(id.split(".")[0] as string));
@@ -82,8 +83,9 @@ describe("session lifecycle", () => {
     const gateway = durableSessionGateway(sessions);
     const request = new Request("http://127.0.0.1/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } });
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-    expect((await gateway.forward(id, request, body, "tenant-b:bob", false)).status).toBe(404);
-    expect((await gateway.forward(id, request, body, "default", false)).status).toBe(200);
+    expect((await gateway.forward(id, request, body, admission("tenant-b", principal("bob")), false)).status).toBe(404);
+    expect((await gateway.forward(id, request, body, admission("default", principal("bob")), false)).status).toBe(404);
+    expect((await gateway.forward(id, request, body, admission("default"), false)).status).toBe(200);
   });
 });
 

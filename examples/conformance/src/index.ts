@@ -26,4 +26,4 @@ const server = createServer({
 // travel as server→client requests; 2026-07-28 traffic stays stateless and never reaches it.
 export default createWorker(server);
 export const McpSessionObject = createSessionObject(server);
-export { McpNotificationHub } from "../../../src/workers/index.ts";
+export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";

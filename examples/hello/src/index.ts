@@ -4,8 +4,8 @@ import { createWorker } from "../../../src/workers/index.ts";
 import { notebookAppend, notebookOpen, notebookRead } from "./notebook.ts";
 import { add, countdown, echo } from "./tools.ts";
 
-// The Durable Object class behind ctx.handles (bound as MCP_HANDLES in wrangler.toml).
-export { McpHandleObject } from "../../../src/workers/index.ts";
+// The Durable Object classes behind ctx.handles and its quotas (MCP_HANDLES, MCP_QUOTAS in wrangler.toml).
+export { McpHandleObject, McpQuotaObject } from "../../../src/workers/index.ts";
 
 export default createWorker({
   info: { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" },

@@ -16,4 +16,4 @@ export default createMultiTenantWorker(options);
 // Sessions for tenants with "legacySessions": true (bound as MCP_SESSIONS), and the per-tenant
 // notification hub (MCP_NOTIFICATIONS) that carries list changes across isolates.
 export const McpSessionObject = createMultiTenantSessionObject(options);
-export { McpNotificationHub } from "../../../src/workers/index.ts";
+export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";

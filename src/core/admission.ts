@@ -1,0 +1,83 @@
+/** The Admission record: what the one admission stage decided about a request, handed down as data. */
+
+import type { Principal } from "./principal.ts";
+
+/** Limits on each tool call of a tenant. */
+export interface CallLimits {
+  /** A tool call that has not finished by then answers with an isError result (its late result is dropped). */
+  readonly toolTimeoutMs?: number;
+  /** A tool result whose JSON is larger is replaced by an isError result. */
+  readonly maxResultBytes?: number;
+}
+
+/** Things a caller can keep alive after its request ends, each counted against a quota. */
+export type QuotaKind = "handles" | "sessions";
+
+/** How many live things of one kind a principal, and a whole tenant, may hold. */
+export interface QuotaLimit {
+  readonly perPrincipal: number;
+  readonly perTenant: number;
+}
+
+export type Quotas = Readonly<Record<QuotaKind, QuotaLimit>>;
+
+/** Sensible defaults: enough for real use, small enough that one caller cannot fill storage. */
+export const DEFAULT_QUOTAS: Quotas = {
+  handles: { perPrincipal: 100, perTenant: 10_000 },
+  sessions: { perPrincipal: 20, perTenant: 1_000 },
+};
+
+/**
+ * Who is asking and within which limits. Built once per request by admission; passed as
+ * structured data to handlers, to session and task objects, and to tool services. Nothing
+ * downstream re-derives identity from it.
+ */
+export interface Admission {
+  /** The tenant serving the request (`default` for a single-tenant Worker). */
+  readonly tenant: string;
+  /** The verified caller, when the tenant requires auth. */
+  readonly principal: Principal | undefined;
+  /** {@link callerKey} of tenant and principal: binds handles, sessions, requestState and cursors. */
+  readonly caller: string;
+  /**
+   * Whom quotas count: the caller, or for an anonymous caller its client address when the
+   * platform gives one (anonymous callers would otherwise share one tenant-wide allowance).
+   */
+  readonly quotaHolder: string;
+  readonly limits: CallLimits;
+  readonly quotas: Quotas;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Serialises an Admission for an object that runs the request elsewhere (a session object).
+ * The JSON is pure ASCII (other characters are `\u` escapes), so it can travel in a header.
+ */
+export function encodeAdmission(admission: Admission): string {
+  return JSON.stringify(admission).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * Reads an Admission written by {@link encodeAdmission}. Only the Worker writes it (on requests
+ * it forwards to its own Durable Objects, never copied from a client); the shape is still
+ * checked, so a malformed record is refused rather than half-trusted.
+ */
+export function decodeAdmission(text: string | null): Admission | undefined {
+  if (text === null) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || typeof value["tenant"] !== "string" || typeof value["caller"] !== "string" || typeof value["quotaHolder"] !== "string") return undefined;
+  const principal = value["principal"];
+  if (principal !== undefined && !(isRecord(principal) && typeof principal["issuer"] === "string" && typeof principal["subject"] === "string" && Array.isArray(principal["scopes"]))) {
+    return undefined;
+  }
+  if (!isRecord(value["limits"]) || !isRecord(value["quotas"])) return undefined;
+  return value as unknown as Admission;
+}

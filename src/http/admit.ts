@@ -1,0 +1,147 @@
+/**
+ * ADMIT (DESIGN §3): the one stage every request passes before it is routed, whatever path it
+ * then takes (stateless POST, session POST/GET/DELETE, and anything added later).
+ */
+
+import type { Admission } from "../core/admission.ts";
+import { sha256Hex } from "../core/bytes.ts";
+import { detectEra, unsupportedVersion, type RequestInfo } from "../core/era.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { own } from "../core/json.ts";
+import { classifyMessage, type InboundMessage, type RequestId } from "../core/jsonrpc.ts";
+import { callerKey, type Principal } from "../core/principal.ts";
+import { resolveTool } from "../server/call-tool.ts";
+import type { CompiledTool } from "../server/compile-tool.ts";
+import type { Endpoint } from "./endpoint.ts";
+import { logMessage } from "./debug-log.ts";
+import { checkHeaderParams } from "./header-params.ts";
+import { rateLimited } from "./rate-limiter.ts";
+import { readBody } from "./read-body.ts";
+import { checkAccept, checkContentType, headerReader, parseJson } from "./request-checks.ts";
+
+/** What admission learnt about a request so far: the access log line, and the id errors echo. */
+export interface AdmissionTrace {
+  started: number;
+  requestId: RequestId | undefined;
+  revision: string | undefined;
+  method: string | undefined;
+  target: string | undefined;
+  principal: Principal | undefined;
+}
+
+export function newTrace(): AdmissionTrace {
+  return { started: Date.now(), requestId: undefined, revision: undefined, method: undefined, target: undefined, principal: undefined };
+}
+
+/** An admitted POST: who asks, the message, its era, and the tool it calls (resolved once). */
+export interface AdmittedPost {
+  admission: Admission;
+  /** The body as received (forwarded as it is to a session). */
+  text: string;
+  message: InboundMessage;
+  /** Era and version; undefined for a JSON-RPC response (which only a session can take). */
+  info: RequestInfo | undefined;
+  tool: CompiledTool | undefined;
+  /** For an `initialize` that opens a session: its new id, whose quota place is already taken. */
+  newSession: string | undefined;
+}
+
+/** How long a session's quota place lasts without use; the session renews it while in use. */
+export const SESSION_LEASE_MS = 30 * 60_000;
+
+/** The quota lease id of a session: the digest of its id (the id itself is a credential). */
+export function sessionLeaseId(sessionId: string): Promise<string> {
+  return sha256Hex(sessionId);
+}
+
+function admissionOf(request: Request, endpoint: Endpoint, principal: Principal | undefined): Admission {
+  const caller = callerKey(endpoint.tenant, principal);
+  // Anonymous callers are told apart for quotas by the address Cloudflare reports, when there is one.
+  const address = principal ? null : request.headers.get("cf-connecting-ip");
+  return {
+    tenant: endpoint.tenant,
+    principal,
+    caller,
+    quotaHolder: address === null ? caller : JSON.stringify([endpoint.tenant, "address", address]),
+    limits: endpoint.limits,
+    quotas: endpoint.quotas,
+  };
+}
+
+/** Authenticates the request when the endpoint requires auth (401 + WWW-Authenticate otherwise). */
+async function authenticate(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
+  const principal = endpoint.authorizer ? await endpoint.authorizer.authenticate(request) : undefined;
+  trace.principal = principal;
+  return admissionOf(request, endpoint, principal);
+}
+
+/**
+ * Admits a GET or DELETE (a session's stream or its end): authentication comes before any other
+ * answer, so that a client probing with GET learns it needs a token (401) rather than 405.
+ */
+export function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
+  return authenticate(request, endpoint, trace);
+}
+
+/**
+ * Admits a POST, in this order: media types; body size and read deadline (413/408); authentication
+ * (401); JSON, message shape and era checks (400/404); the tool of a `tools/call`, resolved once
+ * (-32602); its scopes (403); rate limits (429); and the session quota of an `initialize` (429).
+ * Throws a {@link ProtocolError}; `trace.requestId` is the id to echo once the message was read.
+ */
+export async function admitPost(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<AdmittedPost> {
+  checkAccept(request);
+  checkContentType(request);
+  const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs);
+  if (endpoint.debug) logMessage("in", text, request.headers);
+  const admission = await authenticate(request, endpoint, trace);
+
+  const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
+  if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined };
+  const id = message.kind === "request" ? message.id : undefined;
+  trace.requestId = id;
+  trace.method = message.method;
+  const target = message.params ? (own(message.params, "name") ?? own(message.params, "uri")) : undefined;
+  trace.target = typeof target === "string" ? target : undefined;
+
+  const header = headerReader(request);
+  const info = detectEra(message, header);
+  trace.revision = info.protocolVersion;
+  const initialize = message.method === "initialize";
+  if (endpoint.revisions && !endpoint.revisions.has(info.protocolVersion) && !initialize) {
+    throw unsupportedVersion(info.protocolVersion, id, [...endpoint.revisions]);
+  }
+  if (message.kind === "notification") return { admission, text, message, info, tool: undefined, newSession: undefined };
+
+  const server = endpoint.server;
+  if (info.era === "modern" && !server.hasMethod(message.method, info.era)) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
+  }
+  let tool: CompiledTool | undefined;
+  if (message.method === "tools/call" && server.tools.size > 0) {
+    tool = resolveTool(server.tools, message.params);
+    if (info.era === "modern") checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
+    if (endpoint.authorizer && admission.principal) endpoint.authorizer.authorizeTool(admission.principal, tool.name, request);
+  }
+  if (endpoint.rateLimiter) {
+    const wait = await endpoint.rateLimiter.check(admission, tool?.name);
+    if (wait !== undefined) throw rateLimited(wait, message.id);
+  }
+  let newSession: string | undefined;
+  if (initialize && endpoint.sessions && info.era === "legacy") newSession = await takeSessionPlace(endpoint, admission, message.id);
+  return { admission, text, message, info, tool, newSession };
+}
+
+/** Mints a session id and takes its place in the quota; 429 when the caller or tenant has too many. */
+async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: RequestId): Promise<string> {
+  const sessionId = (endpoint.sessions as NonNullable<Endpoint["sessions"]>).mint();
+  if (!endpoint.quotaCounter) return sessionId;
+  const limit = admission.quotas.sessions;
+  const lease = { kind: "sessions" as const, holder: admission.quotaHolder, id: await sessionLeaseId(sessionId), expiresAt: Date.now() + SESSION_LEASE_MS };
+  if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return sessionId;
+  throw new ProtocolError(
+    ErrorCode.RateLimited,
+    `Too many open sessions: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; end a session with DELETE, or wait for idle ones to expire`,
+    { status: 429, requestId: id, data: { quota: "sessions", perPrincipal: limit.perPrincipal, perTenant: limit.perTenant }, headers: { "retry-after": "60" } },
+  );
+}

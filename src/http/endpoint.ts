@@ -1,0 +1,127 @@
+/** The Endpoint: every setting of one MCP endpoint, gathered once per app and passed by reference. */
+
+import { DEFAULT_QUOTAS, type CallLimits, type QuotaKind, type QuotaLimit, type Quotas } from "../core/admission.ts";
+import type { ChangeRelay } from "../server/change-relay.ts";
+import type { HandleStore } from "../server/handles.ts";
+import type { QuotaCounter } from "../server/quotas.ts";
+import { createStateSealer, type StateSealer } from "../server/request-state.ts";
+import type { McpServer } from "../server/server.ts";
+import type { Authorizer } from "./authorizer.ts";
+import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
+import type { SessionGateway } from "./session-gateway.ts";
+
+/** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
+export type ResponseMode = "auto" | "json" | "sse";
+
+/** Per-kind overrides of the default quotas. */
+export type QuotaOptions = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
+
+export interface McpAppOptions {
+  server: McpServer;
+  /** Path of the MCP endpoint (default `/mcp`). */
+  path?: string;
+  /** Host/Origin allowlist additions (localhost names are always allowed). */
+  allow?: HostPolicyOptions;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest accepted JSON nesting (default 64). */
+  maxJsonDepth?: number;
+  /** Time allowed to receive a request body, in ms (default 10 s): slower uploads get 408. */
+  bodyTimeoutMs?: number;
+  responseMode?: ResponseMode;
+  /** Log every JSON-RPC message in and out, credentials redacted. */
+  debug?: boolean;
+  /**
+   * HMAC secret for MRTR `requestState` (a Worker secret). Without one, a random key per isolate
+   * is used: retries that reach another isolate are then refused.
+   */
+  stateSecret?: string;
+  /** Where `ctx.handles` keeps state; on Workers, `createWorker` binds MCP_HANDLES here. */
+  handleStore?: HandleStore;
+  /** Legacy sessions for 2025-era clients; on Workers, the MCP_SESSIONS Durable Object namespace. */
+  sessions?: SessionGateway;
+  /** The tenant this app serves (default `default`): scopes cursors, requestState, handles and sessions. */
+  tenant?: string;
+  /**
+   * OAuth resource server: every request must carry valid credentials. Build it with
+   * `createAuthorizer(parseAuthConfig(...))`; kept out of this module so unauthenticated servers
+   * do not bundle the token verifier.
+   */
+  authorizer?: Authorizer;
+  rateLimiter?: RateLimiter;
+  /** Where live handles and sessions are counted; on Workers, the MCP_QUOTAS Durable Object. */
+  quotaCounter?: QuotaCounter;
+  /** Live handles and sessions allowed per principal and per tenant (defaults: {@link DEFAULT_QUOTAS}). */
+  quotas?: QuotaOptions;
+  /** Revisions served (default: all). */
+  revisions?: readonly string[];
+  /** One structured JSON log line per request (default false). */
+  accessLog?: boolean;
+  /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
+  relay?: ChangeRelay;
+  /** Limits on tool calls: a deadline and a result size. */
+  limits?: CallLimits;
+}
+
+/** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
+export interface Endpoint {
+  readonly server: McpServer;
+  readonly path: string;
+  readonly tenant: string;
+  readonly policy: HostPolicy;
+  readonly authorizer: Authorizer | undefined;
+  readonly rateLimiter: RateLimiter | undefined;
+  readonly quotaCounter: QuotaCounter | undefined;
+  readonly quotas: Quotas;
+  readonly limits: CallLimits;
+  readonly revisions: ReadonlySet<string> | undefined;
+  readonly sealer: StateSealer;
+  readonly handleStore: HandleStore | undefined;
+  readonly sessions: SessionGateway | undefined;
+  readonly relay: ChangeRelay | undefined;
+  readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+  readonly bodyTimeoutMs: number;
+  readonly responseMode: ResponseMode;
+  readonly debug: boolean;
+  readonly accessLog: boolean;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+export const DEFAULT_TENANT = "default";
+
+/** Fills in the defaults of the quotas. */
+export function resolveQuotas(options: QuotaOptions | undefined): Quotas {
+  const merged = { ...DEFAULT_QUOTAS };
+  for (const kind of Object.keys(DEFAULT_QUOTAS) as QuotaKind[]) merged[kind] = { ...DEFAULT_QUOTAS[kind], ...options?.[kind] };
+  return merged;
+}
+
+/** Resolves the options of an app once; every request of the app reads the result. */
+export function createEndpoint(options: McpAppOptions): Endpoint {
+  return {
+    server: options.server,
+    path: options.path ?? "/mcp",
+    tenant: options.tenant ?? DEFAULT_TENANT,
+    policy: createHostPolicy(options.allow),
+    authorizer: options.authorizer,
+    rateLimiter: options.rateLimiter,
+    quotaCounter: options.quotaCounter,
+    quotas: resolveQuotas(options.quotas),
+    limits: options.limits ?? {},
+    revisions: options.revisions ? new Set(options.revisions) : undefined,
+    sealer: createStateSealer({ secret: options.stateSecret }),
+    handleStore: options.handleStore,
+    sessions: options.sessions,
+    relay: options.relay,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    responseMode: options.responseMode ?? "auto",
+    debug: options.debug ?? false,
+    accessLog: options.accessLog ?? false,
+  };
+}

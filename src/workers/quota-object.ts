@@ -1,0 +1,55 @@
+/**
+ * McpQuotaObject: one Durable Object per tenant that counts the live handles and sessions of
+ * the tenant and of each of its callers, so that every isolate sees the same count.
+ *
+ * Storage (SQLite): table `leases(id, kind, holder, expires_at)`, one row per live thing; a
+ * lease whose `expires_at` has passed no longer counts and is deleted on the next acquire.
+ * Lifecycle: a lease is taken when a handle is created or a session opened (admission), moved
+ * forward while a session is in use, and released when the handle is deleted or the session
+ * ends; expiry frees whatever was never released (an evicted object, a lost alarm).
+ */
+
+import { DurableObject } from "cloudflare:workers";
+import type { QuotaLimit } from "../core/admission.ts";
+import { DefinitionError } from "../core/definition-error.ts";
+import type { QuotaCounter, QuotaLease } from "../server/quotas.ts";
+
+export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
+  constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, kind TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+    sql.exec("CREATE INDEX IF NOT EXISTS leases_by_holder ON leases (kind, holder)");
+    sql.exec("CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases (expires_at)");
+  }
+
+  /** Takes a place for the lease unless the holder or the tenant is at its limit (RPC). */
+  acquire(lease: QuotaLease, limit: QuotaLimit): boolean {
+    const sql = this.ctx.storage.sql;
+    sql.exec("DELETE FROM leases WHERE expires_at <= ?", Date.now());
+    const count = (query: string, ...values: unknown[]): number => (sql.exec<{ n: number }>(query, ...values).one().n);
+    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND holder = ? AND id != ?", lease.kind, lease.holder, lease.id) >= limit.perPrincipal) return false;
+    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND id != ?", lease.kind, lease.id) >= limit.perTenant) return false;
+    sql.exec("INSERT OR REPLACE INTO leases (id, kind, holder, expires_at) VALUES (?, ?, ?, ?)", lease.id, lease.kind, lease.holder, lease.expiresAt);
+    return true;
+  }
+
+  renew(id: string, expiresAt: number): void {
+    this.ctx.storage.sql.exec("UPDATE leases SET expires_at = ? WHERE id = ?", expiresAt, id);
+  }
+
+  release(id: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM leases WHERE id = ?", id);
+  }
+}
+
+/** A {@link QuotaCounter} over the McpQuotaObject namespace: one object per tenant. */
+export function durableQuotaCounter(namespace: DurableObjectNamespace<McpQuotaObject>): QuotaCounter {
+  if (typeof namespace?.idFromName !== "function") throw new DefinitionError("MCP_QUOTAS must be a Durable Object namespace binding of McpQuotaObject");
+  const stub = (tenant: string) => namespace.get(namespace.idFromName(tenant));
+  return {
+    acquire: (tenant, lease, limit) => stub(tenant).acquire(lease, limit) as Promise<boolean>,
+    renew: (tenant, id, expiresAt) => stub(tenant).renew(id, expiresAt) as Promise<void>,
+    release: (tenant, id) => stub(tenant).release(id) as Promise<void>,
+  };
+}
