@@ -1,4 +1,5 @@
 // Vitest projects: unit (Node), workers (workerd via @cloudflare/vitest-plugin), e2e (Node against `wrangler dev`).
+import { readFileSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -46,6 +47,21 @@ export default defineConfig({
         test: {
           name: "workers-conformance",
           include: ["test/workers-conformance/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest({
+            // Admission on every path: a multi-tenant Worker with auth, sessions, handles, quotas, rate limits.
+            wrangler: { configPath: "./test/workers-admission/wrangler.toml" },
+            miniflare: { bindings: { MCP_TENANTS: readFileSync("./test/workers-admission/tenants.json", "utf8") } },
+            remoteBindings: false,
+          }),
+        ],
+        test: {
+          name: "workers-admission",
+          include: ["test/workers-admission/**/*.test.ts"],
         },
       },
       {

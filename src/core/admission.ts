@@ -24,7 +24,7 @@ export type Quotas = Readonly<Record<QuotaKind, QuotaLimit>>;
 /** Sensible defaults: enough for real use, small enough that one caller cannot fill storage. */
 export const DEFAULT_QUOTAS: Quotas = {
   handles: { perPrincipal: 100, perTenant: 10_000 },
-  sessions: { perPrincipal: 20, perTenant: 1_000 },
+  sessions: { perPrincipal: 50, perTenant: 5_000 },
 };
 
 /**

@@ -118,15 +118,25 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
   }
   let tool: CompiledTool | undefined;
+  let toolName: string | undefined;
+  let unknownTool: unknown;
   if (message.method === "tools/call" && server.tools.size > 0) {
-    tool = resolveTool(server.tools, message.params);
-    if (info.era === "modern") checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
-    if (endpoint.authorizer && admission.principal) endpoint.authorizer.authorizeTool(admission.principal, tool.name, request);
+    const name = message.params ? own(message.params, "name") : undefined;
+    toolName = typeof name === "string" ? name : undefined;
+    try {
+      tool = resolveTool(server.tools, message.params);
+    } catch (error) {
+      // Reported last: a caller without the scope, or over its limits, learns nothing about which names exist.
+      unknownTool = error;
+    }
+    if (tool && info.era === "modern") checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
+    if (endpoint.authorizer && admission.principal && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
   }
   if (endpoint.rateLimiter) {
-    const wait = await endpoint.rateLimiter.check(admission, tool?.name);
+    const wait = await endpoint.rateLimiter.check(admission, toolName);
     if (wait !== undefined) throw rateLimited(wait, message.id);
   }
+  if (unknownTool !== undefined) throw unknownTool;
   let newSession: string | undefined;
   if (initialize && endpoint.sessions && info.era === "legacy") newSession = await takeSessionPlace(endpoint, admission, message.id);
   return { admission, text, message, info, tool, newSession };

@@ -19,23 +19,38 @@ export interface CompiledSchema {
 // Parent keywords whose failure is only a summary of a more precise child error.
 const SUMMARY_KEYWORDS = new Set(["properties", "patternProperties", "items", "prefixItems", "contains", "$ref", "$dynamicRef", "allOf", "false", "unevaluatedItems"]);
 const MAX_ISSUES = 8;
+/** Longest text of one issue: messages may quote the input (every unknown key, a long value). */
+const MAX_ISSUE_CHARS = 200;
+
+function clip(text: string): string {
+  return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
+}
 
 function describeUnits(units: readonly OutputUnit[]): string[] {
   const issues: string[] = [];
   for (const unit of units) {
     if (SUMMARY_KEYWORDS.has(unit.keyword)) continue;
     const where = unit.instanceLocation === "#" ? "(root)" : unit.instanceLocation.slice(1);
-    issues.push(`${where}: ${unit.error}`);
+    issues.push(clip(`${where}: ${unit.error}`));
     if (issues.length === MAX_ISSUES) break;
   }
-  return issues.length > 0 ? issues : units.slice(0, MAX_ISSUES).map((u) => `${u.instanceLocation}: ${u.error}`);
+  return issues.length > 0 ? issues : units.slice(0, MAX_ISSUES).map((u) => clip(`${u.instanceLocation}: ${u.error}`));
 }
 
 function describeStandardIssues(issues: ReadonlyArray<StandardIssue>): string[] {
   return issues.slice(0, MAX_ISSUES).map((issue) => {
     const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("/");
-    return `${path === "" ? "(root)" : `/${path}`}: ${issue.message}`;
+    return clip(`${path === "" ? "(root)" : `/${path}`}: ${issue.message}`);
   });
+}
+
+/** A validator that stops at the first error: bounded work and output, whatever the value. */
+function firstErrorValidator(schema: JsonSchema): (value: unknown) => ValidationOutcome {
+  const validator = new Validator(schema as Schema, "2020-12", true);
+  return (value) => {
+    const result = validator.validate(value);
+    return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
+  };
 }
 
 /**
@@ -57,11 +72,25 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
     const validate = schema["~standard"].validate;
     const toOutcome = (result: Awaited<ReturnType<typeof validate>>): ValidationOutcome =>
       result.issues ? { ok: false, issues: describeStandardIssues(result.issues) } : { ok: true, value: result.value };
+    // Like the JSON Schema validator below, a Standard Schema library may overflow the stack while
+    // collecting the errors of a huge invalid value; then its JSON Schema names the first problem.
+    let firstError: ((value: unknown) => ValidationOutcome) | undefined;
+    const overflowed = (error: unknown, value: unknown): ValidationOutcome => {
+      if (!(error instanceof RangeError)) throw error;
+      firstError ??= firstErrorValidator(json);
+      const outcome = firstError(value);
+      return outcome.ok ? { ok: false, issues: ["(root): the arguments are too large to check in full"] } : outcome;
+    };
     return {
       json,
       validate(value) {
-        const result = validate(value);
-        return result instanceof Promise ? result.then(toOutcome) : toOutcome(result);
+        let result;
+        try {
+          result = validate(value);
+        } catch (error) {
+          return overflowed(error, value);
+        }
+        return result instanceof Promise ? result.then(toOutcome, (error: unknown) => overflowed(error, value)) : toOutcome(result);
       },
     };
   }
@@ -72,7 +101,7 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
   } catch (cause) {
     throw new DefinitionError(`${what} is not a valid JSON Schema`, { cause });
   }
-  let firstError: Validator | undefined;
+  let firstError: ((value: unknown) => ValidationOutcome) | undefined;
   return {
     json: schema,
     validate(value) {
@@ -84,8 +113,8 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
         // the stack inside the validator, which spreads each child's errors into its parent's.
         // Then stop at the first error instead: the caller still learns what to fix.
         if (!(error instanceof RangeError)) throw error;
-        firstError ??= new Validator(schema as Schema, "2020-12", true);
-        result = firstError.validate(value);
+        firstError ??= firstErrorValidator(schema);
+        return firstError(value);
       }
       return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
     },

@@ -34,11 +34,14 @@ describe("parseTenantConfig", () => {
       legacySessions: true,
       revisions: ["2026-07-28"],
       server: { name: "acme", instructions: "…" },
-      limits: { maxBodyBytes: 1000, toolTimeoutMs: 500 },
+      limits: { maxBodyBytes: 1000, toolTimeoutMs: 500, bodyTimeoutMs: 2000 },
+      quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
+    expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } });
+    expect(config.limits?.bodyTimeoutMs).toBe(2000);
   });
 
   it.each([
@@ -56,6 +59,13 @@ describe("parseTenantConfig", () => {
     [{ ...base, rateLimits: { tool: "a-b" } }, /tenant acme: rateLimits.tool must be a rate limiting binding name/],
     [{ ...base, hosts: ["Bad Host"] }, /tenant acme: hosts must be an array of strings matching/],
     [{ ...base, colour: "red" }, /tenant acme: colour is not a known field/],
+    [{ ...base, limits: { bodyTimeout: 5 } }, /tenant acme: limits.bodyTimeout is not a known field/],
+    [{ ...base, limits: { bodyTimeoutMs: 0 } }, /tenant acme: limits.bodyTimeoutMs must be a positive integer/],
+    [{ ...base, quotas: [] }, /tenant acme: quotas must be an object/],
+    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions\)/],
+    [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
+    [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
+    [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],
   ])("refuses %j, naming tenant and field", (config, message) => {
     expect(failure(() => parseTenantConfig(config))).toMatch(message);
   });

@@ -27,6 +27,11 @@ describe("prompts and completion", () => {
     expect(error.message).toMatch(/arg2/);
   });
 
+  it.each(["constructor", "__proto__", "toString"])("completes the template argument %s, a prototype member name, with no values", async (name) => {
+    const reply = await legacy("completion/complete", { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name, value: "" } });
+    expect(reply).toMatchObject({ result: { completion: { values: [], total: 0, hasMore: false } } });
+  });
+
   it("refuses a completion request with a bad reference", async () => {
     for (const ref of [{ type: "ref/prompt", name: "no_such_prompt" }, { type: "ref/unknown" }, "ref/prompt"]) {
       expect((await legacy("completion/complete", { ref, argument: { name: "arg1", value: "" } }))["error"]).toMatchObject({ code: -32602 });

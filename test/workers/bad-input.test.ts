@@ -114,6 +114,15 @@ describe("legacy (2025) requests", () => {
     expect(await response.text()).toBe("");
   });
 
+  it.each(["constructor", "__proto__", "toString"])("answers the method %s with -32601", async (method) => {
+    await expectError(await post({ jsonrpc: "2.0", id: 1, method }), 200, -32601);
+  });
+
+  it.each(["constructor", "__proto__", "toString"])("answers tools/call of the tool %s with -32602 Unknown tool", async (name) => {
+    const error = await expectError(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name } }), 200, -32602);
+    expect(error.message).toBe(`Unknown tool: ${name}`);
+  });
+
   it("answers tools/call without a name, or with an unknown one, with -32602", async () => {
     await expectError(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }), 200, -32602);
     const error = await expectError(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "nope" } }), 200, -32602);
@@ -168,6 +177,15 @@ describe("2026-07-28 requests", () => {
   it.each(["initialize", "ping", "logging/setLevel", "resources/subscribe", "no/such"])("answers the removed or unknown method %s with 404 -32601", async (method) => {
     await expectError(await postModern(method), 404, -32601);
   });
+
+  it.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"])(
+    "answers the method %s, which names an Object.prototype member, with 404 -32601 (no Mcp-Name needed)",
+    async (method) => {
+      const response = await post({ jsonrpc: "2.0", id: 1, method, params: { _meta: MODERN_META } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method });
+      const error = await expectError(response, 404, -32601);
+      expect(error.message).toBe(`Method not found: ${method}`);
+    },
+  );
 
   it("answers an invalid log level with 400 -32602", async () => {
     await expectError(await postModern("tools/list", { _meta: { ...MODERN_META, "io.modelcontextprotocol/logLevel": "loud" } }), 400, -32602);

@@ -24,6 +24,7 @@ const server = createServer({
 
 // 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation
 // travel as server→client requests; 2026-07-28 traffic stays stateless and never reaches it.
-export default createWorker(server);
+// The suites open a few hundred sessions per run and never end them: a test fixture's quota.
+export default createWorker(server, { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 } } });
 export const McpSessionObject = createSessionObject(server);
 export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";

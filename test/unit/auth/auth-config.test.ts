@@ -125,6 +125,13 @@ describe("parseAuthConfig", () => {
     expect(problems({ ...base, scopeHierarchy: "prefix" })).toContain('auth.scopeHierarchy: must be "none" or "colon"');
   });
 
+  it("takes an RFC 9068 token type and refuses one that is not a media type", () => {
+    expect(parseAuthConfig({ ...base, tokenType: "at+jwt" }, "acme").tokenType).toBe("at+jwt");
+    expect(parseAuthConfig(base, "acme").tokenType).toBeUndefined();
+    expect(problems({ ...base, tokenType: "at jwt" })).toContain('auth.tokenType: must be a media type such as "at+jwt"');
+    expect(problems({ ...base, tokenType: true })).toContain("auth.tokenType");
+  });
+
   it("refuses malformed, duplicate and plaintext API keys", () => {
     const sha256 = "a".repeat(64);
     expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256: "xyz" }] })).toContain("auth.apiKeys[0].sha256: must be the 64-character hex SHA-256");
