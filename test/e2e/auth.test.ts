@@ -104,6 +104,37 @@ describe("refusals", () => {
   });
 });
 
+describe("2025-11-25 sessions on an auth tenant", () => {
+  it("gives the official v1 client in a session the 403 challenge when its token lacks the tool's scope", async () => {
+    const seen: Response[] = [];
+    // Keeps a copy of each tool call's answer (never of the GET stream, which does not end).
+    const capture: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === "string" && init.body.includes('"tools/call"')) seen.push(response.clone());
+      return response;
+    };
+    const client = await connectLegacyClient(URL_MCP, { headers: { authorization: `Bearer ${token("--scope", "profile:read", "--sub", "scope-less")}` }, fetch: capture });
+    try {
+      await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1, 2] } })).rejects.toThrow(/403|Insufficient scope/);
+      const refusal = seen.at(-1) as Response;
+      expect(refusal.status).toBe(403);
+      expect(refusal.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", scope="invoices:read", resource_metadata="${METADATA}", error_description="tool invoice_total needs invoices:read"`);
+      expect(await refusal.json()).toMatchObject({ error: { code: -32600, message: "Insufficient scope: tool invoice_total needs invoices:read" } });
+      // The session stays usable for what the token allows.
+      expect((await client.callTool({ name: "whoami", arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a GET without a token with 401 and a challenge (what mcp-remote probes with)", async () => {
+    const response = await fetch(URL_MCP, { headers: { accept: "text/event-stream" } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(CHALLENGE_401);
+    expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+  });
+});
+
 describe("accepted credentials", () => {
   it("serves the metadata document without a token", async () => {
     const response = await fetch(METADATA);

@@ -81,6 +81,33 @@ describe("tenant resolution over raw HTTP", () => {
     expect((await fetch(`${base}/t/nobody/mcp`, { method: "POST", body: "{}" })).status).toBe(404);
   });
 
+  it("answers a 2025 client in a session with 429 and Retry-After once globex's per-tool limit is passed", async () => {
+    const seen: Response[] = [];
+    // Keeps a copy of each tool call's answer (never of the GET stream, which does not end).
+    const capture: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === "string" && init.body.includes('"tools/call"')) seen.push(response.clone());
+      return response;
+    };
+    const client = await connectLegacyClient(GLOBEX.url, { fetch: capture });
+    try {
+      const outcomes: string[] = [];
+      for (let i = 0; i < 30 && !outcomes.includes("429"); i++) {
+        // session_probe is no tool: each call is -32602 until the limit answers first.
+        const error = await client.callTool({ name: "session_probe", arguments: {} }).then(() => undefined, (e: unknown) => e as Error);
+        outcomes.push(error && /429/.test(error.message) ? "429" : error && /Unknown tool/.test(error.message) ? "unknown" : String(error));
+      }
+      expect(outcomes.slice(0, 20)).toEqual(Array(20).fill("unknown"));
+      expect(outcomes[20]).toBe("429");
+      const limited = seen.at(-1) as Response;
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("60");
+      expect(await limited.json()).toMatchObject({ error: { code: -31429, data: { retryAfterSeconds: 60 } } });
+    } finally {
+      await client.close();
+    }
+  });
+
   it("answers 429 with Retry-After once globex's per-tool limit is passed", async () => {
     const call = () =>
       fetch(`${base}/t/globex/mcp`, {
