@@ -31,6 +31,8 @@ export interface ServiceCallContext {
   tenant: string;
   /** The authenticated subject, when the tenant requires auth. */
   subject?: string;
+  /** Who vouches for the subject: the token's issuer, or "api-key". Key per-user data by issuer and subject. */
+  issuer?: string;
   scopes: readonly string[];
   protocolVersion: string;
 }

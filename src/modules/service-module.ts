@@ -17,8 +17,11 @@ export interface ServiceModuleOptions {
 
 /** The verified identity of a call, as a service receives it: tenant, subject, scopes — never a token. */
 function callContext(ctx: HandlerContext): ServiceCallContext {
-  const context: ServiceCallContext = { tenant: ctx.tenant ?? "", scopes: ctx.principal?.scopes ?? [], protocolVersion: ctx.protocolVersion };
-  if (ctx.principal) context.subject = ctx.principal.subject;
+  const context: ServiceCallContext = { tenant: ctx.tenant, scopes: ctx.principal?.scopes ?? [], protocolVersion: ctx.protocolVersion };
+  if (ctx.principal) {
+    context.subject = ctx.principal.subject;
+    context.issuer = ctx.principal.issuer;
+  }
   return context;
 }
 
