@@ -118,28 +118,51 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
   }
   let tool: CompiledTool | undefined;
-  let toolName: string | undefined;
-  let unknownTool: unknown;
   if (message.method === "tools/call" && server.tools.size > 0) {
-    const name = message.params ? own(message.params, "name") : undefined;
-    toolName = typeof name === "string" ? name : undefined;
-    try {
-      tool = resolveTool(server.tools, message.params);
-    } catch (error) {
-      // Reported last: a caller without the scope, or over its limits, learns nothing about which names exist.
-      unknownTool = error;
-    }
-    if (tool && info.era === "modern") checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);
-    if (endpoint.authorizer && admission.principal && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
+    const beforeLimits = info.era === "modern" ? (found: CompiledTool) => checkHeaderParams(found, message.params ? own(message.params, "arguments") : undefined, header, message.id) : undefined;
+    tool = await admitToolCall(endpoint, admission, request, message.params ? own(message.params, "name") : undefined, message.id, beforeLimits);
+  } else {
+    await checkRateLimits(endpoint, admission, undefined, message.id);
   }
-  if (endpoint.rateLimiter) {
-    const wait = await endpoint.rateLimiter.check(admission, toolName);
-    if (wait !== undefined) throw rateLimited(wait, message.id);
-  }
-  if (unknownTool !== undefined) throw unknownTool;
   let newSession: string | undefined;
   if (initialize && endpoint.sessions && info.era === "legacy") newSession = await takeSessionPlace(endpoint, admission, message.id);
   return { admission, text, message, info, tool, newSession };
+}
+
+/**
+ * The tool part of admission, shared by every path that runs a tool on a caller's behalf (a
+ * `tools/call`, and anything that calls a tool by name for it): resolves the tool once, checks
+ * its scopes (403) and the rate limits (429). An unknown name is reported last (-32602), so a
+ * caller without the scope, or over its limits, learns nothing about which tools exist.
+ * `beforeLimits` runs on the resolved tool before scopes (the 2026-07-28 `Mcp-Param-*` checks).
+ */
+export async function admitToolCall(
+  endpoint: Endpoint,
+  admission: Admission,
+  request: Request,
+  name: unknown,
+  requestId: RequestId | undefined,
+  beforeLimits?: (tool: CompiledTool) => void,
+): Promise<CompiledTool> {
+  const toolName = typeof name === "string" ? name : undefined;
+  let tool: CompiledTool | undefined;
+  let unknownTool: unknown;
+  try {
+    tool = resolveTool(endpoint.server.tools, { name });
+  } catch (error) {
+    unknownTool = error;
+  }
+  if (tool) beforeLimits?.(tool);
+  if (endpoint.authorizer && admission.principal && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
+  await checkRateLimits(endpoint, admission, toolName, requestId);
+  if (tool === undefined) throw unknownTool;
+  return tool;
+}
+
+async function checkRateLimits(endpoint: Endpoint, admission: Admission, tool: string | undefined, requestId: RequestId | undefined): Promise<void> {
+  if (!endpoint.rateLimiter) return;
+  const wait = await endpoint.rateLimiter.check(admission, tool);
+  if (wait !== undefined) throw rateLimited(wait, requestId);
 }
 
 /** Mints a session id and takes its place in the quota; 429 when the caller or tenant has too many. */

@@ -13,6 +13,7 @@ import type { QuotaCounter } from "../server/quotas.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
+import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
@@ -115,6 +116,10 @@ export class Exchange implements TransportContext {
 
   get quotas(): QuotaCounter | undefined {
     return this.#endpoint.quotaCounter;
+  }
+
+  admitTool(name: string): Promise<CompiledTool> {
+    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined);
   }
 
   get signal(): AbortSignal {

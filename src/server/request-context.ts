@@ -43,6 +43,12 @@ export interface TransportContext {
   handleStore?: HandleStore | undefined;
   /** Where live handles are counted against the admission's quotas. */
   quotas?: QuotaCounter | undefined;
+  /**
+   * Admits a call of another tool by name on this caller's behalf, exactly as a `tools/call` of it
+   * would be admitted (scopes 403, rate limits 429, unknown -32602), and returns the tool. For
+   * code that calls tools for the model, such as a `call_tool` of tool search.
+   */
+  admitTool?(name: string): Promise<CompiledTool>;
 }
 
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
