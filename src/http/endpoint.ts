@@ -30,6 +30,13 @@ export interface McpAppOptions {
   /** Time allowed to receive a request body, in ms (default 10 s): slower uploads get 408. */
   bodyTimeoutMs?: number;
   responseMode?: ResponseMode;
+  /**
+   * While a call runs, its SSE answer gets a keep-alive comment after this many ms without a write
+   * (default 10 s; 0 turns it off), and in `auto` mode a call whose handler reads `ctx.signal` and
+   * is still running after this long is answered as SSE. Workers notice a client that went away
+   * only when a write to it fails: this is what lets a disconnect abort `ctx.signal`.
+   */
+  keepAliveMs?: number;
   /** Log every JSON-RPC message in and out, credentials redacted. */
   debug?: boolean;
   /**
@@ -84,6 +91,7 @@ export interface Endpoint {
   readonly maxJsonDepth: number;
   readonly bodyTimeoutMs: number;
   readonly responseMode: ResponseMode;
+  readonly keepAliveMs: number;
   readonly debug: boolean;
   readonly accessLog: boolean;
 }
@@ -92,6 +100,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const DEFAULT_TENANT = "default";
+export const DEFAULT_KEEP_ALIVE_MS = 10_000;
 
 /** Fills in the defaults of the quotas. */
 export function resolveQuotas(options: QuotaOptions | undefined): Quotas {
@@ -121,6 +130,7 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     responseMode: options.responseMode ?? "auto",
+    keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     debug: options.debug ?? false,
     accessLog: options.accessLog ?? false,
   };

@@ -83,6 +83,7 @@ export class Exchange implements TransportContext {
   // serialised answer reachable, so every answer would survive young-generation GC (measured).
   #wake: ((streamed: boolean) => void) | undefined;
   #disconnectRequested = false;
+  #promotion: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
 
   constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
@@ -99,7 +100,8 @@ export class Exchange implements TransportContext {
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;
     this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
-    this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel));
+    // Keep-alive writes are how a disconnect is noticed: only where a disconnect cancels.
+    this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel, { keepAliveMs: this.#cancelOnDisconnect ? endpoint.keepAliveMs : 0 }));
   }
 
   get sealer(): StateSealer {
@@ -131,6 +133,7 @@ export class Exchange implements TransportContext {
       if (this.#cancelled !== undefined) controller.abort(this.#cancelled);
       else if (upstream?.aborted) controller.abort(upstream.reason);
       else upstream?.addEventListener("abort", () => controller.abort(upstream.reason), { once: true });
+      this.#armPromotion();
     }
     return this.#controller.signal;
   }
@@ -182,8 +185,10 @@ export class Exchange implements TransportContext {
         this.#wake = resolve;
         void outcome.then(() => resolve(this.#buffered !== undefined));
         if (this.#buffered !== undefined) resolve(true);
+        else this.#armPromotion();
       });
       this.#wake = undefined;
+      if (this.#promotion !== undefined) clearTimeout(this.#promotion);
       if (!streamed) {
         const done = await outcome;
         // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
@@ -218,6 +223,19 @@ export class Exchange implements TransportContext {
     if (this.#cancelled !== undefined) return;
     this.#cancelled = reason;
     this.#controller?.abort(reason);
+  }
+
+  /**
+   * In `auto` mode, a handler that reads its signal and is still running after the keep-alive
+   * interval gets an SSE answer: only a write reveals a client that went away (workerd aborts
+   * request.signal when a write to the connection fails), and a JSON answer writes nothing until
+   * the end. Handlers that never read the signal keep their JSON answer and pay for no timer.
+   */
+  #armPromotion(): void {
+    const { responseMode, keepAliveMs } = this.#endpoint;
+    if (this.#wake === undefined || this.#promotion !== undefined || this.#controller === undefined) return;
+    if (!this.#cancelOnDisconnect || responseMode !== "auto" || keepAliveMs <= 0) return;
+    this.#promotion = setTimeout(() => this.#wake?.(true), keepAliveMs);
   }
 
   #out(json: string): string {

@@ -17,7 +17,15 @@ export interface SseStreamOptions {
    * stream checks its queue on its own timer, every `crossRequestPollMs`, instead of being woken.
    */
   crossRequestPollMs?: number;
+  /**
+   * Writes an SSE comment after this long without other writes. On Workers a client that went
+   * away is only noticed when a write to its connection fails, so this bounds how long that takes.
+   * Off when absent or 0.
+   */
+  keepAliveMs?: number;
 }
+
+const KEEP_ALIVE = ": keep-alive\n\n";
 
 /**
  * The stream is pull-based: `send` only queues text, and the stream's own `pull` writes it, so
@@ -27,6 +35,7 @@ export class SseStream {
   readonly response: Response;
   readonly #queue: string[] = [];
   readonly #pollMs: number | undefined;
+  readonly #keepAliveMs: number | undefined;
   #wake: (() => void) | undefined;
   #ended = false;
   #open = true;
@@ -34,14 +43,22 @@ export class SseStream {
   /** `onCancel` runs when the client goes away before the stream ends. */
   constructor(onCancel: () => void, options: SseStreamOptions = {}) {
     this.#pollMs = options.crossRequestPollMs;
+    this.#keepAliveMs = options.keepAliveMs || undefined;
     const stream = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
           while (this.#queue.length === 0 && !this.#ended && this.#open) {
+            let keepAlive: ReturnType<typeof setTimeout> | undefined;
             await new Promise<void>((resolve) => {
               this.#wake = resolve;
               if (this.#pollMs !== undefined) setTimeout(resolve, this.#pollMs);
+              if (this.#keepAliveMs === undefined) return;
+              keepAlive = setTimeout(() => {
+                this.#queue.push(KEEP_ALIVE);
+                resolve();
+              }, this.#keepAliveMs);
             });
+            if (keepAlive !== undefined) clearTimeout(keepAlive);
           }
           if (!this.#open) return;
           if (this.#queue.length > 0) controller.enqueue(encoder.encode(this.#queue.splice(0).join("")));
