@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createHmac } from "node:crypto";
 import { SignJWT, generateKeyPair, importJWK, type JWK } from "jose";
 import { describe, expect, inject, it } from "vitest";
-import { connectLegacyClient, connectModernClient } from "./clients.ts";
+import { capturingToolCalls, connectLegacyClient, connectModernClient } from "./clients.ts";
 
 const base = inject("baseUrlMultiTenant");
 const URL_MCP = `${base}/t/initech/mcp`;
@@ -106,13 +106,7 @@ describe("refusals", () => {
 
 describe("2025-11-25 sessions on an auth tenant", () => {
   it("gives the official v1 client in a session the 403 challenge when its token lacks the tool's scope", async () => {
-    const seen: Response[] = [];
-    // Keeps a copy of each tool call's answer (never of the GET stream, which does not end).
-    const capture: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      if (typeof init?.body === "string" && init.body.includes('"tools/call"')) seen.push(response.clone());
-      return response;
-    };
+    const { fetch: capture, seen } = capturingToolCalls();
     const client = await connectLegacyClient(URL_MCP, { headers: { authorization: `Bearer ${token("--scope", "profile:read", "--sub", "scope-less")}` }, fetch: capture });
     try {
       await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1, 2] } })).rejects.toThrow(/403|Insufficient scope/);

@@ -67,3 +67,17 @@ export async function connectModernClient(url: string | URL, options: ConnectOpt
   await client.connect(transport);
   return client;
 }
+
+/**
+ * A fetch that keeps a copy of every tool call's answer in `seen` (never of the GET stream, which
+ * does not end), for tests that look at the HTTP status and headers behind a client's error.
+ */
+export function capturingToolCalls(): { fetch: typeof fetch; seen: Response[] } {
+  const seen: Response[] = [];
+  const capture: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (typeof init?.body === "string" && init.body.includes('"tools/call"')) seen.push(response.clone());
+    return response;
+  };
+  return { fetch: capture, seen };
+}

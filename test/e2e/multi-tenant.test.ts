@@ -1,7 +1,7 @@
 // Two tenants on one Worker with the official clients: each sees and calls only its own tools; a service-bound
 // module is listed with its prefix and called through its binding; faults stay inside their module.
 import { describe, expect, inject, it } from "vitest";
-import { connectLegacyClient, connectModernClient, type ConnectOptions } from "./clients.ts";
+import { capturingToolCalls, connectLegacyClient, connectModernClient, type ConnectOptions } from "./clients.ts";
 import { fetchWithHost } from "./host-fetch.ts";
 
 const base = inject("baseUrlMultiTenant");
@@ -82,13 +82,7 @@ describe("tenant resolution over raw HTTP", () => {
   });
 
   it("answers a 2025 client in a session with 429 and Retry-After once globex's per-tool limit is passed", async () => {
-    const seen: Response[] = [];
-    // Keeps a copy of each tool call's answer (never of the GET stream, which does not end).
-    const capture: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      if (typeof init?.body === "string" && init.body.includes('"tools/call"')) seen.push(response.clone());
-      return response;
-    };
+    const { fetch: capture, seen } = capturingToolCalls();
     const client = await connectLegacyClient(GLOBEX.url, { fetch: capture });
     try {
       const outcomes: string[] = [];
