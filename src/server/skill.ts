@@ -1,0 +1,76 @@
+/** How Agent Skills are declared: a folder of files with a `SKILL.md`, served as `skill://` resources (SEP-2640). */
+
+import type { HandlerContext } from "./handler-context.ts";
+
+/** One file of a skill: text, bytes, either with an explicit mime type, or a file served from elsewhere. */
+export type SkillFile = string | Uint8Array | SkillFileContent | ExternalSkillFile;
+
+/** A file's content with an explicit mime type (otherwise the type follows the file's extension). */
+export interface SkillFileContent {
+  content: string | Uint8Array;
+  mimeType: string;
+}
+
+/**
+ * A file whose bytes live elsewhere (a tool service, storage): its size and digest are published
+ * in `skills/list`, and `read()` runs on every `resources/read`. Bytes that do not match the size
+ * and digest are not served. `SKILL.md` itself cannot be external: its frontmatter is needed when
+ * the server is compiled.
+ */
+export interface ExternalSkillFile {
+  /** Length in bytes (UTF-8 bytes for text). */
+  size: number;
+  /** `sha256:` and the 64 lowercase hex digits of the SHA-256 of the bytes. */
+  digest: string;
+  mimeType?: string;
+  read(ctx: HandlerContext): Promise<string | Uint8Array>;
+}
+
+export interface SkillDefinition {
+  /** 1-64 lowercase letters, digits and single hyphens; must equal `name` in the SKILL.md frontmatter. */
+  name: string;
+  /**
+   * Organisational path before the name: `"acme/billing"` serves the skill at
+   * `skill://acme/billing/<name>/SKILL.md`. Segments use `A-Z a-z 0-9 . _ ~ -`.
+   */
+  path?: string;
+  /**
+   * Every file of the skill by its path in the skill's folder (`SKILL.md`, `references/guide.md`).
+   * `SKILL.md` is required and begins with YAML frontmatter holding at least `name` and
+   * `description`. Path segments use `A-Z a-z 0-9 . _ ~ -`, so URIs need no percent-encoding.
+   */
+  files: Readonly<Record<string, SkillFile>>;
+}
+
+/** Per-skill limits checked when the server is compiled; over them, a `DefinitionError` names the skill and file. */
+export interface SkillLimits {
+  /** Files per skill, SKILL.md included (default 512, the SEP-2640 interoperability limit). */
+  maxFiles?: number;
+  /** Bytes per file (default 4 MiB: a resources/read result carries the whole file, base64 for bytes). */
+  maxFileBytes?: number;
+  /** Bytes per skill, summed over its files (default 16 MiB, the SEP-2640 interoperability limit). */
+  maxTotalBytes?: number;
+}
+
+export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.freeze({
+  maxFiles: 512,
+  maxFileBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 16 * 1024 * 1024,
+});
+
+/**
+ * Declares an Agent Skill (identity function, for type checking). Its SKILL.md frontmatter is
+ * parsed and checked when the server is compiled; digests and sizes are computed once per isolate.
+ *
+ * @example
+ * const tour = defineSkill({
+ *   name: "notebook-tour",
+ *   files: {
+ *     "SKILL.md": "---\nname: notebook-tour\ndescription: Keep notes between calls.\n---\n# Notebook\nSee references/handles.md.\n",
+ *     "references/handles.md": "# Handles\n...",
+ *   },
+ * });
+ */
+export function defineSkill(definition: SkillDefinition): SkillDefinition {
+  return definition;
+}
