@@ -16,6 +16,8 @@ export interface CompiledSkillFile {
   readonly uri: string;
   readonly mimeType: string;
   readonly size: number;
+  /** The bytes or text, when they are held in memory (not an external file). */
+  readonly content?: string | Uint8Array;
   /** `sha256:<hex>`, computed on first use and kept for the isolate's life. */
   digest(): Promise<string>;
   read(ctx: HandlerContext): string | Uint8Array | Promise<string | Uint8Array>;
@@ -181,7 +183,7 @@ export function compileSkill(definition: SkillDefinition, limits: Required<Skill
       if (typeof content === "string") compiled = textFile(definition.files, path, uri, content, mimeTypeOfFile(file, mimeTypeOf(path, true)), fileFail);
       else if (content instanceof Uint8Array) {
         const bytes = content;
-        compiled = { path, uri, mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)), size: bytes.byteLength, digest: cachedDigest(definition.files, path, () => bytes), read: () => bytes };
+        compiled = { path, uri, mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)), size: bytes.byteLength, content: bytes, digest: cachedDigest(definition.files, path, () => bytes), read: () => bytes };
       } else return fileFail(`content must be a string, a Uint8Array, {content, mimeType} or an external file {size, digest, read}`);
     }
     if (compiled.size > limits.maxFileBytes) fileFail(`is ${compiled.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file (skillLimits.maxFileBytes)`);
@@ -200,7 +202,7 @@ function mimeTypeOfFile(file: SkillFile, fallback: string): string {
 function textFile(files: object, path: string, uri: string, text: string, mimeType: string, fail: (message: string) => never): CompiledSkillFile {
   // A lone surrogate has no UTF-8 encoding of its own: the digest would cover U+FFFD instead.
   if (LONE_SURROGATE.test(text)) fail("contains a lone UTF-16 surrogate (not valid Unicode text)");
-  return { path, uri, mimeType, size: utf8Length(text), digest: cachedDigest(files, path, () => utf8(text)), read: () => text };
+  return { path, uri, mimeType, size: utf8Length(text), content: text, digest: cachedDigest(files, path, () => utf8(text)), read: () => text };
 }
 
 function externalFile(label: string, path: string, uri: string, file: ExternalSkillFile, fail: (message: string) => never): CompiledSkillFile {

@@ -6,9 +6,12 @@ import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
+import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import type { PromptDefinition } from "../server/prompt.ts";
+import { compileSkill } from "../server/compile-skill.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
+import { DEFAULT_SKILL_LIMITS, type SkillDefinition } from "../server/skill.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tool-registry.ts";
 import type { ToolDefinition } from "../server/tool.ts";
@@ -43,6 +46,19 @@ function renamed<T extends { name: string }>(items: readonly T[] | undefined, pr
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
 
+/** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
+function prefixed(skills: readonly SkillDefinition[] | undefined, prefix: string | undefined): SkillDefinition[] {
+  return (skills ?? []).map((skill) => (prefix === undefined ? skill : { ...skill, path: skill.path ? `${prefix}/${skill.path}` : prefix }));
+}
+
+const skillKey = (skill: SkillDefinition): string => `${skill.path ? `${skill.path}/` : ""}${skill.name}`;
+
+/** The taken skill whose folder is this one, holds it, or lies in it (a skill's file list would be incomplete). */
+function clash(key: string, taken: Iterable<string>): string | undefined {
+  for (const other of taken) if (other === key || other.startsWith(`${key}/`) || key.startsWith(`${other}/`)) return other;
+  return undefined;
+}
+
 export class TenantDirectory {
   readonly tenants: readonly TenantConfig[];
   readonly #options: TenantDirectoryOptions;
@@ -61,6 +77,7 @@ export class TenantDirectory {
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
+      const skills = new Map<string, string>();
       for (const ref of tenant.modules) {
         if (ref.service !== undefined) continue;
         const module = options.modules[ref.name];
@@ -69,6 +86,11 @@ export class TenantDirectory {
           const owner = names.get(tool.name);
           if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
           names.set(tool.name, ref.name);
+        }
+        for (const skill of prefixed(module.skills, ref.prefix)) {
+          const other = clash(skillKey(skill), skills.keys());
+          if (other !== undefined) throw new DefinitionError(`tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`);
+          skills.set(skillKey(skill), ref.name);
         }
       }
     }
@@ -103,13 +125,41 @@ export class TenantDirectory {
     return server;
   }
 
+  /**
+   * The skills a service lists that can be served: each is compiled on its own, so one with bad
+   * frontmatter, over the limits or colliding with another module's is left out (with a log line).
+   */
+  #serviceSkills(tenant: TenantConfig, service: ToolService, listed: readonly unknown[], module: { name: string; prefix: string; timeoutMs: number }, taken: Set<string>): SkillDefinition[] {
+    const { skills, refused } = serviceSkills(service, listed, module);
+    const served: SkillDefinition[] = [];
+    for (const { skill, reason } of refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skill} is left out: ${reason}`);
+    for (const skill of skills) {
+      try {
+        compileSkill(skill, DEFAULT_SKILL_LIMITS);
+      } catch (error) {
+        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: ${error instanceof Error ? error.message : String(error)}; it is left out`);
+        continue;
+      }
+      const other = clash(skillKey(skill), taken);
+      if (other !== undefined) {
+        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skillKey(skill)} collides with skill ${other}; it is left out`);
+        continue;
+      }
+      taken.add(skillKey(skill));
+      served.push(skill);
+    }
+    return served;
+  }
+
   async #build(tenant: TenantConfig): Promise<McpServer> {
     const tools: ToolDefinition[] = [];
     const resources: ResourceDefinition[] = [];
     const templates: ResourceTemplateDefinition[] = [];
     const prompts: PromptDefinition[] = [];
+    const skills: SkillDefinition[] = [];
     const unavailable: UnavailableModule[] = [];
     const taken = new Set<string>();
+    const takenSkills = new Set<string>();
     for (const ref of tenant.modules) {
       if (ref.service === undefined) {
         const module = this.#options.modules[ref.name] as ToolModule;
@@ -118,6 +168,8 @@ export class TenantDirectory {
         resources.push(...(module.resources ?? []));
         templates.push(...(module.resourceTemplates ?? []));
         prompts.push(...renamed(module.prompts, ref.prefix));
+        for (const skill of prefixed(module.skills, ref.prefix)) takenSkills.add(skillKey(skill));
+        skills.push(...prefixed(module.skills, ref.prefix));
         continue;
       }
       const prefix = ref.prefix ?? ref.name;
@@ -138,6 +190,7 @@ export class TenantDirectory {
           taken.add(tool.name);
           tools.push(tool);
         }
+        skills.push(...this.#serviceSkills(tenant, service, catalog.skills ?? [], { name: ref.name, prefix, timeoutMs }, takenSkills));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         console.error(`edge-mcp: tenant ${tenant.id}: ${reason}`);
@@ -152,6 +205,7 @@ export class TenantDirectory {
       resources,
       resourceTemplates: templates,
       prompts,
+      skills,
       scope: tenant.id,
       unavailableModules: unavailable,
       // Lists may differ per tenant and, with auth, per caller.
