@@ -1,8 +1,8 @@
 /** For tool service authors: skill declarations turned into the `skills` of `describe()` and the answers of `readSkillFile()`. */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import { compileSkill, type CompiledSkill } from "../server/compile-skill.ts";
-import { DEFAULT_SKILL_LIMITS, type SkillDefinition, type SkillLimits } from "../server/skill.ts";
+import type { Skill, SkillLimits } from "../server/skill.ts";
+import { checkSkillLimits, resolveSkillLimits } from "../server/skill-registry.ts";
 import type { ServiceSkill } from "./service-contract.ts";
 
 /** The skills of a tool service, compiled once (same checks as a server's skills). */
@@ -14,8 +14,8 @@ export interface SkillCatalog {
 }
 
 /**
- * Compiles skills for a tool service. Throws a `DefinitionError` naming the skill and file, like
- * `createServer`. Skills hold no external files here: their bytes live in the service.
+ * The skills of a tool service, from `defineSkill`. Throws a `DefinitionError` naming the skill and
+ * file, like `createServer`. Skills hold no external files here: their bytes live in the service.
  *
  * @example
  * const skills = createSkillCatalog([forecastGuide]);
@@ -24,25 +24,26 @@ export interface SkillCatalog {
  *   async readSkillFile(skill: string, path: string) { return skills.read(skill, path); }
  * }
  */
-export function createSkillCatalog(definitions: readonly SkillDefinition[], limits: SkillLimits = {}): SkillCatalog {
-  const resolved = { ...DEFAULT_SKILL_LIMITS, ...limits };
-  const byListedName = new Map<string, { definition: SkillDefinition; compiled: CompiledSkill }>();
-  for (const definition of definitions) {
-    const compiled = compileSkill(definition, resolved);
-    const external = compiled.files.find((file) => file.content === undefined);
-    if (external) throw new DefinitionError(`skill ${definition.name}: file ${external.path}: a tool service holds its skills' bytes; external files are for servers`);
-    const listedAs = definition.path === undefined || definition.path === "" ? definition.name : `${definition.path}/${definition.name}`;
-    if (byListedName.has(listedAs)) throw new DefinitionError(`skill ${definition.name}: ${listedAs} is declared twice`);
-    byListedName.set(listedAs, { definition, compiled });
+export function createSkillCatalog(skills: readonly Skill[], limits?: SkillLimits): SkillCatalog {
+  const resolved = resolveSkillLimits(limits);
+  const byListedName = new Map<string, Skill>();
+  for (const skill of skills) {
+    checkSkillLimits(skill, resolved);
+    const external = skill.files.find((file) => file.content === undefined);
+    if (external) throw new DefinitionError(`skill ${skill.name}: file ${external.path}: a tool service holds its skills' bytes; external files are for servers`);
+    // What the service lists: the skill's folder below skill:// (its path and name).
+    const listedAs = skill.root.slice("skill://".length);
+    if (byListedName.has(listedAs)) throw new DefinitionError(`skill ${skill.name}: ${listedAs} is declared twice`);
+    byListedName.set(listedAs, skill);
   }
   let described: Promise<ServiceSkill[]> | undefined;
   return {
     describe() {
       described ??= Promise.all(
-        [...byListedName.values()].map(async ({ definition, compiled }) => {
+        [...byListedName].map(async ([listedAs, compiled]) => {
           const [manifest, ...others] = compiled.files;
           const skill: ServiceSkill = { name: compiled.name, skillMd: manifest?.content as string };
-          if (definition.path !== undefined && definition.path !== "") skill.path = definition.path;
+          if (listedAs !== compiled.name) skill.path = listedAs.slice(0, -compiled.name.length - 1);
           if (others.length > 0) skill.files = await Promise.all(others.map(async (file) => ({ path: file.path, size: file.size, digest: await file.digest(), mimeType: file.mimeType })));
           return skill;
         }),
@@ -50,7 +51,7 @@ export function createSkillCatalog(definitions: readonly SkillDefinition[], limi
       return described;
     },
     read(skill, path) {
-      const file = byListedName.get(skill)?.compiled.files.find((candidate) => candidate.path === path);
+      const file = byListedName.get(skill)?.files.find((candidate) => candidate.path === path);
       if (file?.content === undefined) throw new Error(`no file ${path} in skill ${skill}`);
       return file.content as string | Uint8Array;
     },

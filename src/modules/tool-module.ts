@@ -2,7 +2,7 @@
 
 import type { PromptDefinition } from "../server/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
-import type { SkillDefinition } from "../server/skill.ts";
+import type { Skill } from "../server/skill.ts";
 import type { ToolDefinition } from "../server/tool.ts";
 
 export interface ToolModule {
@@ -11,7 +11,7 @@ export interface ToolModule {
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];
   /** Agent Skills; a module prefix goes before their path: `skill://<prefix>/<path>/<name>/SKILL.md`. */
-  skills?: readonly SkillDefinition[];
+  skills?: readonly Skill[];
 }
 
 /** Declares a bundled module (identity function, for type checking). */

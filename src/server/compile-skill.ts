@@ -1,38 +1,13 @@
-/** Compiles one skill declaration: names, paths, SKILL.md frontmatter, limits and mime types are checked once. */
+/** Compiles one skill declaration: names, paths, SKILL.md frontmatter and mime types are checked once. */
 
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
-import type { HandlerContext } from "./handler-context.ts";
-import type { ExternalSkillFile, SkillDefinition, SkillFile, SkillLimits } from "./skill.ts";
+import type { ExternalSkillFile, ServedSkillFile, Skill, SkillDefinition, SkillFile } from "./skill.ts";
 import { DIGEST_PATTERN, skillDigest, utf8, utf8Length } from "./skill-digest.ts";
 import { FrontmatterError, parseSkillMarkdown } from "./skill-frontmatter.ts";
 
 export const SKILL_MD = "SKILL.md";
-
-export interface CompiledSkillFile {
-  /** Path in the skill's folder: `SKILL.md`, `references/guide.md`. */
-  readonly path: string;
-  readonly uri: string;
-  readonly mimeType: string;
-  readonly size: number;
-  /** The bytes or text, when they are held in memory (not an external file). */
-  readonly content?: string | Uint8Array;
-  /** `sha256:<hex>`, computed on first use and kept for the isolate's life. */
-  digest(): Promise<string>;
-  read(ctx: HandlerContext): string | Uint8Array | Promise<string | Uint8Array>;
-}
-
-export interface CompiledSkill {
-  readonly name: string;
-  /** The URI of its SKILL.md. */
-  readonly uri: string;
-  /** The skill's folder: the SKILL.md URI without `/SKILL.md`. */
-  readonly root: string;
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** SKILL.md first, then the other files by path. */
-  readonly files: readonly CompiledSkillFile[];
-}
 
 // Agent Skills `name`: lowercase letters, digits and single hyphens, 1-64 characters.
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -73,17 +48,10 @@ function mimeTypeOf(path: string, text: boolean): string {
   return known ?? (text ? "text/plain" : "application/octet-stream");
 }
 
-// Digests are cached per `files` record, so a tenant server rebuilt on its catalogue TTL reuses them.
-const digests = new WeakMap<object, Map<string, Promise<string>>>();
-
-function cachedDigest(files: object, path: string, bytes: () => Uint8Array): () => Promise<string> {
-  return () => {
-    let byPath = digests.get(files);
-    if (!byPath) digests.set(files, (byPath = new Map()));
-    let digest = byPath.get(path);
-    if (!digest) byPath.set(path, (digest = skillDigest(bytes())));
-    return digest;
-  };
+/** Hashes on first use and keeps the digest for the isolate's life. */
+function memoDigest(bytes: () => Uint8Array): () => Promise<string> {
+  let digest: Promise<string> | undefined;
+  return () => (digest ??= skillDigest(bytes()));
 }
 
 const isExternal = (file: SkillFile): file is ExternalSkillFile => isObject(file) && !(file instanceof Uint8Array) && typeof (file as ExternalSkillFile).read === "function";
@@ -132,8 +100,11 @@ function readSkillMarkdown(content: unknown, fail: (message: string) => never): 
   return fail("must be text or UTF-8 bytes (its frontmatter is read when the server is compiled)");
 }
 
-/** Compiles a skill. Throws a `DefinitionError` naming the skill, and the file when one is at fault. */
-export function compileSkill(definition: SkillDefinition, limits: Required<SkillLimits>): CompiledSkill {
+/**
+ * Compiles a skill: checks its name, paths and SKILL.md frontmatter, and measures its files.
+ * Throws a `DefinitionError` naming the skill, and the file when one is at fault.
+ */
+export function compileSkill(definition: SkillDefinition): Skill {
   const name = definition.name;
   const label = `skill ${typeof name === "string" ? name : JSON.stringify(name)}`;
   const fail = (message: string): never => {
@@ -147,7 +118,6 @@ export function compileSkill(definition: SkillDefinition, limits: Required<Skill
 
   const paths = Object.keys(definition.files).sort((a, b) => (a === SKILL_MD ? -1 : b === SKILL_MD ? 1 : a < b ? -1 : a > b ? 1 : 0));
   if (paths[0] !== SKILL_MD) fail(`files has no ${SKILL_MD} (the file the skill is named by, with YAML frontmatter)`);
-  if (paths.length > limits.maxFiles) fail(`file ${paths[limits.maxFiles]} is over the limit of ${limits.maxFiles} files per skill (skillLimits.maxFiles)`);
   for (const path of paths) {
     segmentsOf(path, "file path", (message) => fail(`file ${JSON.stringify(path)}: ${message}`));
     // A path cannot be a file and a folder at once ("a" and "a/b").
@@ -155,14 +125,13 @@ export function compileSkill(definition: SkillDefinition, limits: Required<Skill
     if (parent !== undefined) fail(`file ${parent} is also the folder of ${path}`);
   }
 
-  const files: CompiledSkillFile[] = [];
+  const files: ServedSkillFile[] = [];
   let frontmatter: Record<string, unknown> = {};
-  let total = 0;
   for (const path of paths) {
     const fileFail = (message: string): never => fail(`file ${path}: ${message}`);
     const file = definition.files[path] as SkillFile;
     const uri = `${root}/${path}`;
-    let compiled: CompiledSkillFile;
+    let compiled: ServedSkillFile;
     if (path === SKILL_MD) {
       if (isExternal(file)) fileFail(`cannot be external: its frontmatter is read when the server is compiled`);
       const content = isObject(file) && !(file instanceof Uint8Array) ? (file as { content: unknown }).content : file;
@@ -175,20 +144,17 @@ export function compileSkill(definition: SkillDefinition, limits: Required<Skill
       }
       const problems = frontmatterProblems(frontmatter, name);
       if (problems.length > 0) fileFail(problems.join("; "));
-      compiled = textFile(definition.files, path, uri, text, mimeTypeOfFile(file, "text/markdown"), fileFail);
+      compiled = textFile(path, uri, text, mimeTypeOfFile(file, "text/markdown"), fileFail);
     } else if (isExternal(file)) {
       compiled = externalFile(label, path, uri, file, fileFail);
     } else {
       const content = isObject(file) && !(file instanceof Uint8Array) ? (file as { content: unknown }).content : file;
-      if (typeof content === "string") compiled = textFile(definition.files, path, uri, content, mimeTypeOfFile(file, mimeTypeOf(path, true)), fileFail);
+      if (typeof content === "string") compiled = textFile(path, uri, content, mimeTypeOfFile(file, mimeTypeOf(path, true)), fileFail);
       else if (content instanceof Uint8Array) {
         const bytes = content;
-        compiled = { path, uri, mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)), size: bytes.byteLength, content: bytes, digest: cachedDigest(definition.files, path, () => bytes), read: () => bytes };
+        compiled = { path, uri, mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)), size: bytes.byteLength, content: bytes, digest: memoDigest(() => bytes), read: () => bytes };
       } else return fileFail(`content must be a string, a Uint8Array, {content, mimeType} or an external file {size, digest, read}`);
     }
-    if (compiled.size > limits.maxFileBytes) fileFail(`is ${compiled.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file (skillLimits.maxFileBytes)`);
-    total += compiled.size;
-    if (total > limits.maxTotalBytes) fileFail(`brings the skill to ${total} bytes, over the limit of ${limits.maxTotalBytes} bytes per skill (skillLimits.maxTotalBytes)`);
     files.push(compiled);
   }
   return { name, uri: `${root}/${SKILL_MD}`, root, frontmatter, files };
@@ -199,13 +165,13 @@ function mimeTypeOfFile(file: SkillFile, fallback: string): string {
   return typeof explicit === "string" && explicit !== "" ? explicit : fallback;
 }
 
-function textFile(files: object, path: string, uri: string, text: string, mimeType: string, fail: (message: string) => never): CompiledSkillFile {
+function textFile(path: string, uri: string, text: string, mimeType: string, fail: (message: string) => never): ServedSkillFile {
   // A lone surrogate has no UTF-8 encoding of its own: the digest would cover U+FFFD instead.
   if (LONE_SURROGATE.test(text)) fail("contains a lone UTF-16 surrogate (not valid Unicode text)");
-  return { path, uri, mimeType, size: utf8Length(text), content: text, digest: cachedDigest(files, path, () => utf8(text)), read: () => text };
+  return { path, uri, mimeType, size: utf8Length(text), content: text, digest: memoDigest(() => utf8(text)), read: () => text };
 }
 
-function externalFile(label: string, path: string, uri: string, file: ExternalSkillFile, fail: (message: string) => never): CompiledSkillFile {
+function externalFile(label: string, path: string, uri: string, file: ExternalSkillFile, fail: (message: string) => never): ServedSkillFile {
   if (!Number.isSafeInteger(file.size) || file.size < 0) fail(`size must be a non-negative integer`);
   if (typeof file.digest !== "string" || !DIGEST_PATTERN.test(file.digest)) fail(`digest must be "sha256:" and 64 lowercase hex digits`);
   const { size, digest } = file;
@@ -222,7 +188,7 @@ function externalFile(label: string, path: string, uri: string, file: ExternalSk
       // Never serve bytes the listing did not promise: a host would refuse them anyway (digest mismatch).
       if (!(bytes instanceof Uint8Array) || bytes.byteLength !== size || (await skillDigest(bytes)) !== digest) {
         console.error(`edge-mcp: ${label}: file ${path}: the bytes read do not match the published size and digest`);
-        throw new ProtocolError(ErrorCode.InternalError, `${uri} changed since its skill was listed; list the skills again`);
+        throw new ProtocolError(ErrorCode.InternalError, `${label}: file ${path} changed since the skill was listed; list the skills again`);
       }
       return content;
     },

@@ -13,7 +13,7 @@ import { RawResult, type MethodResult } from "./raw-result.ts";
 import { PromptRegistry } from "./prompt-registry.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resource.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
-import type { SkillDefinition, SkillLimits } from "./skill.ts";
+import type { Skill, SkillLimits } from "./skill.ts";
 import { SkillRegistry } from "./skill-registry.ts";
 import type { TransportContext } from "./request-context.ts";
 import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
@@ -28,8 +28,8 @@ export interface ServerOptions {
   resources?: readonly ResourceDefinition[];
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];
-  /** Agent Skills served through the skills extension (SEP-2640); their files are resources too. */
-  skills?: readonly SkillDefinition[];
+  /** Agent Skills (from `defineSkill`) served through the skills extension (SEP-2640); their files are resources too. */
+  skills?: readonly Skill[];
   /** Per-skill limits on files and bytes (defaults: 512 files, 4 MiB per file, 16 MiB per skill). */
   skillLimits?: SkillLimits;
   /** Items per list page (default 100). */

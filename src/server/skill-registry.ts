@@ -7,11 +7,10 @@
 import { DefinitionError } from "../core/definition-error.ts";
 import { invalidParams } from "../core/errors.ts";
 import type { JsonObject } from "../core/types.ts";
-import { compileSkill, type CompiledSkill, type CompiledSkillFile } from "./compile-skill.ts";
 import type { Era } from "./handler-context.ts";
 import { PagedList, type PagedListOptions } from "./paged-list.ts";
 import type { ResourceDefinition } from "./resource.ts";
-import { DEFAULT_SKILL_LIMITS, type SkillDefinition, type SkillLimits } from "./skill.ts";
+import { DEFAULT_SKILL_LIMITS, type ServedSkillFile, type Skill, type SkillLimits } from "./skill.ts";
 
 /** The extension's identifier under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
@@ -28,8 +27,41 @@ interface Catalogue {
 
 const basename = (uri: string): string => uri.slice(uri.lastIndexOf("/") + 1);
 
+/** The limits with their defaults; throws a `DefinitionError` for a value that is not a positive integer. */
+export function resolveSkillLimits(limits: SkillLimits = {}): Required<SkillLimits> {
+  const resolved = { ...DEFAULT_SKILL_LIMITS, ...limits };
+  for (const [key, value] of Object.entries(resolved)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new DefinitionError(`skillLimits.${key} must be a positive integer`);
+  }
+  return resolved;
+}
+
+/** Throws a `DefinitionError` naming the skill and the file that crosses a limit. */
+export function checkSkillLimits(skill: Skill, limits: Required<SkillLimits>): void {
+  const fail = (path: string, message: string): never => {
+    throw new DefinitionError(`skill ${skill.name}: file ${path}${message}`);
+  };
+  const over = skill.files[limits.maxFiles];
+  if (over) fail(over.path, ` is over the limit of ${limits.maxFiles} files per skill (skillLimits.maxFiles)`);
+  let total = 0;
+  for (const file of skill.files) {
+    if (file.size > limits.maxFileBytes) fail(file.path, `: is ${file.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file (skillLimits.maxFileBytes)`);
+    total += file.size;
+    if (total > limits.maxTotalBytes) fail(file.path, `: brings the skill to ${total} bytes, over the limit of ${limits.maxTotalBytes} bytes per skill (skillLimits.maxTotalBytes)`);
+  }
+}
+
+/** The same skill served under an organisational prefix (a module's): `skill://<prefix>/<path>/<name>/…`. */
+export function underPrefix(skill: Skill, prefix: string): Skill {
+  if (!/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/.test(prefix) || prefix.split("/").some((segment) => segment === "." || segment === "..")) {
+    throw new DefinitionError(`skill ${skill.name}: prefix ${JSON.stringify(prefix)} must be "/"-separated segments of A-Z a-z 0-9 . _ ~ -`);
+  }
+  const root = `skill://${prefix}/${skill.root.slice("skill://".length)}`;
+  return { ...skill, root, uri: `${root}/SKILL.md`, files: skill.files.map((file) => ({ ...file, uri: `${root}/${file.path}` })) };
+}
+
 export class SkillRegistry {
-  readonly #skills = new Map<string, CompiledSkill>();
+  readonly #skills = new Map<string, Skill>();
   /** Every folder of every skill (roots and subfolders) → its direct children by URI, as `Resource` objects. */
   readonly #directories = new Map<string, Map<string, JsonObject>>();
   /** Every folder above a skill root, to refuse a skill inside another. */
@@ -38,15 +70,12 @@ export class SkillRegistry {
   readonly #options: PagedListOptions;
   #catalogue: Promise<Catalogue> | undefined;
 
-  /** Compiles every skill; throws a `DefinitionError` naming the skill (and file) at fault. */
-  constructor(definitions: readonly SkillDefinition[], options: PagedListOptions, limits: SkillLimits = {}) {
+  /** Checks limits, duplicates and nesting; throws a `DefinitionError` naming the skill (and file) at fault. */
+  constructor(skills: readonly Skill[], options: PagedListOptions, limits?: SkillLimits) {
     this.#options = options;
-    const resolved = { ...DEFAULT_SKILL_LIMITS, ...limits };
-    for (const [key, value] of Object.entries(resolved)) {
-      if (!Number.isSafeInteger(value) || value < 1) throw new DefinitionError(`skillLimits.${key} must be a positive integer`);
-    }
-    for (const definition of definitions) {
-      const skill = compileSkill(definition, resolved);
+    const resolved = resolveSkillLimits(limits);
+    for (const skill of skills) {
+      checkSkillLimits(skill, resolved);
       if (this.#skills.has(skill.uri)) throw new DefinitionError(`skill ${skill.name}: ${skill.uri} is declared twice`);
       this.#checkNesting(skill);
       this.#skills.set(skill.uri, skill);
@@ -85,7 +114,7 @@ export class SkillRegistry {
   }
 
   /** One skill's folder may not hold another's: the outer skill's file list would then be incomplete. */
-  #checkNesting(skill: CompiledSkill): void {
+  #checkNesting(skill: Skill): void {
     const overlap = (other: string): never => {
       throw new DefinitionError(`skill ${skill.name}: its folder ${skill.root} and the folder of skill ${other} overlap; serve a nested skill's files as files of the enclosing skill`);
     };
@@ -99,7 +128,7 @@ export class SkillRegistry {
     }
   }
 
-  #addFiles(skill: CompiledSkill): void {
+  #addFiles(skill: Skill): void {
     const child = (folder: string, item: JsonObject): void => {
       let children = this.#directories.get(folder);
       if (!children) this.#directories.set(folder, (children = new Map()));
@@ -129,7 +158,7 @@ export class SkillRegistry {
   }
 
   /** A file's `Resource`: SKILL.md carries the frontmatter's name and description (SEP-2640 "Resource Metadata"). */
-  #listed(skill: CompiledSkill, file: CompiledSkillFile): JsonObject {
+  #listed(skill: Skill, file: ServedSkillFile): JsonObject {
     if (file.uri === skill.uri) {
       return { uri: file.uri, name: skill.name, description: skill.frontmatter["description"] as string, mimeType: file.mimeType, size: file.size };
     }

@@ -1,5 +1,6 @@
 /** How Agent Skills are declared: a folder of files with a `SKILL.md`, served as `skill://` resources (SEP-2640). */
 
+import { compileSkill } from "./compile-skill.ts";
 import type { HandlerContext } from "./handler-context.ts";
 
 /** One file of a skill: text, bytes, either with an explicit mime type, or a file served from elsewhere. */
@@ -42,7 +43,35 @@ export interface SkillDefinition {
   files: Readonly<Record<string, SkillFile>>;
 }
 
-/** Per-skill limits checked when the server is compiled; over them, a `DefinitionError` names the skill and file. */
+/** One served file of a compiled skill. */
+export interface ServedSkillFile {
+  /** Path in the skill's folder: `SKILL.md`, `references/guide.md`. */
+  readonly path: string;
+  readonly uri: string;
+  readonly mimeType: string;
+  /** Length in bytes (UTF-8 bytes for text). */
+  readonly size: number;
+  /** The text or bytes, when they are held in memory (not an external file). */
+  readonly content?: string | Uint8Array;
+  /** `sha256:<hex>`, computed on first use and kept for the isolate's life. */
+  digest(): Promise<string>;
+  read(ctx: HandlerContext): string | Uint8Array | Promise<string | Uint8Array>;
+}
+
+/** A compiled skill, as {@link defineSkill} returns it: checked once, served by any number of servers. */
+export interface Skill {
+  readonly name: string;
+  /** The URI of its SKILL.md: `skill://<path>/<name>/SKILL.md`. */
+  readonly uri: string;
+  /** The skill's folder: the SKILL.md URI without `/SKILL.md`. */
+  readonly root: string;
+  /** The SKILL.md frontmatter as JSON, exactly as listed by `skills/list`. */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** SKILL.md first, then the other files by path. */
+  readonly files: readonly ServedSkillFile[];
+}
+
+/** Per-skill limits checked by `createServer`; over them, a `DefinitionError` names the skill and file. */
 export interface SkillLimits {
   /** Files per skill, SKILL.md included (default 512, the SEP-2640 interoperability limit). */
   maxFiles?: number;
@@ -59,8 +88,10 @@ export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.free
 });
 
 /**
- * Declares an Agent Skill (identity function, for type checking). Its SKILL.md frontmatter is
- * parsed and checked when the server is compiled; digests and sizes are computed once per isolate.
+ * Declares and compiles an Agent Skill: its name, paths and SKILL.md frontmatter are checked here,
+ * at module load, and a `DefinitionError` names the skill and the file at fault. Sizes are
+ * measured now, digests on the first skills request (once per isolate). Compiling here rather than
+ * in `createServer` keeps the YAML reader out of Workers that serve no skills.
  *
  * @example
  * const tour = defineSkill({
@@ -71,6 +102,6 @@ export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.free
  *   },
  * });
  */
-export function defineSkill(definition: SkillDefinition): SkillDefinition {
-  return definition;
+export function defineSkill(definition: SkillDefinition): Skill {
+  return compileSkill(definition);
 }

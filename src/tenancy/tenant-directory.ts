@@ -11,7 +11,8 @@ import type { ToolModule } from "../modules/tool-module.ts";
 import type { PromptDefinition } from "../server/prompt.ts";
 import { compileSkill } from "../server/compile-skill.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
-import { DEFAULT_SKILL_LIMITS, type SkillDefinition } from "../server/skill.ts";
+import type { Skill } from "../server/skill.ts";
+import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tool-registry.ts";
 import type { ToolDefinition } from "../server/tool.ts";
@@ -41,17 +42,19 @@ interface CompiledTenant {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const SERVICE_SKILL_LIMITS = resolveSkillLimits();
 
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
 
 /** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
-function prefixed(skills: readonly SkillDefinition[] | undefined, prefix: string | undefined): SkillDefinition[] {
-  return (skills ?? []).map((skill) => (prefix === undefined ? skill : { ...skill, path: skill.path ? `${prefix}/${skill.path}` : prefix }));
+function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefined): Skill[] {
+  return (skills ?? []).map((skill) => (prefix === undefined ? skill : underPrefix(skill, prefix)));
 }
 
-const skillKey = (skill: SkillDefinition): string => `${skill.path ? `${skill.path}/` : ""}${skill.name}`;
+/** A skill's folder below skill:// (its path and name), which names it in collisions and logs. */
+const skillKey = (skill: Skill): string => skill.root.slice("skill://".length);
 
 /** The taken skill whose folder is this one, holds it, or lies in it (a skill's file list would be incomplete). */
 function clash(key: string, taken: Iterable<string>): string | undefined {
@@ -129,13 +132,15 @@ export class TenantDirectory {
    * The skills a service lists that can be served: each is compiled on its own, so one with bad
    * frontmatter, over the limits or colliding with another module's is left out (with a log line).
    */
-  #serviceSkills(tenant: TenantConfig, service: ToolService, listed: readonly unknown[], module: { name: string; prefix: string; timeoutMs: number }, taken: Set<string>): SkillDefinition[] {
-    const { skills, refused } = serviceSkills(service, listed, module);
-    const served: SkillDefinition[] = [];
+  #serviceSkills(tenant: TenantConfig, service: ToolService, listed: readonly unknown[], module: { name: string; prefix: string; timeoutMs: number }, taken: Set<string>): Skill[] {
+    const { skills: definitions, refused } = serviceSkills(service, listed, module);
+    const served: Skill[] = [];
     for (const { skill, reason } of refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skill} is left out: ${reason}`);
-    for (const skill of skills) {
+    for (const definition of definitions) {
+      let skill: Skill;
       try {
-        compileSkill(skill, DEFAULT_SKILL_LIMITS);
+        skill = compileSkill(definition);
+        checkSkillLimits(skill, SERVICE_SKILL_LIMITS);
       } catch (error) {
         console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: ${error instanceof Error ? error.message : String(error)}; it is left out`);
         continue;
@@ -156,7 +161,7 @@ export class TenantDirectory {
     const resources: ResourceDefinition[] = [];
     const templates: ResourceTemplateDefinition[] = [];
     const prompts: PromptDefinition[] = [];
-    const skills: SkillDefinition[] = [];
+    const skills: Skill[] = [];
     const unavailable: UnavailableModule[] = [];
     const taken = new Set<string>();
     const takenSkills = new Set<string>();

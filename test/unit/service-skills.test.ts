@@ -100,7 +100,7 @@ describe("skills of a tenant", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const uri = "skill://weather/team/forecast-guide/cities.txt";
     const changed = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: weather({ readSkillFile: async () => "Paris\nLima\n" }) });
-    expect(await readError(changed, uri)).toMatchObject({ code: -32603, message: `${uri} changed since its skill was listed; list the skills again` });
+    expect(await readError(changed, uri)).toMatchObject({ code: -32603, message: "skill forecast-guide: file cities.txt changed since the skill was listed; list the skills again" });
     const failing = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: weather({ readSkillFile: async () => Promise.reject(new Error("disk on fire")) }) });
     expect(await readError(failing, uri)).toMatchObject({ code: -32603, message: "module weather failed to read cities.txt of skill team/forecast-guide: disk on fire" });
     const hanging = await tenantApp([{ name: "weather", service: "WEATHER", timeoutMs: 30 }], { WEATHER: weather({ readSkillFile: () => new Promise(() => {}) }) });

@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { defineResource } from "../../src/server/resource.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineSkill } from "../../src/server/skill.ts";
+import { defineSkill, type SkillDefinition } from "../../src/server/skill.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern } from "./app-client.ts";
 
-const guide = defineSkill({
+const GUIDE: SkillDefinition = {
   name: "pdf-processing",
   files: {
     "SKILL.md": "---\nname: pdf-processing\ndescription: Extract, fill and assemble PDF documents — vite.\nmetadata:\n  version: \"2.1\"\n---\n# PDF\nSee references/FORMS.md.\n",
@@ -19,8 +19,10 @@ const guide = defineSkill({
     "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]),
     "notes.custom": { content: "custom", mimeType: "text/x-custom" },
   },
-});
-const refunds = defineSkill({ name: "refunds", path: "acme/billing", files: { "SKILL.md": "---\nname: refunds\ndescription: Refunds.\nlicense: Apache-2.0\n---\nBody\n" } });
+};
+const REFUNDS_MD = "---\nname: refunds\ndescription: Refunds.\nlicense: Apache-2.0\n---\nBody\n";
+const guide = defineSkill(GUIDE);
+const refunds = defineSkill({ name: "refunds", path: "acme/billing", files: { "SKILL.md": REFUNDS_MD } });
 
 const server = createServer({ info: { name: "skills", version: "1" }, skills: [guide, refunds], resources: [defineResource({ uri: "test://x", name: "x", read: () => "x" })] });
 const app = createMcpApp({ server });
@@ -55,7 +57,7 @@ describe("skills/list", () => {
     const skills = result(await legacy(app, "skills/list"))["skills"] as { uri: string; frontmatter: unknown; resources: { uri: string; digest: string; size: number }[] }[];
     expect(skills.map((skill) => skill.uri)).toEqual(["skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"]);
     expect(skills[0]?.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill and assemble PDF documents — vite.", metadata: { version: "2.1" } });
-    const files = guide.files as Record<string, string | Uint8Array | { content: string }>;
+    const files = GUIDE.files as Record<string, string | Uint8Array | { content: string }>;
     const bytesOf = (path: string) => {
       const file = files[path] as string | Uint8Array | { content: string };
       return typeof file === "string" || file instanceof Uint8Array ? file : file.content;
@@ -103,7 +105,7 @@ describe("resources/directory/read", () => {
   it("lists a folder's direct children: files with their metadata, subfolders as inode/directory", async () => {
     const root = result(await modern(app, "resources/directory/read", { uri: "skill://pdf-processing" }));
     expect(root["resources"]).toEqual([
-      { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill and assemble PDF documents — vite.", mimeType: "text/markdown", size: Buffer.byteLength(guide.files["SKILL.md"] as string) },
+      { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill and assemble PDF documents — vite.", mimeType: "text/markdown", size: Buffer.byteLength(GUIDE.files["SKILL.md"] as string) },
       { uri: "skill://pdf-processing/logo.png", name: "logo.png", mimeType: "image/png", size: 6 },
       { uri: "skill://pdf-processing/notes.custom", name: "notes.custom", mimeType: "text/x-custom", size: 6 },
       { uri: "skill://pdf-processing/references", name: "references", mimeType: "inode/directory" },
@@ -141,7 +143,7 @@ describe("skill files as ordinary resources", () => {
       "skill://pdf-processing/templates/regional/eu.md",
       "skill://acme/billing/refunds/SKILL.md",
     ]);
-    expect(listed[6]).toEqual({ uri: "skill://acme/billing/refunds/SKILL.md", name: "refunds", description: "Refunds.", mimeType: "text/markdown", size: Buffer.byteLength(refunds.files["SKILL.md"] as string) });
+    expect(listed[6]).toEqual({ uri: "skill://acme/billing/refunds/SKILL.md", name: "refunds", description: "Refunds.", mimeType: "text/markdown", size: Buffer.byteLength(REFUNDS_MD) });
   });
 
   it("reads text as text and bytes as a base64 blob; a folder is not a readable resource", async () => {

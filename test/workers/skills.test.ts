@@ -6,9 +6,10 @@ import { post, postModern, rpc } from "./post.ts";
 const md = (frontmatter: string, body = "# Body\n") => `---\n${frontmatter}\n---\n${body}`;
 const valid = (name: string) => md(`name: ${name}\ndescription: A skill.`);
 
-function refusal(skills: SkillDefinition[], skillLimits?: SkillLimits): string {
+/** The DefinitionError of declaring these skills (defineSkill) and compiling a server with them. */
+function refusal(definitions: SkillDefinition[], skillLimits?: SkillLimits): string {
   try {
-    createServer({ info: { name: "t", version: "1" }, skills, ...(skillLimits ? { skillLimits } : {}) });
+    createServer({ info: { name: "t", version: "1" }, skills: definitions.map((definition) => defineSkill(definition)), ...(skillLimits ? { skillLimits } : {}) });
   } catch (error) {
     expect(error).toBeInstanceOf(DefinitionError);
     return (error as Error).message;
@@ -16,7 +17,7 @@ function refusal(skills: SkillDefinition[], skillLimits?: SkillLimits): string {
   throw new Error("expected a DefinitionError");
 }
 
-describe("skills refused at compile time, naming skill and file", () => {
+describe("skills refused when declared or compiled, naming skill and file", () => {
   it.each([
     ["no SKILL.md", { name: "a", files: { "README.md": "x" } }, /^skill a: files has no SKILL.md/],
     ["SKILL.md without frontmatter", { name: "a", files: { "SKILL.md": "# Just markdown\n" } }, /^skill a: file SKILL.md: frontmatter: line 1: SKILL.md must begin with a "---" line/],
@@ -40,24 +41,24 @@ describe("skills refused at compile time, naming skill and file", () => {
   });
 
   it("refuses a file over the per-file limit, naming it and the option", () => {
-    const skill = defineSkill({ name: "big", files: { "SKILL.md": valid("big"), "data/blob.bin": new Uint8Array(2049) } });
+    const skill: SkillDefinition = { name: "big", files: { "SKILL.md": valid("big"), "data/blob.bin": new Uint8Array(2049) } };
     expect(refusal([skill], { maxFileBytes: 2048 })).toBe("skill big: file data/blob.bin: is 2049 bytes, over the limit of 2048 bytes per file (skillLimits.maxFileBytes)");
     // The default per-file limit is 4 MiB.
-    expect(refusal([defineSkill({ name: "big", files: { "SKILL.md": valid("big"), "huge.txt": "x".repeat(4 * 1024 * 1024 + 1) } })])).toMatch(/^skill big: file huge.txt: is 4194305 bytes, over the limit of 4194304/);
+    expect(refusal([{ name: "big", files: { "SKILL.md": valid("big"), "huge.txt": "x".repeat(4 * 1024 * 1024 + 1) } }])).toMatch(/^skill big: file huge.txt: is 4194305 bytes, over the limit of 4194304/);
   });
 
   it("refuses a skill over the total or file-count limit, naming the file that crosses it", () => {
     const files = { "SKILL.md": valid("wide"), "a.txt": "x".repeat(600), "b.txt": "y".repeat(600) };
-    expect(refusal([defineSkill({ name: "wide", files })], { maxTotalBytes: 1024 })).toMatch(/^skill wide: file b.txt: brings the skill to \d+ bytes, over the limit of 1024 bytes per skill \(skillLimits.maxTotalBytes\)$/);
-    expect(refusal([defineSkill({ name: "wide", files })], { maxFiles: 2 })).toBe("skill wide: file b.txt is over the limit of 2 files per skill (skillLimits.maxFiles)");
-    expect(refusal([defineSkill({ name: "wide", files })], { maxFiles: 0 })).toBe("skillLimits.maxFiles must be a positive integer");
+    expect(refusal([{ name: "wide", files }], { maxTotalBytes: 1024 })).toMatch(/^skill wide: file b.txt: brings the skill to \d+ bytes, over the limit of 1024 bytes per skill \(skillLimits.maxTotalBytes\)$/);
+    expect(refusal([{ name: "wide", files }], { maxFiles: 2 })).toBe("skill wide: file b.txt is over the limit of 2 files per skill (skillLimits.maxFiles)");
+    expect(refusal([{ name: "wide", files }], { maxFiles: 0 })).toBe("skillLimits.maxFiles must be a positive integer");
   });
 
   it("refuses a skill declared twice, or one inside another's folder", () => {
-    const a = defineSkill({ name: "a", files: { "SKILL.md": valid("a") } });
+    const a: SkillDefinition = { name: "a", files: { "SKILL.md": valid("a") } };
     expect(refusal([a, a])).toBe("skill a: skill://a/SKILL.md is declared twice");
-    expect(refusal([a, defineSkill({ name: "b", path: "a", files: { "SKILL.md": valid("b") } })])).toMatch(/^skill b: its folder skill:\/\/a\/b and the folder of skill a overlap/);
-    expect(refusal([defineSkill({ name: "b", path: "a", files: { "SKILL.md": valid("b") } }), a])).toMatch(/^skill a: its folder skill:\/\/a and the folder of skill b overlap/);
+    expect(refusal([a, { name: "b", path: "a", files: { "SKILL.md": valid("b") } }])).toMatch(/^skill b: its folder skill:\/\/a\/b and the folder of skill a overlap/);
+    expect(refusal([{ name: "b", path: "a", files: { "SKILL.md": valid("b") } }, a])).toMatch(/^skill a: its folder skill:\/\/a and the folder of skill b overlap/);
   });
 });
 
