@@ -22,7 +22,6 @@ interface Catalogue {
   list: PagedList;
   /** `skills/get` results by SKILL.md URI: [legacy, modern]. */
   entries: Map<string, [string, string]>;
-  directories: Map<string, PagedList>;
 }
 
 const basename = (uri: string): string => uri.slice(uri.lastIndexOf("/") + 1);
@@ -66,6 +65,8 @@ export class SkillRegistry {
   readonly #directories = new Map<string, Map<string, JsonObject>>();
   /** Every folder above a skill root, to refuse a skill inside another. */
   readonly #above = new Map<string, string>();
+  /** Directory pages, serialised on a folder's first read. */
+  readonly #directoryPages = new Map<string, PagedList>();
   readonly #resources: ResourceDefinition[] = [];
   readonly #options: PagedListOptions;
   #catalogue: Promise<Catalogue> | undefined;
@@ -106,10 +107,16 @@ export class SkillRegistry {
   }
 
   /** The serialised `resources/directory/read` page; -32602 for a URI that is not a skill folder. */
-  async directoryPage(uri: unknown, cursor: unknown, era: Era): Promise<string> {
+  directoryPage(uri: unknown, cursor: unknown, era: Era): string {
     if (typeof uri !== "string") throw invalidParams(`resources/directory/read needs params.uri, the URI of a directory resource`);
-    const list = (await this.#ready()).directories.get(uri);
-    if (!list) throw invalidParams(`Not a directory resource: ${uri} (a skill's folder is its SKILL.md URI without /SKILL.md)`, { data: { uri } });
+    let list = this.#directoryPages.get(uri);
+    if (!list) {
+      const children = this.#directories.get(uri);
+      if (!children) throw invalidParams(`Not a directory resource: ${uri} (a skill's folder is its SKILL.md URI without /SKILL.md)`, { data: { uri } });
+      const sorted = [...children.values()].sort((a, b) => ((a["uri"] as string) < (b["uri"] as string) ? -1 : 1));
+      list = new PagedList("resources/directory/read", "resources", sorted.map((child) => JSON.stringify(child)), sorted.map((child) => child["uri"] as string), this.#options);
+      this.#directoryPages.set(uri, list);
+    }
     return list.page(cursor, era);
   }
 
@@ -187,11 +194,6 @@ export class SkillRegistry {
       const entry = serialised[index] as string;
       entries.set(skill.uri, [`{"skill":${entry}}`, `{"skill":${entry}${this.#options.modernTail}}`]);
     });
-    const directories = new Map<string, PagedList>();
-    for (const [uri, children] of this.#directories) {
-      const sorted = [...children.values()].sort((a, b) => ((a["uri"] as string) < (b["uri"] as string) ? -1 : 1));
-      directories.set(uri, new PagedList("resources/directory/read", "resources", sorted.map((child) => JSON.stringify(child)), sorted.map((child) => child["uri"] as string), this.#options));
-    }
-    return { list: new PagedList("skills/list", "skills", serialised, skills.map((skill) => skill.uri), this.#options), entries, directories };
+    return { list: new PagedList("skills/list", "skills", serialised, skills.map((skill) => skill.uri), this.#options), entries };
   }
 }
