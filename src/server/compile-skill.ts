@@ -97,7 +97,7 @@ function readSkillMarkdown(content: unknown, fail: (message: string) => never): 
       fail("is not valid UTF-8");
     }
   }
-  return fail("must be text or UTF-8 bytes (its frontmatter is read when the server is compiled)");
+  return fail("must be text or UTF-8 bytes (its frontmatter is read when the skill is compiled)");
 }
 
 /**
@@ -133,7 +133,7 @@ export function compileSkill(definition: SkillDefinition): Skill {
     const uri = `${root}/${path}`;
     let compiled: ServedSkillFile;
     if (path === SKILL_MD) {
-      if (isExternal(file)) fileFail(`cannot be external: its frontmatter is read when the server is compiled`);
+      if (isExternal(file)) fileFail(`cannot be external: its frontmatter is read when the skill is compiled`);
       const content = isObject(file) && !(file instanceof Uint8Array) ? (file as { content: unknown }).content : file;
       const text = readSkillMarkdown(content, fileFail);
       try {

@@ -28,7 +28,11 @@ const basename = (uri: string): string => uri.slice(uri.lastIndexOf("/") + 1);
 
 /** The limits with their defaults; throws a `DefinitionError` for a value that is not a positive integer. */
 export function resolveSkillLimits(limits: SkillLimits = {}): Required<SkillLimits> {
-  const resolved = { ...DEFAULT_SKILL_LIMITS, ...limits };
+  const resolved = { ...DEFAULT_SKILL_LIMITS };
+  for (const key of Object.keys(resolved) as (keyof SkillLimits)[]) {
+    const value = limits[key];
+    if (value !== undefined) resolved[key] = value;
+  }
   for (const [key, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new DefinitionError(`skillLimits.${key} must be a positive integer`);
   }

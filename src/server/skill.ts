@@ -16,7 +16,7 @@ export interface SkillFileContent {
  * A file whose bytes live elsewhere (a tool service, storage): its size and digest are published
  * in `skills/list`, and `read()` runs on every `resources/read`. Bytes that do not match the size
  * and digest are not served. `SKILL.md` itself cannot be external: its frontmatter is needed when
- * the server is compiled.
+ * the skill is compiled (by `defineSkill`).
  */
 export interface ExternalSkillFile {
   /** Length in bytes (UTF-8 bytes for text). */
