@@ -34,6 +34,8 @@ export {
   DEFAULT_SKILL_LIMITS,
   defineSkill,
   type ExternalSkillFile,
+  type ServedSkillFile,
+  type Skill,
   type SkillDefinition,
   type SkillFile,
   type SkillFileContent,

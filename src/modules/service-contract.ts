@@ -38,6 +38,7 @@ export interface ServiceSkill {
   files?: ServiceSkillFile[];
 }
 
+/** A supporting file of a service's skill, as `describe()` lists it (its bytes come from `readSkillFile()`). */
 export interface ServiceSkillFile {
   /** Path in the skill's folder: `references/guide.md`. */
   path: string;

@@ -27,6 +27,7 @@ export interface ExternalSkillFile {
   read(ctx: HandlerContext): Promise<string | Uint8Array>;
 }
 
+/** What {@link defineSkill} takes: a skill's name, where it sits, and its files. */
 export interface SkillDefinition {
   /** 1-64 lowercase letters, digits and single hyphens; must equal `name` in the SKILL.md frontmatter. */
   name: string;
@@ -81,6 +82,7 @@ export interface SkillLimits {
   maxTotalBytes?: number;
 }
 
+/** The limits `createServer` applies when `skillLimits` leaves one out. */
 export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.freeze({
   maxFiles: 512,
   maxFileBytes: 4 * 1024 * 1024,
