@@ -173,8 +173,10 @@ export class TenantDirectory {
         resources.push(...(module.resources ?? []));
         templates.push(...(module.resourceTemplates ?? []));
         prompts.push(...renamed(module.prompts, ref.prefix));
-        for (const skill of prefixed(module.skills, ref.prefix)) takenSkills.add(skillKey(skill));
-        skills.push(...prefixed(module.skills, ref.prefix));
+        for (const skill of prefixed(module.skills, ref.prefix)) {
+          takenSkills.add(skillKey(skill));
+          skills.push(skill);
+        }
         continue;
       }
       const prefix = ref.prefix ?? ref.name;
