@@ -30,6 +30,17 @@ export {
   type ResourceReadReturn,
   type ResourceTemplateDefinition,
 } from "./server/resource.ts";
+export {
+  DEFAULT_SKILL_LIMITS,
+  defineSkill,
+  type ExternalSkillFile,
+  type ServedSkillFile,
+  type Skill,
+  type SkillDefinition,
+  type SkillFile,
+  type SkillFileContent,
+  type SkillLimits,
+} from "./server/skill.ts";
 export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompt.ts";
 export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/handler-context.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/input.ts";
@@ -38,7 +49,8 @@ export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleSt
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
-export type { ServiceCallContext, ServiceCatalog, ServiceTool, ToolService } from "./modules/service-contract.ts";
+export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";
+export { createSkillCatalog, type SkillCatalog } from "./modules/skill-catalog.ts";
 export { parseTenantConfig, parseTenantsDocument, type ModuleRef, type TenantConfig } from "./tenancy/tenant-config.ts";
 export { API_KEY_ISSUER, callerKey, type Principal } from "./core/principal.ts";
 export { DEFAULT_QUOTAS, type Admission, type CallLimits, type QuotaKind, type QuotaLimit, type Quotas } from "./core/admission.ts";

@@ -1,7 +1,8 @@
 /**
- * The RPC contract of a tool service: a Worker that provides tools to edge-mcp tenants through a
- * `WorkerEntrypoint` bound with `[[services]]`. The runtime reads `describe()` once per isolate
- * (re-read on a TTL) and calls `callTool()` for each `tools/call`, with a timeout.
+ * The RPC contract of a tool service: a Worker that provides tools (and optionally Agent Skills)
+ * to edge-mcp tenants through a `WorkerEntrypoint` bound with `[[services]]`. The runtime reads
+ * `describe()` once per isolate (re-read on a TTL), calls `callTool()` for each `tools/call` and
+ * `readSkillFile()` for each read of a skill's supporting file, each with a timeout.
  *
  * @example
  * export class WeatherTools extends WorkerEntrypoint implements ToolService {
@@ -22,8 +23,36 @@ export interface ServiceTool {
   annotations?: ToolAnnotations;
 }
 
+/**
+ * A skill as a service lists it (SEP-2640), served at `skill://<prefix>/<path>/<name>/SKILL.md`.
+ * SKILL.md travels in full (the runtime reads its frontmatter and computes its digest); the other
+ * files are listed by size and digest and read on demand. `createSkillCatalog` builds these.
+ */
+export interface ServiceSkill {
+  name: string;
+  /** Organisational path before the name (`"team"`), without the module prefix. */
+  path?: string;
+  /** The full text of SKILL.md. */
+  skillMd: string;
+  /** The other files: read with `readSkillFile()`, and each read is checked against size and digest. */
+  files?: ServiceSkillFile[];
+}
+
+/** A supporting file of a service's skill, as `describe()` lists it (its bytes come from `readSkillFile()`). */
+export interface ServiceSkillFile {
+  /** Path in the skill's folder: `references/guide.md`. */
+  path: string;
+  /** Length in bytes (UTF-8 bytes for text). */
+  size: number;
+  /** `sha256:` and 64 lowercase hex digits. */
+  digest: string;
+  mimeType?: string;
+}
+
 export interface ServiceCatalog {
   tools: ServiceTool[];
+  /** Agent Skills of this service (optional). */
+  skills?: ServiceSkill[];
 }
 
 /** Verified identity passed to a service: never a token. */
@@ -40,4 +69,9 @@ export interface ServiceCallContext {
 export interface ToolService {
   describe(): Promise<ServiceCatalog>;
   callTool(name: string, args: Record<string, unknown>, context: ServiceCallContext): Promise<CallToolResult>;
+  /**
+   * Reads one file of a listed skill: `skill` is its path and name as listed (`"team/forecast-guide"`),
+   * `path` the file's path in the skill's folder. Needed when a listed skill has files besides SKILL.md.
+   */
+  readSkillFile?(skill: string, path: string, context: ServiceCallContext): Promise<string | Uint8Array>;
 }

@@ -16,7 +16,7 @@ export interface ServiceModuleOptions {
 }
 
 /** The verified identity of a call, as a service receives it: tenant, subject, scopes — never a token. */
-function callContext(ctx: HandlerContext): ServiceCallContext {
+export function callContext(ctx: HandlerContext): ServiceCallContext {
   const context: ServiceCallContext = { tenant: ctx.tenant, scopes: ctx.principal?.scopes ?? [], protocolVersion: ctx.protocolVersion };
   if (ctx.principal) {
     context.subject = ctx.principal.subject;
@@ -25,7 +25,8 @@ function callContext(ctx: HandlerContext): ServiceCallContext {
   return context;
 }
 
-class ModuleFailure extends Error {
+/** A service module failed (threw, timed out, answered nonsense): its message names the module. */
+export class ModuleFailure extends Error {
   override readonly name = "ModuleFailure";
   readonly code = "ERR_MODULE";
 }
@@ -42,6 +43,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, module: string, 
 
 function checkCatalog(value: unknown, module: string): ServiceCatalog {
   if (!isObject(value) || !Array.isArray(value["tools"])) throw new DefinitionError(`module ${module}: describe() must return {tools: [...]}`);
+  if (value["skills"] !== undefined && !Array.isArray(value["skills"])) throw new DefinitionError(`module ${module}: describe() returned skills that are not an array`);
   for (const tool of value["tools"] as unknown[]) {
     if (!isObject(tool) || typeof tool["name"] !== "string" || !isObject(tool["inputSchema"])) {
       throw new DefinitionError(`module ${module}: every tool needs a name and an inputSchema object`);

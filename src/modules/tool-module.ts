@@ -1,7 +1,8 @@
-/** A bundled module: tools (and optionally resources and prompts) shipped inside the Worker. */
+/** A bundled module: tools (and optionally resources, prompts and skills) shipped inside the Worker. */
 
 import type { PromptDefinition } from "../server/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
+import type { Skill } from "../server/skill.ts";
 import type { ToolDefinition } from "../server/tool.ts";
 
 export interface ToolModule {
@@ -9,6 +10,8 @@ export interface ToolModule {
   resources?: readonly ResourceDefinition[];
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];
+  /** Agent Skills; a module prefix goes before their path: `skill://<prefix>/<path>/<name>/SKILL.md`. */
+  skills?: readonly Skill[];
 }
 
 /** Declares a bundled module (identity function, for type checking). */

@@ -10,8 +10,10 @@ import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
 import type { ChangeHub } from "./change-hub.ts";
 import { complete } from "./completion.ts";
 import type { PromptRegistry } from "./prompt-registry.ts";
+import { listPage } from "./list-page.ts";
 import { createHandlerContext, type TransportContext } from "./request-context.ts";
 import type { ResourceRegistry } from "./resource-registry.ts";
+import { SKILLS_EXTENSION, type SkillRegistry } from "./skill-registry.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { withInputs } from "./with-inputs.ts";
@@ -24,6 +26,7 @@ export interface MethodParts {
   tools: ToolRegistry;
   resources: ResourceRegistry;
   prompts: PromptRegistry;
+  skills: SkillRegistry;
   changes: ChangeHub;
   cacheHints: { ttlMs: number; cacheScope: string };
   serverInfoMeta: JsonObject;
@@ -31,32 +34,9 @@ export interface MethodParts {
 
 const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
 
-const NEXT_CURSOR = /"nextCursor":"([^"]*)"/;
-
-/**
- * A list page for one caller. Without a principal, cursors are the list's own (bound to the
- * server, that is the tenant). With one, each cursor also carries a MAC of the caller's scope, so
- * a cursor minted for one principal is refused for another (-32602).
- */
-async function listPage(request: InboundRequest, ctx: TransportContext, page: (cursor: unknown, era: "legacy" | "modern") => string): Promise<RawResult> {
-  const caller = ctx.admission.principal ? ctx.admission.caller : undefined;
-  if (caller === undefined) return new RawResult(page(param(request, "cursor"), ctx.era));
-  let cursor = param(request, "cursor");
-  if (typeof cursor === "string") {
-    const dot = cursor.lastIndexOf(".");
-    const base = dot === -1 ? "" : cursor.slice(0, dot);
-    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${caller}\n${base}`))) throw invalidParams(`Invalid cursor: it was not issued to this caller`);
-    cursor = base;
-  }
-  const json = page(cursor, ctx.era);
-  const next = NEXT_CURSOR.exec(json)?.[1];
-  if (next === undefined) return new RawResult(json);
-  return new RawResult(json.replace(NEXT_CURSOR, `"nextCursor":"${next}.${await ctx.sealer.tag(`${caller}\n${next}`)}"`));
-}
-
 /** Builds both tables; a feature with nothing declared has no methods (and no capability). */
 export function createMethods(parts: MethodParts): { legacy: Map<string, Method>; modern: Map<string, Method> } {
-  const { tools, resources, prompts, changes } = parts;
+  const { tools, resources, prompts, skills, changes } = parts;
   const hasCompletions = prompts.size > 0 || resources.size > 0;
 
   const capabilities = (streams: boolean): JsonObject => {
@@ -67,6 +47,8 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     if (tools.size > 0) caps["tools"] = { ...listChanged };
     if (prompts.size > 0) caps["prompts"] = { ...listChanged };
     if (resources.size > 0) caps["resources"] = { subscribe: true, ...listChanged };
+    // SEP-2640: declared in initialize and server/discover alike; skill files are also resources.
+    if (skills.size > 0) caps["extensions"] = { [SKILLS_EXTENSION]: { directoryRead: true } };
     return caps;
   };
   const statelessCapabilities = capabilities(false);
@@ -121,6 +103,13 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
       ["resources/list", (request, ctx) => listPage(request, ctx, (c, era) => resources.resourcesPage(c, era))],
       ["resources/templates/list", (request, ctx) => listPage(request, ctx, (c, era) => resources.templatesPage(c, era))],
       ["resources/read", resourcesRead],
+    );
+  }
+  if (skills.size > 0) {
+    shared.push(
+      ["skills/list", (request, ctx) => listPage(request, ctx, (cursor, era) => skills.listPage(cursor, era))],
+      ["skills/get", async (request, ctx) => new RawResult(await skills.get(param(request, "uri"), ctx.era))],
+      ["resources/directory/read", (request, ctx) => listPage(request, ctx, (cursor, era) => skills.directoryPage(param(request, "uri"), cursor, era))],
     );
   }
   if (hasCompletions) shared.push(["completion/complete", (request) => complete(request.params, prompts, resources)]);

@@ -13,6 +13,8 @@ import { RawResult, type MethodResult } from "./raw-result.ts";
 import { PromptRegistry } from "./prompt-registry.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resource.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
+import type { Skill, SkillLimits } from "./skill.ts";
+import { SkillRegistry } from "./skill-registry.ts";
 import type { TransportContext } from "./request-context.ts";
 import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -26,6 +28,10 @@ export interface ServerOptions {
   resources?: readonly ResourceDefinition[];
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];
+  /** Agent Skills (from `defineSkill`) served through the skills extension (SEP-2640); their files are resources too. */
+  skills?: readonly Skill[];
+  /** Per-skill limits on files and bytes (defaults: 512 files, 4 MiB per file, 16 MiB per skill). */
+  skillLimits?: SkillLimits;
   /** Items per list page (default 100). */
   pageSize?: number;
   /** 2026-07-28 caching hint on list, read and discover results, in ms (default 300000). */
@@ -44,6 +50,7 @@ export interface McpServer {
   readonly tools: ToolRegistry;
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
+  readonly skills: SkillRegistry;
   /** Announce list changes and resource updates to listening clients. */
   readonly changes: ChangeHub;
   /** Runs one request; throws {@link ProtocolError} for JSON-RPC errors. */
@@ -54,7 +61,7 @@ export interface McpServer {
 
 /**
  * Compiles a server: validates every declaration, builds validators and the list pages.
- * Throws a `DefinitionError` that names the tool, resource or prompt and the problem.
+ * Throws a `DefinitionError` that names the tool, resource, prompt or skill (and file) and the problem.
  */
 export function createServer(options: ServerOptions): McpServer {
   const info = options.info;
@@ -66,10 +73,11 @@ export function createServer(options: ServerOptions): McpServer {
   const listOptions = { pageSize: options.pageSize ?? 100, modernTail, scope: options.scope ?? info.name };
 
   const tools = new ToolRegistry(options.tools ?? [], listOptions, options.unavailableModules);
-  const resources = new ResourceRegistry(options.resources ?? [], options.resourceTemplates ?? [], listOptions);
+  const skills = new SkillRegistry(options.skills ?? [], listOptions, options.skillLimits);
+  const resources = new ResourceRegistry([...(options.resources ?? []), ...skills.resources()], options.resourceTemplates ?? [], listOptions);
   const prompts = new PromptRegistry(options.prompts ?? [], listOptions);
   const changes = new ChangeHub();
-  const methods = createMethods({ info, instructions: options.instructions, tools, resources, prompts, changes, cacheHints, serverInfoMeta });
+  const methods = createMethods({ info, instructions: options.instructions, tools, resources, prompts, skills, changes, cacheHints, serverInfoMeta });
 
   const table = (era: Era): ReadonlyMap<string, Method> => (era === "modern" ? methods.modern : methods.legacy);
 
@@ -78,6 +86,7 @@ export function createServer(options: ServerOptions): McpServer {
     tools,
     resources,
     prompts,
+    skills,
     changes,
     hasMethod: (method, era) => table(era).has(method),
     async handle(request, ctx) {

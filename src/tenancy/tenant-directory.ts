@@ -6,9 +6,13 @@ import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
+import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import type { PromptDefinition } from "../server/prompt.ts";
+import { compileSkill } from "../server/compile-skill.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
+import type { Skill } from "../server/skill.ts";
+import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tool-registry.ts";
 import type { ToolDefinition } from "../server/tool.ts";
@@ -38,9 +42,24 @@ interface CompiledTenant {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const SERVICE_SKILL_LIMITS = resolveSkillLimits();
 
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
+}
+
+/** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
+function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefined): Skill[] {
+  return (skills ?? []).map((skill) => (prefix === undefined ? skill : underPrefix(skill, prefix)));
+}
+
+/** A skill's folder below skill:// (its path and name), which names it in collisions and logs. */
+const skillKey = (skill: Skill): string => skill.root.slice("skill://".length);
+
+/** The taken skill whose folder is this one, holds it, or lies in it (a skill's file list would be incomplete). */
+function clash(key: string, taken: Iterable<string>): string | undefined {
+  for (const other of taken) if (other === key || other.startsWith(`${key}/`) || key.startsWith(`${other}/`)) return other;
+  return undefined;
 }
 
 export class TenantDirectory {
@@ -61,6 +80,7 @@ export class TenantDirectory {
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
+      const skills = new Map<string, string>();
       for (const ref of tenant.modules) {
         if (ref.service !== undefined) continue;
         const module = options.modules[ref.name];
@@ -69,6 +89,11 @@ export class TenantDirectory {
           const owner = names.get(tool.name);
           if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
           names.set(tool.name, ref.name);
+        }
+        for (const skill of prefixed(module.skills, ref.prefix)) {
+          const other = clash(skillKey(skill), skills.keys());
+          if (other !== undefined) throw new DefinitionError(`tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`);
+          skills.set(skillKey(skill), ref.name);
         }
       }
     }
@@ -103,13 +128,43 @@ export class TenantDirectory {
     return server;
   }
 
+  /**
+   * The skills a service lists that can be served: each is compiled on its own, so one with bad
+   * frontmatter, over the limits or colliding with another module's is left out (with a log line).
+   */
+  #serviceSkills(tenant: TenantConfig, service: ToolService, listed: readonly unknown[], module: { name: string; prefix: string; timeoutMs: number }, taken: Set<string>): Skill[] {
+    const { skills: definitions, refused } = serviceSkills(service, listed, module);
+    const served: Skill[] = [];
+    for (const { skill, reason } of refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skill} is left out: ${reason}`);
+    for (const definition of definitions) {
+      let skill: Skill;
+      try {
+        skill = compileSkill(definition);
+        checkSkillLimits(skill, SERVICE_SKILL_LIMITS);
+      } catch (error) {
+        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: ${error instanceof Error ? error.message : String(error)}; it is left out`);
+        continue;
+      }
+      const other = clash(skillKey(skill), taken);
+      if (other !== undefined) {
+        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skillKey(skill)} collides with skill ${other}; it is left out`);
+        continue;
+      }
+      taken.add(skillKey(skill));
+      served.push(skill);
+    }
+    return served;
+  }
+
   async #build(tenant: TenantConfig): Promise<McpServer> {
     const tools: ToolDefinition[] = [];
     const resources: ResourceDefinition[] = [];
     const templates: ResourceTemplateDefinition[] = [];
     const prompts: PromptDefinition[] = [];
+    const skills: Skill[] = [];
     const unavailable: UnavailableModule[] = [];
     const taken = new Set<string>();
+    const takenSkills = new Set<string>();
     for (const ref of tenant.modules) {
       if (ref.service === undefined) {
         const module = this.#options.modules[ref.name] as ToolModule;
@@ -118,6 +173,10 @@ export class TenantDirectory {
         resources.push(...(module.resources ?? []));
         templates.push(...(module.resourceTemplates ?? []));
         prompts.push(...renamed(module.prompts, ref.prefix));
+        for (const skill of prefixed(module.skills, ref.prefix)) {
+          takenSkills.add(skillKey(skill));
+          skills.push(skill);
+        }
         continue;
       }
       const prefix = ref.prefix ?? ref.name;
@@ -138,6 +197,7 @@ export class TenantDirectory {
           taken.add(tool.name);
           tools.push(tool);
         }
+        skills.push(...this.#serviceSkills(tenant, service, catalog.skills ?? [], { name: ref.name, prefix, timeoutMs }, takenSkills));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         console.error(`edge-mcp: tenant ${tenant.id}: ${reason}`);
@@ -152,6 +212,7 @@ export class TenantDirectory {
       resources,
       resourceTemplates: templates,
       prompts,
+      skills,
       scope: tenant.id,
       unavailableModules: unavailable,
       // Lists may differ per tenant and, with auth, per caller.

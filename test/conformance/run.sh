@@ -9,8 +9,15 @@
 #          server-session-lifecycle and server-sse-polling)
 #      (c) CONFORMANCE_VERSION=0.2.0-alpha.12 CONFORMANCE_REQUIREMENTS=2026-07-28
 #          (the 37 scored scenarios plus the not-scored ones it also runs)
+#      (d) the skills extension scenarios of 0.2.0-alpha.12 (sep-2640-skills-enumeration,
+#          -manifest, -directory), which no requirement set includes: at 2026-07-28, and forced
+#          at 2025-11-25 (the extension is negotiated in initialize too). A server without the
+#          extension "passes" them with every check SKIPPED, so every-check-ran.mjs then requires
+#          each of their checks to be SUCCESS (at 2025-11-25 the two 2026-only cache-attribute
+#          checks may be SKIPPED).
 # 3. Compares the FAILED scenarios of each run with its baseline file
-#      test/conformance/baseline-2025-11-25.txt, baseline-2025-11-25-requirements.txt, baseline-2026-07-28.txt
+#      test/conformance/baseline-2025-11-25.txt, baseline-2025-11-25-requirements.txt, baseline-2026-07-28.txt,
+#      baseline-2026-07-28-skills.txt, baseline-2025-11-25-skills.txt
 #    (one scenario name per line, `#` starts a comment). It fails on a regression (a failure not
 #    in the baseline) and on a stale baseline entry (listed, but the scenario now passes or did
 #    not run).
@@ -22,7 +29,8 @@
 #   CONFORMANCE_RUNNER    path of run-conformance.sh (default: <repo>/../shared/tools/run-conformance.sh,
 #                         then /work/shared/tools/run-conformance.sh)
 #   CONFORMANCE_RESULTS   results dir (default: <repo>/conformance-results/<timestamp>-<pid>)
-#   CONFORMANCE_ONLY      "2025-11-25", "2025-11-25-requirements" or "2026-07-28": run just that suite
+#   CONFORMANCE_ONLY      "2025-11-25", "2025-11-25-requirements", "2026-07-28", "2026-07-28-skills" or
+#                         "2025-11-25-skills": run just that suite
 #   CONFORMANCE_BASELINE_DIR  where baseline-<revision>.txt live (default: this script's dir)
 #   CONFORMANCE_TIMEOUT   seconds per 0.1.16 scenario, passed to the runner (default 90)
 #   CONFORMANCE_VERBOSE=1 also print the runner's own per-scenario lines and wrangler's log
@@ -39,6 +47,7 @@ CONFIG="examples/conformance/wrangler.toml"
 WRANGLER="$ROOT/node_modules/.bin/wrangler"
 SUITE_2025_VERSION="0.1.16"
 SUITE_2026_VERSION="0.2.0-alpha.12"
+SKILLS_SCENARIOS=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
 
 say() { echo "[conformance] $*" >&2; }
 now_ms() { date +%s%3N; }
@@ -143,7 +152,7 @@ read_baseline() { # file -> names, one per line
   sed -e 's/#.*$//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' "$1" | grep -v '^$' | sort -u
 }
 
-run_suite() { # run_suite REVISION LABEL SUITE_VERSION [ENV...]
+run_suite() { # run_suite REVISION LABEL SUITE_VERSION [ENV...]; $SUITE_SCENARIOS (space-separated) limits the scenarios
   local revision="$1" label="$2" version="$3"; shift 3
   local baseline_file="${CONFORMANCE_BASELINE_DIR:-$SCRIPT_DIR}/baseline-$revision.txt"
   local out="$RESULTS/$revision" raw suite_start
@@ -155,7 +164,7 @@ run_suite() { # run_suite REVISION LABEL SUITE_VERSION [ENV...]
   set -m
   env "$@" CONFORMANCE_VERSION="$version" CONFORMANCE_CACHE="$CACHE_BASE/$version" CONFORMANCE_OUT="$out" \
     CONFORMANCE_TIMEOUT="${CONFORMANCE_TIMEOUT:-90}" CONFORMANCE_WAIT=15 \
-    bash "$RUNNER" "$URL" </dev/null >"$raw" 2>"$out/runner-stderr.txt" &
+    bash "$RUNNER" "$URL" ${SUITE_SCENARIOS:-} </dev/null >"$raw" 2>"$out/runner-stderr.txt" &
   RPID=$!
   set +m
   wait "$RPID"
@@ -224,6 +233,27 @@ if wanted 2025-11-25-requirements; then
 fi
 if wanted 2026-07-28; then
   run_suite 2026-07-28 "2026-07-28 (suite $SUITE_2026_VERSION --requirements 2026-07-28)" "$SUITE_2026_VERSION" CONFORMANCE_REQUIREMENTS=2026-07-28
+fi
+
+every_check_ran() { # every_check_ran REVISION LABEL [--allow-skip CHECK_ID]...
+  local report rc
+  report="$(node "$SCRIPT_DIR/every-check-ran.mjs" "$RESULTS/$1" "${SKILLS_SCENARIOS[@]}" "${@:3}")"
+  rc=$?
+  echo "== $2: every check run?"
+  echo "$report"
+  if [ "$rc" -eq 0 ]; then SUMMARY+=("$2: every check of ${#SKILLS_SCENARIOS[@]} scenarios ran and passed")
+  else
+    local missing; missing="$(grep -c -E '^ +NOT ' <<<"$report")"
+    BAD=$((BAD + missing)); SUMMARY+=("$2: $missing scenario(s) with checks that did not run or pass")
+  fi
+}
+if wanted 2026-07-28-skills; then
+  SUITE_SCENARIOS="${SKILLS_SCENARIOS[*]}" run_suite 2026-07-28-skills "skills extension at 2026-07-28 (suite $SUITE_2026_VERSION)" "$SUITE_2026_VERSION"
+  every_check_ran 2026-07-28-skills "skills extension at 2026-07-28"
+fi
+if wanted 2025-11-25-skills; then
+  SUITE_SCENARIOS="${SKILLS_SCENARIOS[*]}" run_suite 2025-11-25-skills "skills extension at 2025-11-25 (suite $SUITE_2026_VERSION, --force)" "$SUITE_2026_VERSION" CONFORMANCE_ARGS="--spec-version 2025-11-25 --force"
+  every_check_ran 2025-11-25-skills "skills extension at 2025-11-25" --allow-skip sep-2640-skills-list-cache-attributes --allow-skip sep-2640-skills-get-cache-attributes
 fi
 
 stop_wrangler

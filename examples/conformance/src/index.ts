@@ -1,6 +1,7 @@
 /**
  * The conformance fixture: one Worker exposing everything the official MCP conformance suites
- * call, for both revisions (2025-11-25 through 0.1.16, 2026-07-28 through 0.2.0-alpha).
+ * call, for both revisions (2025-11-25 through 0.1.16, 2026-07-28 through 0.2.0-alpha), and the
+ * skills the skills-extension scenarios (sep-2640-*) discover.
  * `npm run dev:conformance -- --port N` serves it at http://127.0.0.1:N/mcp;
  * `npm run test:conformance` runs both suites against it (test/conformance/run.sh).
  */
@@ -11,6 +12,7 @@ import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
 import { resourceTemplates, resources } from "./resources.ts";
+import { skills } from "./skills.ts";
 import { sharedTools } from "./tools.ts";
 
 const server = createServer({
@@ -20,6 +22,8 @@ const server = createServer({
   resources,
   resourceTemplates,
   prompts,
+  // The skills extension (SEP-2640): skills/list, skills/get, resources/directory/read.
+  skills,
 });
 
 // 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation

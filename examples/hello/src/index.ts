@@ -2,6 +2,7 @@
 
 import { createWorker } from "../../../src/workers/index.ts";
 import { notebookAppend, notebookOpen, notebookRead } from "./notebook.ts";
+import { notebookWorkflow } from "./skills.ts";
 import { add, countdown, echo } from "./tools.ts";
 
 // The Durable Object classes behind ctx.handles and its quotas (MCP_HANDLES, MCP_QUOTAS in wrangler.toml).
@@ -9,6 +10,8 @@ export { McpHandleObject, McpQuotaObject } from "../../../src/workers/index.ts";
 
 export default createWorker({
   info: { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" },
-  instructions: "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle.",
+  instructions: "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; the skill skill://notebook-workflow/SKILL.md says how.",
   tools: [echo, add, countdown, notebookOpen, notebookAppend, notebookRead],
+  // Agent Skills (skills/list, skill:// resources): a procedure for the notebook tools.
+  skills: [notebookWorkflow],
 });
