@@ -1,7 +1,9 @@
 // Relays JSON-RPC lines of a stdio host to a Streamable HTTP MCP endpoint and writes every answer back as a line.
 
+import { DEFAULT_RETRY_MS, answerOf, clip, delay, isEventStream, messageLine, parseJson } from "./http-answer.mjs";
 import { isObject } from "./is-object.mjs";
 import { modernHeaders, modernVersionOf } from "./request-headers.mjs";
+import { followSessionStream } from "./session-listener.mjs";
 import { readSse } from "./sse-reader.mjs";
 import { ToolHeaderParams } from "./tool-header-params.mjs";
 
@@ -23,53 +25,11 @@ import { ToolHeaderParams } from "./tool-header-params.mjs";
  */
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-// The wait before reconnecting a stream when the server named none (its priming event normally does).
-const DEFAULT_RETRY_MS = 1000;
-const CLIP = 2000;
 
 /** @param {unknown} id */
 const isRequestId = (id) => typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
-/** @param {unknown} id */
+/** @param {unknown} id A map key that keeps 1 and "1" apart. */
 const keyOf = (id) => `${typeof id}:${String(id)}`;
-/** @param {Response} response */
-const isEventStream = (response) => (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
-/** @param {string} text */
-const clip = (text) => (text.length > CLIP ? `${text.slice(0, CLIP)}… (${text.length} chars)` : text);
-
-/** @param {string} text @returns {unknown} */
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** @param {number} ms @param {AbortSignal} signal */
-function delay(ms, signal) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve(undefined)), { once: true });
-  });
-}
-
-/**
- * The answer to request `id` in a JSON or SSE response, if there is one.
- * @param {Response} response
- * @param {string} id
- * @returns {Promise<Message | undefined>}
- */
-async function answerOf(response, id) {
-  if (!isEventStream(response) || !response.body) {
-    const body = parseJson(await response.text());
-    return isObject(body) ? body : undefined;
-  }
-  for await (const event of readSse(response.body)) {
-    const message = event.data ? parseJson(event.data) : undefined;
-    if (isObject(message) && message["id"] === id && !Object.hasOwn(message, "method")) return message;
-  }
-  return undefined;
-}
 
 /**
  * The stdio side of the Worker. Each line is POSTed as it is (so malformed lines, batches and
@@ -156,8 +116,8 @@ export class StdioRelay {
   /** A line that is no JSON-RPC message (malformed JSON, a batch, an invalid object): the Worker names the problem. */
   async #forward(/** @type {string} */ line) {
     const response = await this.#send("POST", this.#legacyHeaders(), line);
-    const text = await response.text();
-    if (text !== "") await this.#emit(text.includes("\n") ? JSON.stringify(JSON.parse(text)) : text);
+    const answer = messageLine(await response.text());
+    if (answer) await this.#emit(answer.line);
   }
 
   /** @param {Message} message @param {string} line */
@@ -187,15 +147,15 @@ export class StdioRelay {
   /** @param {Response} response @param {Message} message @param {InFlight} entry */
   async #relayJson(response, message, entry) {
     const text = await response.text();
-    const body = parseJson(text);
-    if (!isObject(body)) throw new Error(`HTTP ${response.status} answered with ${text === "" ? "no body" : "a body that is not a JSON-RPC message"}`);
+    const answer = messageLine(text);
+    if (!answer) throw new Error(`HTTP ${response.status} answered with ${text === "" ? "no body" : "a body that is not a JSON-RPC message"}`);
     entry.answered = true;
-    this.#observe(message, body);
+    this.#observe(message, answer.message);
     const id = message["id"];
     // An HTTP client matches an answer to its request by the exchange; a stdio host needs the id,
     // which the endpoint leaves out of errors raised before it read the body (413, 403, 401, 404).
-    if (!Object.hasOwn(body, "id") && isRequestId(id)) return this.#emit(JSON.stringify({ jsonrpc: "2.0", id, ...body }), entry);
-    await this.#emit(text.includes("\n") ? JSON.stringify(body) : text, entry);
+    if (!Object.hasOwn(answer.message, "id") && isRequestId(id)) return this.#emit(JSON.stringify({ jsonrpc: "2.0", id, ...answer.message }), entry);
+    await this.#emit(answer.line, entry);
   }
 
   /** @param {ReadableStream<Uint8Array>} body @param {Message} message @param {InFlight} entry */
@@ -204,14 +164,13 @@ export class StdioRelay {
       for await (const event of readSse(body)) {
         if (event.id !== undefined) entry.lastEventId = event.id;
         if (event.retry !== undefined) entry.retryMs = event.retry;
-        if (!event.data) continue;
-        const parsed = parseJson(event.data);
-        if (!isObject(parsed)) continue;
-        if (!Object.hasOwn(parsed, "method") && parsed["id"] === message["id"]) {
+        const answer = event.data ? messageLine(event.data) : undefined;
+        if (!answer) continue;
+        if (!Object.hasOwn(answer.message, "method") && answer.message["id"] === message["id"]) {
           entry.answered = true;
-          this.#observe(message, parsed);
+          this.#observe(message, answer.message);
         }
-        await this.#emit(event.data.includes("\n") ? JSON.stringify(parsed) : event.data, entry);
+        await this.#emit(answer.line, entry);
       }
       if (entry.answered || entry.cancelled || this.#closed) return;
       // The connection ended before the answer (a session may close it on purpose): resume it
@@ -262,31 +221,9 @@ export class StdioRelay {
     this.#listening?.abort();
     const controller = new AbortController();
     this.#listening = controller;
-    /** @type {string | undefined} */
-    let lastEventId;
-    let retryMs = DEFAULT_RETRY_MS;
-    const follow = async () => {
-      while (!controller.signal.aborted && this.#session === session) {
-        const headers = { accept: "text/event-stream", "mcp-session-id": session, ...this.#versionHeader(), ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) };
-        const response = await this.#send("GET", headers, undefined, controller.signal);
-        if (!isEventStream(response) || !response.body) {
-          const text = await response.text();
-          // Its events expired: open a fresh stream. 405: this server offers no GET stream.
-          if (response.status === 404 && lastEventId !== undefined) lastEventId = undefined;
-          else if (response.status === 405) return;
-          else throw new Error(`the session's GET stream was refused with HTTP ${response.status}: ${clip(text)}`);
-          continue;
-        }
-        for await (const event of readSse(response.body)) {
-          if (event.id !== undefined) lastEventId = event.id;
-          if (event.retry !== undefined) retryMs = event.retry;
-          const parsed = event.data ? parseJson(event.data) : undefined;
-          if (isObject(parsed) && event.data) await this.#emit(event.data.includes("\n") ? JSON.stringify(parsed) : event.data);
-        }
-        await delay(retryMs, controller.signal);
-      }
-    };
-    follow().catch((error) => {
+    const open = (/** @type {string | undefined} */ lastEventId) =>
+      this.#send("GET", { accept: "text/event-stream", "mcp-session-id": session, ...this.#versionHeader(), ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) }, undefined, controller.signal);
+    followSessionStream({ open, emit: (line) => this.#emit(line), signal: controller.signal }).catch((error) => {
       if (!controller.signal.aborted && !this.#closed) this.#options.log(`edge-mcp stdio: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
@@ -314,7 +251,11 @@ export class StdioRelay {
   async #paramHeaders(/** @type {Message} */ message) {
     const params = message["params"];
     if (message["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") return {};
-    if (!this.#tools.knows(params["name"])) await (this.#learning ??= this.#learnTools(message).finally(() => (this.#learning = undefined)));
+    if (!this.#tools.knows(params["name"])) {
+      await (this.#learning ??= this.#learnTools(message).finally(() => (this.#learning = undefined)));
+      // Still unknown (no such tool, or the list was refused): no marks, and no second lookup per call.
+      if (!this.#tools.knows(params["name"])) this.#tools.learn([{ name: params["name"] }]);
+    }
     return this.#tools.headersFor(params["name"], params["arguments"]);
   }
 
