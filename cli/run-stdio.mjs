@@ -9,16 +9,48 @@ import { UsageError } from "./usage-error.mjs";
 
 // After EOF on stdin, answers still in flight get this long before the Worker is stopped.
 const EOF_GRACE_MS = 5_000;
+const SIGNALS = /** @type {const} */ (["SIGTERM", "SIGINT", "SIGHUP"]);
+
+/**
+ * Runs `start`, then removes the signal listeners it added. wrangler (on import) and miniflare
+ * (per instance) exit the process on SIGTERM/SIGINT at once, which would skip ending the session
+ * and waiting for workerd to exit; edge-mcp's own handlers do both.
+ * @template T
+ * @param {() => Promise<T>} start
+ * @returns {Promise<T>}
+ */
+async function keepingSignals(start) {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await start();
+  } finally {
+    for (const signal of SIGNALS) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+}
 
 /** @param {string} line */
 function logLine(line) {
   process.stderr.write(line.endsWith("\n") ? line : `${line}\n`);
 }
 
-/** An error for stderr: esbuild's messages as esbuild prints them, otherwise the message (the stack with MCP_DEBUG). */
-function describe(/** @type {unknown} */ error, /** @type {any} */ esbuild, /** @type {boolean} */ debug) {
+/**
+ * An error for stderr: esbuild's messages one per line (`file:line:column: ERROR: text`),
+ * otherwise the message (the stack with MCP_DEBUG).
+ * @param {unknown} error
+ * @param {boolean} debug
+ */
+function describe(error, debug) {
   const errors = /** @type {{ errors?: unknown }} */ (error)?.errors;
-  if (Array.isArray(errors) && errors.length > 0 && esbuild) return esbuild.formatMessagesSync(errors, { kind: "error", color: false }).join("");
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors
+      .map((/** @type {{ text?: string, location?: { file: string, line: number, column: number } | null }} */ e) => {
+        const at = e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : "";
+        return `\n  ${at}ERROR: ${e.text}`;
+      })
+      .join("");
+  }
   if (!(error instanceof Error)) return String(error);
   return debug && error.stack ? error.stack : error.message;
 }
@@ -58,22 +90,24 @@ export async function runStdio(args) {
   const broken = new Promise((resolve) => stdout.once("error", () => resolve("stdout closed")));
   /** @type {Promise<string>} */
   const signalled = new Promise((resolve) => {
-    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.once(signal, () => resolve(signal));
+    for (const signal of SIGNALS) process.once(signal, () => resolve(signal));
     // A bug must not leave workerd running: stop it, then exit non-zero.
-    process.once("uncaughtException", (error) => (logLine(`edge-mcp stdio: ${describe(error, undefined, true)}`), (process.exitCode = 1), resolve("crash")));
+    process.once("uncaughtException", (error) => (logLine(`edge-mcp stdio: ${describe(error, true)}`), (process.exitCode = 1), resolve("crash")));
   });
 
   const started = performance.now();
-  let tools;
   let workers;
   try {
-    tools = loadProjectTools(process.cwd());
-    workers = await startWorkers(tools, options, process.cwd(), logLine);
+    workers = await keepingSignals(async () => {
+      const tools = loadProjectTools(process.cwd());
+      if (debug) logLine(`edge-mcp stdio: wrangler ${tools.wranglerVersion}`);
+      return startWorkers(tools, options, process.cwd(), logLine);
+    });
   } catch (error) {
-    logLine(`edge-mcp stdio: the Worker did not start: ${describe(error, tools?.esbuild, debug)}`);
+    logLine(`edge-mcp stdio: the Worker did not start: ${describe(error, debug)}`);
     return 1;
   }
-  if (debug) logLine(`edge-mcp stdio: Worker ready in ${Math.round(performance.now() - started)} ms (wrangler ${tools.wranglerVersion})`);
+  if (debug) logLine(`edge-mcp stdio: Worker ready in ${Math.round(performance.now() - started)} ms`);
 
   /** @param {string} json */
   const write = (json) => new Promise((resolve) => writeOut(`${json}\n`, () => resolve(undefined)));

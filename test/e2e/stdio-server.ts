@@ -91,12 +91,12 @@ export async function connectModernStdio(args: string[], persistTo: string, elic
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION };
 
 /** `edge-mcp stdio` spawned directly with pipes, leading its own process group (workerd joins it). */
-export function spawnEdgeMcp(args: string[], options: { cwd?: string; persistTo?: string } = {}): ChildProcessWithoutNullStreams {
+export function spawnEdgeMcp(args: string[], options: { cwd?: string; persistTo?: string; env?: Record<string, string> } = {}): ChildProcessWithoutNullStreams {
   const persist = options.persistTo === undefined ? [] : ["--persist-to", options.persistTo];
   return spawn(process.execPath, [EDGE_MCP, "stdio", ...persist, ...args], {
     cwd: options.cwd ?? ROOT,
     detached: true,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
