@@ -38,15 +38,18 @@ import { join } from "node:path";
  */
 
 /**
- * Loads wrangler from the project in `cwd` (as `npx wrangler` would find it), falling back to
- * the one installed next to edge-mcp; miniflare and esbuild are resolved from that wrangler so
- * their versions are the ones it was released with. Throws an Error that says what to install.
- * @param {string} cwd
+ * Loads the project's wrangler, as `npx wrangler` would find it from each of `projectDirs` in
+ * turn (the working directory, then the directories of the configs), falling back to the one
+ * installed next to edge-mcp. miniflare and esbuild are resolved from that wrangler, so their
+ * versions are the ones it was released with. Throws an Error that says what to install.
+ * @param {readonly string[]} projectDirs
  * @returns {ProjectTools}
  */
-export function loadProjectTools(cwd) {
-  const entry = resolveFrom(join(cwd, "package.json")) ?? resolveFrom(import.meta.url);
-  if (entry === undefined) throw new Error(`wrangler is not installed in ${cwd}: run npm install --save-dev wrangler`);
+export function loadProjectTools(projectDirs) {
+  let entry;
+  for (const dir of projectDirs) entry ??= resolveFrom(join(dir, "package.json"));
+  entry ??= resolveFrom(import.meta.url);
+  if (entry === undefined) throw new Error(`wrangler is not installed in ${projectDirs[0]}: run npm install --save-dev wrangler`);
   const require = createRequire(entry);
   const wrangler = require(entry);
   if (typeof wrangler.unstable_readConfig !== "function" || typeof wrangler.unstable_getMiniflareWorkerOptions !== "function") {

@@ -1,5 +1,6 @@
 // `edge-mcp stdio`: the project's Worker in miniflare, spoken to over stdin/stdout; its lifecycle and exit codes.
 
+import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { loadProjectTools } from "./project-tools.mjs";
 import { startWorkers } from "./start-workers.mjs";
@@ -87,7 +88,7 @@ export async function runStdio(args) {
   lines.on("line", (line) => (relay ? relay.receive(line) : early.push(line)));
   const ended = new Promise((resolve) => lines.once("close", () => resolve("eof")));
   // EPIPE on stdout: the host is gone.
-  const broken = new Promise((resolve) => stdout.once("error", () => resolve("stdout closed")));
+  const broken = new Promise((resolve) => stdout.on("error", () => resolve("stdout closed")));
   /** @type {Promise<string>} */
   const signalled = new Promise((resolve) => {
     for (const signal of SIGNALS) process.once(signal, () => resolve(signal));
@@ -99,9 +100,10 @@ export async function runStdio(args) {
   let workers;
   try {
     workers = await keepingSignals(async () => {
-      const tools = loadProjectTools(process.cwd());
+      const cwd = process.cwd();
+      const tools = loadProjectTools([cwd, ...options.configs.map((config) => dirname(resolve(cwd, config)))]);
       if (debug) logLine(`edge-mcp stdio: wrangler ${tools.wranglerVersion}`);
-      return startWorkers(tools, options, process.cwd(), logLine);
+      return startWorkers(tools, options, cwd, logLine);
     });
   } catch (error) {
     logLine(`edge-mcp stdio: the Worker did not start: ${describe(error, debug)}`);
