@@ -4,6 +4,6 @@
 import { main } from "../cli/main.mjs";
 
 const code = await main(process.argv.slice(2));
-// Exit once stdout has taken everything written to it: a pipe to the host may still be draining,
-// and lingering handles (sockets of a stopped miniflare) must not keep the process alive.
+// Exit once what was written has been handed over (a pipe may take writes asynchronously), without
+// waiting for lingering handles (sockets of a stopped miniflare) to close on their own.
 process.stdout.write("", () => process.exit(code));

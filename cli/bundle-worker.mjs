@@ -79,7 +79,7 @@ export async function bundleWorker(esbuild, config, main) {
     const modulesRules = [...config.rules, ...DEFAULT_RULES].map((rule) => ({ type: rule.type, include: rule.globs }));
     return { modulesRoot: dirname(main), modules: true, scriptPath: main, modulesRules };
   }
-  const outdir = join(projectRoot, ".wrangler", "tmp", "edge-mcp-stdio", config.name);
+  const outdir = join(projectRoot, ".wrangler", "tmp", "edge-mcp-stdio", config.name || "worker");
   /** @type {ModuleDefinition[]} */
   const collected = [];
   const nodeCompat = config.compatibility_flags.some((flag) => NODE_COMPAT_FLAGS.includes(flag));

@@ -38,7 +38,7 @@ export async function startWorkers(tools, options, cwd, log) {
       const { workerOptions } = tools.wrangler.unstable_getMiniflareWorkerOptions(config, options.env);
       if (index === 0) workerOptions["bindings"] = { ...workerOptions["bindings"], ...options.vars };
       const modules = await bundleWorker(tools.esbuild, config, resolve(dirname(config.configPath), config.main));
-      workers.push({ name: config.name, ...workerOptions, ...modules });
+      workers.push({ name: config.name ?? "", ...workerOptions, ...modules });
       persistRoot ??= join(options.persistTo ? resolve(cwd, options.persistTo) : join(dirname(config.configPath), ".wrangler", "state"), "v3");
     }
   } finally {
