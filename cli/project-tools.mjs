@@ -16,6 +16,7 @@ import { join } from "node:path";
  * @property {string} name
  * @property {string | undefined} main
  * @property {string | undefined} configPath
+ * @property {string | undefined} userConfigPath The config the user named (differs from configPath after a redirect).
  * @property {string[]} compatibility_flags
  * @property {boolean | undefined} minify
  * @property {boolean} keep_names

@@ -39,7 +39,8 @@ export async function startWorkers(tools, options, cwd, log) {
       if (index === 0) workerOptions["bindings"] = { ...workerOptions["bindings"], ...options.vars };
       const modules = await bundleWorker(tools.esbuild, config, resolve(dirname(config.configPath), config.main));
       workers.push({ name: config.name ?? "", ...workerOptions, ...modules });
-      persistRoot ??= join(options.persistTo ? resolve(cwd, options.persistTo) : join(dirname(config.configPath), ".wrangler", "state"), "v3");
+      // wrangler dev's default: .wrangler/state beside the user's config.
+      persistRoot ??= join(options.persistTo ? resolve(cwd, options.persistTo) : join(dirname(config.userConfigPath ?? config.configPath), ".wrangler", "state"), "v3");
     }
   } finally {
     // esbuild keeps a service process for later builds; there are none.
