@@ -105,6 +105,19 @@ describe("edge-mcp stdio that cannot start", () => {
     await waitFor("the process group to be empty", () => pid === undefined || !groupAlive(pid));
   });
 
+  it("exits 1 naming a Durable Object class the Worker binds but does not export", async () => {
+    const project = freshState();
+    mkdirSync(join(project, "src"));
+    writeFileSync(
+      join(project, "wrangler.toml"),
+      'name = "no-class"\nmain = "src/index.js"\ncompatibility_date = "2026-04-01"\n[[durable_objects.bindings]]\nname = "THINGS"\nclass_name = "Thing"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["Thing"]\n',
+    );
+    writeFileSync(join(project, "src/index.js"), "export default { fetch: () => new Response('x') };\n");
+    const { code, stderr } = await run([], project);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/the Worker did not start: the Worker binds Durable Object classes its entry .*src\/index\.js does not export: Thing/);
+  });
+
   it("exits 1 naming a config file that does not exist", async () => {
     const { code, stderr } = await run(["--config", "no/such/wrangler.toml"]);
     expect(code).toBe(1);

@@ -267,6 +267,34 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     expect(seen[1]?.headers["mcp-param-n"]).toBe("7");
   });
 
+  it("lists the tools again after the server refused a call's headers (-32020), and only once for a tool that is not listed", async () => {
+    let region = "Region";
+    const { relay, seen, send, written } = start((request) => {
+      const message = JSON.parse(request.body ?? "{}") as { id: unknown; method: string; params: { name?: string } };
+      if (message.method === "tools/list") {
+        return json({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "route", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": region } } } }] } });
+      }
+      const expected = `mcp-param-${region.toLowerCase()}`;
+      if (message.params.name === "route" && request.headers[expected] === undefined) return json({ jsonrpc: "2.0", id: message.id, error: { code: -32020, message: `Header mismatch: missing ${expected}` } }, 400);
+      return json({ jsonrpc: "2.0", id: message.id, result: { content: [] } });
+    });
+    const call = (id: number, name = "route") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { region: "eu" }, _meta: META } });
+    send(call(1));
+    await relay.idle();
+    region = "Zone"; // the tool's schema changed on the server
+    send(call(2));
+    await relay.idle();
+    send(call(3));
+    await relay.idle();
+    expect(written().map((message) => (message["error"] as { code?: number } | undefined)?.code ?? "ok")).toEqual(["ok", -32020, "ok"]);
+    expect(seen.at(-1)?.headers["mcp-param-zone"]).toBe("eu");
+
+    const before = seen.length;
+    send(call(4, "ghost"), call(5, "ghost"));
+    await relay.idle();
+    expect(seen.slice(before).map((request) => JSON.parse(request.body ?? "{}").method)).toEqual(["tools/list", "tools/call", "tools/call"]);
+  });
+
   it("cancels by closing the request's stream, without POSTing the notification, and writes nothing more for it", async () => {
     const aborted = { value: false };
     const { relay, seen, send, written } = start((request) =>
