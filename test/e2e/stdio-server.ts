@@ -5,11 +5,12 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from "./clients.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,9 +21,13 @@ export const DEMO: string[] = [];
 export const MULTI_TENANT = ["--config", "examples/multi-tenant/wrangler.toml", "--config", "examples/tool-service/wrangler.toml"];
 export const CONFORMANCE = ["--config", "examples/conformance/wrangler.toml"];
 
-/** A fresh directory for the Durable Objects and KV of one test file (never the repository's .wrangler/state). */
+// Every directory freshState makes lives under one per test file, removed after the file's tests.
+const STATE_ROOT = mkdtempSync(join(tmpdir(), "edge-mcp-stdio-"));
+afterAll(() => rmSync(STATE_ROOT, { recursive: true, force: true }));
+
+/** A fresh directory (Durable Objects and KV of a run, or a throwaway project); never the repository's .wrangler/state. */
 export function freshState(): string {
-  return mkdtempSync(join(tmpdir(), "edge-mcp-stdio-"));
+  return mkdtempSync(join(STATE_ROOT, "run-"));
 }
 
 /** What the stdio transports spawn: this checkout's bin, run by this Node, in the repository. */
