@@ -1,0 +1,307 @@
+// Relays JSON-RPC lines of a stdio host to a Streamable HTTP MCP endpoint and writes every answer back as a line.
+
+import { DEFAULT_RETRY_MS, answerOf, clip, delay, isEventStream, messageLine, parseJson } from "./http-answer.mjs";
+import { isObject } from "./is-object.mjs";
+import { modernHeaders, modernVersionOf } from "./request-headers.mjs";
+import { followSessionStream } from "./session-listener.mjs";
+import { readSse } from "./sse-reader.mjs";
+import { ToolHeaderParams } from "./tool-header-params.mjs";
+
+/**
+ * @typedef {{ method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal }} RelayRequestInit
+ * @typedef {(url: string, init: RelayRequestInit) => Promise<Response>} Dispatch
+ * @typedef {Record<string, unknown>} Message
+ * @typedef {{ controller: AbortController, cancelled: boolean, answered: boolean, lastEventId: string | undefined, retryMs: number }} InFlight
+ */
+
+/**
+ * @typedef {object} StdioRelayOptions
+ * @property {Dispatch} dispatch Sends one HTTP request to the Worker (miniflare's `dispatchFetch`).
+ * @property {string} endpoint The MCP endpoint's URL, e.g. `http://localhost/mcp`.
+ * @property {(json: string) => void | Promise<void>} write Writes one message line to the host (stdout).
+ * @property {(line: string) => void} log Writes one diagnostic line (stderr).
+ * @property {Record<string, string>} [headers] Extra headers on every request (e.g. `authorization`).
+ * @property {boolean} [debug] Logs every message in and out.
+ */
+
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+/** @param {unknown} id */
+const isRequestId = (id) => typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+/** @param {unknown} id A map key that keeps 1 and "1" apart. */
+const keyOf = (id) => `${typeof id}:${String(id)}`;
+
+/**
+ * The stdio side of the Worker. Each line is POSTed as it is (so malformed lines, batches and
+ * unknown methods get exactly the HTTP endpoint's error), with the headers a Streamable HTTP
+ * client would send: the session id and negotiated version after a 2025-era `initialize`, or
+ * the 2026-07-28 request-metadata headers derived from the message's `_meta`. JSON and SSE
+ * answers go back line by line; a session's GET stream carries server-initiated messages, and
+ * the host's answers to them are POSTed back. `notifications/cancelled` closes the request's
+ * stream (and reaches the session, which cancels the handler).
+ */
+export class StdioRelay {
+  #options;
+  #tools = new ToolHeaderParams();
+  /** @type {Map<string, InFlight>} */
+  #inflight = new Map();
+  /** @type {Set<Promise<void>>} */
+  #tasks = new Set();
+  /** Later messages wait for an `initialize` in flight: they need the session it opens. */
+  #gate = Promise.resolve();
+  /** @type {string | undefined} */
+  #session;
+  /** @type {string | undefined} */
+  #legacyVersion;
+  /** @type {AbortController | undefined} */
+  #listening;
+  /** @type {Promise<void> | undefined} */
+  #learning;
+  #closed = false;
+  #relayIds = 0;
+
+  /** @param {StdioRelayOptions} options */
+  constructor(options) {
+    this.#options = options;
+  }
+
+  /**
+   * Takes one line from the host. Never throws: failures become JSON-RPC errors or log lines.
+   * @param {string} line
+   */
+  receive(line) {
+    if (this.#closed || line.trim() === "") return;
+    if (this.#options.debug) this.#options.log(`edge-mcp stdio: in  ${clip(line)}`);
+    const message = parseJson(line);
+    const task = this.#gate.then(() => this.#handle(message, line));
+    if (isObject(message) && message["method"] === "initialize") this.#gate = task;
+    this.#tasks.add(task);
+    void task.finally(() => this.#tasks.delete(task));
+  }
+
+  /** Resolves once every message received so far has been relayed and answered. */
+  async idle() {
+    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+  }
+
+  /** Closes every stream and ends the session (DELETE), best effort. */
+  async close() {
+    this.#closed = true;
+    for (const entry of this.#inflight.values()) entry.controller.abort();
+    this.#listening?.abort();
+    const session = this.#session;
+    if (session === undefined) return;
+    try {
+      const response = await this.#send("DELETE", { "mcp-session-id": session, ...this.#versionHeader() }, undefined, AbortSignal.timeout(1000));
+      await response.body?.cancel();
+    } catch {
+      // The Worker is going away with us; its session expires on its own.
+    }
+  }
+
+  /** @param {unknown} message @param {string} line */
+  async #handle(message, line) {
+    if (this.#closed) return;
+    try {
+      if (!isObject(message)) return await this.#forward(line);
+      const hasId = Object.hasOwn(message, "id");
+      if (typeof message["method"] === "string") return await (hasId ? this.#request(message, line) : this.#notification(message, line));
+      if (hasId && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) return await this.#clientAnswer(line);
+      return await this.#forward(line);
+    } catch (error) {
+      if (!this.#closed) this.#options.log(`edge-mcp stdio: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A line that is no JSON-RPC message (malformed JSON, a batch, an invalid object): the Worker names the problem. */
+  async #forward(/** @type {string} */ line) {
+    const response = await this.#send("POST", this.#legacyHeaders(), line);
+    const answer = messageLine(await response.text());
+    if (answer) await this.#emit(answer.line);
+  }
+
+  /** @param {Message} message @param {string} line */
+  async #request(message, line) {
+    const id = message["id"];
+    /** @type {InFlight} */
+    const entry = { controller: new AbortController(), cancelled: false, answered: false, lastEventId: undefined, retryMs: DEFAULT_RETRY_MS };
+    const key = keyOf(id);
+    if (isRequestId(id)) this.#inflight.set(key, entry);
+    try {
+      const version = modernVersionOf(message);
+      const headers = version === undefined ? this.#legacyHeaders(message["method"]) : { ...modernHeaders(message, version), ...(await this.#paramHeaders(message)) };
+      const response = await this.#send("POST", headers, line, entry.controller.signal);
+      if (message["method"] === "initialize" && version === undefined) this.#adoptSession(response.headers.get("mcp-session-id"));
+      if (isEventStream(response) && response.body) await this.#relayStream(response.body, message, entry);
+      else await this.#relayJson(response, message, entry);
+    } catch (error) {
+      if (entry.cancelled || this.#closed) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#options.log(`edge-mcp stdio: request ${JSON.stringify(id)} failed: ${reason}`);
+      if (isRequestId(id)) await this.#emit(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: no answer from the Worker (${reason})` } }));
+    } finally {
+      if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+    }
+  }
+
+  /** @param {Response} response @param {Message} message @param {InFlight} entry */
+  async #relayJson(response, message, entry) {
+    const text = await response.text();
+    const answer = messageLine(text);
+    if (!answer) throw new Error(`HTTP ${response.status} answered with ${text === "" ? "no body" : "a body that is not a JSON-RPC message"}`);
+    entry.answered = true;
+    this.#observe(message, answer.message);
+    const id = message["id"];
+    // An HTTP client matches an answer to its request by the exchange; a stdio host needs the id,
+    // which the endpoint leaves out of errors raised before it read the body (413, 403, 401, 404).
+    if (!Object.hasOwn(answer.message, "id") && isRequestId(id)) return this.#emit(JSON.stringify({ jsonrpc: "2.0", id, ...answer.message }), entry);
+    await this.#emit(answer.line, entry);
+  }
+
+  /** @param {ReadableStream<Uint8Array>} body @param {Message} message @param {InFlight} entry */
+  async #relayStream(body, message, entry) {
+    for (;;) {
+      for await (const event of readSse(body)) {
+        if (event.id !== undefined) entry.lastEventId = event.id;
+        if (event.retry !== undefined) entry.retryMs = event.retry;
+        const answer = event.data ? messageLine(event.data) : undefined;
+        if (!answer) continue;
+        if (!Object.hasOwn(answer.message, "method") && answer.message["id"] === message["id"]) {
+          entry.answered = true;
+          this.#observe(message, answer.message);
+        }
+        await this.#emit(answer.line, entry);
+      }
+      if (entry.answered || entry.cancelled || this.#closed) return;
+      // The connection ended before the answer (a session may close it on purpose): resume it
+      // with Last-Event-ID after the server's retry delay (2025-11-25 transports, resumability).
+      if (this.#session === undefined || entry.lastEventId === undefined) throw new Error("the Worker ended the response stream without an answer");
+      await delay(entry.retryMs, entry.controller.signal);
+      const headers = { accept: "text/event-stream", "mcp-session-id": this.#session, "last-event-id": entry.lastEventId, ...this.#versionHeader() };
+      const resumed = await this.#send("GET", headers, undefined, entry.controller.signal);
+      if (!isEventStream(resumed) || !resumed.body) throw new Error(`resuming the response stream failed with HTTP ${resumed.status}: ${clip(await resumed.text())}`);
+      body = resumed.body;
+    }
+  }
+
+  /** @param {Message} message @param {string} line */
+  async #notification(message, line) {
+    const version = modernVersionOf(message);
+    const headers = version === undefined ? this.#legacyHeaders(message["method"]) : modernHeaders(message, version);
+    if (message["method"] === "notifications/cancelled") {
+      const params = message["params"];
+      const target = this.#inflight.get(keyOf(isObject(params) ? params["requestId"] : undefined));
+      if (target) target.cancelled = true;
+      // 2025: a session cancels the handler on this notification (a dropped stream alone does not).
+      // 2026-07-28 over HTTP: closing the request's stream is the cancellation.
+      if (version === undefined) await this.#notify(headers, line);
+      target?.controller.abort();
+      return;
+    }
+    const accepted = await this.#notify(headers, line);
+    if (accepted && message["method"] === "notifications/initialized" && this.#session !== undefined) this.#listen(this.#session);
+  }
+
+  /** The host's answer to a server→client request (elicitation, sampling, roots): the session routes it. */
+  async #clientAnswer(/** @type {string} */ line) {
+    await this.#notify(this.#legacyHeaders(), line);
+  }
+
+  /** POSTs a message that gets no answer over stdio; a refusal goes to the log. Returns whether it was accepted. */
+  async #notify(/** @type {Record<string, string>} */ headers, /** @type {string} */ line) {
+    const response = await this.#send("POST", headers, line);
+    const text = await response.text();
+    if (response.ok) return true;
+    this.#options.log(`edge-mcp stdio: the Worker refused a message with HTTP ${response.status}: ${clip(text)}`);
+    return false;
+  }
+
+  /** Follows the session's GET stream (server-initiated messages) until the relay closes or the session changes. */
+  #listen(/** @type {string} */ session) {
+    this.#listening?.abort();
+    const controller = new AbortController();
+    this.#listening = controller;
+    const open = (/** @type {string | undefined} */ lastEventId) =>
+      this.#send("GET", { accept: "text/event-stream", "mcp-session-id": session, ...this.#versionHeader(), ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) }, undefined, controller.signal);
+    followSessionStream({ open, emit: (line) => this.#emit(line), signal: controller.signal }).catch((error) => {
+      if (!controller.signal.aborted && !this.#closed) this.#options.log(`edge-mcp stdio: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** @param {string | null} session */
+  #adoptSession(session) {
+    if (session === null || session === this.#session) return;
+    this.#listening?.abort();
+    this.#session = session;
+  }
+
+  /** The headers of a 2025-era message after `initialize`: its session and negotiated version. */
+  #legacyHeaders(/** @type {unknown} */ method = undefined) {
+    if (method === "initialize") return {};
+    const headers = this.#versionHeader();
+    return this.#session === undefined ? headers : { "mcp-session-id": this.#session, ...headers };
+  }
+
+  /** @returns {Record<string, string>} */
+  #versionHeader() {
+    return this.#legacyVersion === undefined ? {} : { "mcp-protocol-version": this.#legacyVersion };
+  }
+
+  /** `Mcp-Param-*` headers of a 2026-07-28 tools/call; a tool not seen yet is looked up first. */
+  async #paramHeaders(/** @type {Message} */ message) {
+    const params = message["params"];
+    if (message["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") return {};
+    if (!this.#tools.knows(params["name"])) {
+      await (this.#learning ??= this.#learnTools(message).finally(() => (this.#learning = undefined)));
+      // Still unknown (no such tool, or the list was refused): no marks, and no second lookup per call.
+      if (!this.#tools.knows(params["name"])) this.#tools.learn([{ name: params["name"] }]);
+    }
+    return this.#tools.headersFor(params["name"], params["arguments"]);
+  }
+
+  /** Reads every page of tools/list, with the `_meta` of the call that needs it. */
+  async #learnTools(/** @type {Message} */ call) {
+    const meta = isObject(call["params"]) ? call["params"]["_meta"] : undefined;
+    /** @type {unknown} */
+    let cursor;
+    for (let page = 0; page < 100; page++) {
+      const id = `edge-mcp-stdio-${++this.#relayIds}`;
+      const request = { jsonrpc: "2.0", id, method: "tools/list", params: { ...(typeof cursor === "string" ? { cursor } : {}), _meta: meta } };
+      const response = await this.#send("POST", modernHeaders(request, /** @type {string} */ (modernVersionOf(request))), JSON.stringify(request));
+      const answer = await answerOf(response, id);
+      const result = answer?.["result"];
+      if (!isObject(result)) return;
+      this.#tools.learn(result["tools"]);
+      cursor = result["nextCursor"];
+      if (typeof cursor !== "string") return;
+    }
+  }
+
+  /** What the relay keeps from answers: the negotiated version, tool header marks. */
+  #observe(/** @type {Message} */ request, /** @type {Message} */ answer) {
+    const result = answer["result"];
+    const method = request["method"];
+    if (method === "initialize" && isObject(result) && typeof result["protocolVersion"] === "string") this.#legacyVersion = result["protocolVersion"];
+    if (method === "tools/list" && isObject(result)) this.#tools.learn(result["tools"]);
+    const error = answer["error"];
+    const params = request["params"];
+    // -32020 on a call: the tool's header marks changed since they were learned.
+    if (method === "tools/call" && isObject(error) && error["code"] === -32020 && isObject(params)) this.#tools.forget(String(params["name"]));
+  }
+
+  /** @param {string} method @param {Record<string, string>} headers @param {string | undefined} body @param {AbortSignal} [signal] */
+  #send(method, headers, body, signal) {
+    /** @type {RelayRequestInit} */
+    const init = { method, headers: { ...(method === "POST" ? JSON_HEADERS : {}), ...this.#options.headers, ...headers } };
+    if (body !== undefined) init.body = body;
+    if (signal !== undefined) init.signal = signal;
+    return this.#options.dispatch(this.#options.endpoint, init);
+  }
+
+  /** @param {string} json @param {InFlight} [entry] */
+  async #emit(json, entry) {
+    if (entry?.cancelled) return;
+    if (this.#options.debug) this.#options.log(`edge-mcp stdio: out ${clip(json)}`);
+    await this.#options.write(json);
+  }
+}
