@@ -66,22 +66,31 @@ export async function runSession(h, workDir) {
     return sessionId;
   }
 
-  /** Opens one session (initialize, then notifications/initialized) on `agent`; resolves with its id. */
-  async function openSession(base, agent, t) {
+  /** Sends initialize on `agent`; resolves with the new session's id. */
+  async function initializeSession(base, agent, t) {
     const id = nextId++;
     const init = await h.send(base, agent, "POST", LEGACY.headers("initialize"), initializeBody(id));
     if (init.status !== 200 || init.text !== t.initialize.prefix + id + t.initialize.suffix) {
       throw new WrongAnswer(`2025-11-25 initialize (id ${id}): HTTP ${init.status}, answer differs from the checked one: ${init.text.slice(0, 300)}`);
     }
-    const sessionId = checkSessionId(`2025-11-25 initialize (id ${id})`, init, t.seen);
+    return checkSessionId(`2025-11-25 initialize (id ${id})`, init, t.seen);
+  }
+
+  async function confirmSession(base, agent, sessionId) {
     const note = await h.send(base, agent, "POST", inSession(sessionId, "notifications/initialized"), INITIALIZED_BODY);
     expect(note.status === 202 && note.text === "", "notifications/initialized: want 202 and no body", `${note.status} ${note.text.slice(0, 200)}`);
+  }
+
+  /** Opens one session (initialize, then notifications/initialized) on `agent`; resolves with its id. */
+  async function openSession(base, agent, t) {
+    const sessionId = await initializeSession(base, agent, t);
+    await confirmSession(base, agent, sessionId);
     return sessionId;
   }
 
   async function deleteSession(base, agent, sessionId) {
     const res = await h.send(base, agent, "DELETE", deleteHeaders(sessionId));
-    expect(res.status === 204 && res.text === "", "DELETE of a session: want 204 and no body", `${res.status} ${res.text.slice(0, 200)}`);
+    expect(res.status === 204 && res.text === "", `DELETE of session ${sessionId.slice(0, 12)}…: want 204 and no body`, `${res.status} ${res.text.slice(0, 200)}`);
   }
 
   /**
@@ -101,8 +110,7 @@ export async function runSession(h, workDir) {
       const id = nextId++;
       t.initialize = checkInitialize(id, await h.send(base, agent, "POST", LEGACY.headers("initialize"), initializeBody(id)), t.seen);
       const sessionId = [...t.seen][0];
-      const note = await h.send(base, agent, "POST", inSession(sessionId, "notifications/initialized"), INITIALIZED_BODY);
-      expect(note.status === 202 && note.text === "", "notifications/initialized: want 202 and no body", `${note.status} ${note.text.slice(0, 200)}`);
+      await confirmSession(base, agent, sessionId);
       const call = await h.send(base, agent, "POST", inSession(sessionId, "tools/call", "add"), h.addCallBody(LEGACY, 3));
       h.checkAddAnswer(LEGACY, 3, call.status, call.contentType, call.text);
       t.session = template("2025-11-25 tools/call add in a session", 3, call.text);
@@ -125,36 +133,49 @@ export async function runSession(h, workDir) {
     return { value: m.value, cpuNs: m.s1.workerd.schedNs - m.s0.workerd.schedNs, tickNs: m.s1.workerd.tickNs - m.s0.workerd.tickNs, ms: m.s1.t - m.s0.t };
   }
 
-  /** Opens `count` sessions, then deletes them, in batches; workerd CPU µs and wall ms per open and per DELETE. */
+  /**
+   * Opens `count` sessions, then deletes them, in batches, one request after the other: a batch's
+   * initializes, then their notifications/initialized, then their DELETEs, each its own
+   * measurement. Workerd CPU µs and wall ms per session for each step; an open is the first two.
+   */
   async function opensAndDeletes(base, pids, t, count, measure) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const sum = { openNs: 0, openMs: 0, deleteNs: 0, deleteMs: 0 };
+    const steps = { initialize: { ns: 0, ms: 0 }, initialized: { ns: 0, ms: 0 }, delete: { ns: 0, ms: 0 } };
+    const step = async (name, fn) => {
+      if (!measure) return fn();
+      const m = await measured(pids, fn);
+      steps[name].ns += m.cpuNs;
+      steps[name].ms += m.ms;
+      return m.value;
+    };
     try {
       for (let done = 0; done < count; done += BATCH) {
         const n = Math.min(BATCH, count - done);
-        const open = async () => {
-          const ids = [];
-          for (let i = 0; i < n; i++) ids.push(await openSession(base, agent, t));
-          return ids;
-        };
-        const del = async (ids) => {
+        const ids = await step("initialize", async () => {
+          const out = [];
+          for (let i = 0; i < n; i++) out.push(await initializeSession(base, agent, t));
+          return out;
+        });
+        await step("initialized", async () => {
+          for (const sessionId of ids) await confirmSession(base, agent, sessionId);
+        });
+        await step("delete", async () => {
           for (const sessionId of ids) await deleteSession(base, agent, sessionId);
-        };
-        if (!measure) {
-          await del(await open());
-          continue;
-        }
-        const opened = await measured(pids, open);
-        const deleted = await measured(pids, () => del(opened.value));
-        sum.openNs += opened.cpuNs;
-        sum.openMs += opened.ms;
-        sum.deleteNs += deleted.cpuNs;
-        sum.deleteMs += deleted.ms;
+        });
       }
     } finally {
       agent.destroy();
     }
-    return { openCpuUs: sum.openNs / count / 1000, openMs: sum.openMs / count, deleteCpuUs: sum.deleteNs / count / 1000, deleteMs: sum.deleteMs / count };
+    const us = (name) => steps[name].ns / count / 1000;
+    const ms = (name) => steps[name].ms / count;
+    return {
+      initializeCpuUs: us("initialize"),
+      initializedCpuUs: us("initialized"),
+      openCpuUs: us("initialize") + us("initialized"),
+      openMs: ms("initialize") + ms("initialized"),
+      deleteCpuUs: us("delete"),
+      deleteMs: ms("delete"),
+    };
   }
 
   // --- one round: a fresh workerd, both calls sequential and at c=32, then opens and DELETEs ------
@@ -278,12 +299,14 @@ function report(h, { rounds, busiest, bundle, seconds }) {
     life.push([label, "-", fmt(median(xs)), `${fmt(Math.min(...xs))}..${fmt(Math.max(...xs))}`, cpu ? `${fmt(median(calls))} (${range(calls)})` : "-"]);
   };
   lifeRow("open (initialize + notifications/initialized): workerd CPU µs", "openCpuUs", true);
+  lifeRow("  of which initialize", "initializeCpuUs", true);
+  lifeRow("  of which notifications/initialized", "initializedCpuUs", true);
   lifeRow("  wall ms (one after the other)", "openMs", false);
   lifeRow("DELETE: workerd CPU µs", "deleteCpuUs", true);
   lifeRow("  wall ms (one after the other)", "deleteMs", false);
   lifeRow("boot ms to first answer", "bootMs", false);
   life.push(["bundle KiB gzip", "-", (bundle.gzipBytes / 1024).toFixed(1), "-", "-"]);
-  lines.push(`\nsession 2/2: a session's life (${h.opens} opened, then deleted, per round, ${BATCH} at a time, on one keep-alive connection)\n`);
+  lines.push(`\nsession 2/2: a session's life (${h.opens} per round, ${BATCH} at a time: their initializes, then notifications/initialized, then DELETEs, one after the other on one keep-alive connection)\n`);
   lines.push(table(life));
 
   const statelessCpu = med((r) => r.kinds.stateless.cpuUs);
