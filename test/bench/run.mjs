@@ -296,11 +296,13 @@ async function awaitQuiet(pids) {
 /**
  * Runs one measurement on a quiet machine: waits for quiet first, and if other processes still used
  * more than NOISY_CORES meanwhile, redoes it (up to MAX_REDOS times, within the noise budget),
- * keeping the attempt that saw the least of them.
+ * keeping the attempt that saw the least of them. `prepare`, if given, runs before each attempt,
+ * unmeasured: a measurement that uses something up (the session run's DELETEs) gets a fresh supply.
  */
-async function quietly(pids, measureOnce) {
+async function quietly(pids, measureOnce, prepare) {
   let best;
   for (let attempt = 0; ; attempt++) {
+    if (prepare) await prepare();
     await awaitQuiet(pids());
     const t0 = performance.now();
     const s0 = snapshot(pids());
