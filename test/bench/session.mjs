@@ -208,7 +208,7 @@ export async function runSession(h, workDir) {
     const base = worker.base;
     const t = await checkWorker(base);
     const setup = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    // One session for the sequential calls, and one per connection's worth of calls at c=32
+    // One session for the sequential calls, and C32 for the calls at c=32
     // (each request takes the session of its id, so concurrent calls spread over them all).
     const one = await openSession(base, setup, t);
     const many = [];
