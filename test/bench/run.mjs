@@ -2,7 +2,8 @@
 // `npm run bench`: the demo Worker (root wrangler.toml) against a bare Hono floor (test/bench/floor),
 // each bundled like `wrangler deploy` and served alone by workerd through miniflare's API on 127.0.0.1.
 // What is measured and how: test/bench/README.md. Options: node test/bench/run.mjs --help.
-// Then the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams.
+// Then the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams;
+// and the session run (test/bench/session.mjs): a call inside a 2025-11-25 session against stateless.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import http from "node:http";
@@ -39,6 +40,11 @@ const { values: opt } = parseArgs({
     "scale-rounds": { type: "string", default: "5" }, // fresh workerds per round: instances differ by up to ~10%, so rounds beat requests
     "scale-requests": { type: "string", default: "2000" }, // sequential tools/list and tools/call per size and revision
     "scale-sizes": { type: "string", default: "10,100,10000" }, // registry sizes; the first and last are compared
+    session: { type: "boolean", default: true }, // the session run after the scale runs (--no-session skips it)
+    "session-only": { type: "boolean", default: false }, // only the session run (with --scale-only: both)
+    "session-rounds": { type: "string", default: "5" }, // fresh workerds, one per round
+    "session-requests": { type: "string", default: "2000" }, // sequential tools/call per round, stateless and in a session each
+    "session-opens": { type: "string", default: "200" }, // sessions opened and deleted per round (measured)
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -48,7 +54,9 @@ if (opt.help) {
   console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
-Measures the demo Worker against the bare floor Worker, then the scale runs; see test/bench/README.md.`);
+                    [--no-session | --session-only] [--session-rounds N] [--session-requests N] [--session-opens N]
+Measures the demo Worker against the bare floor Worker, then the scale runs and the session run;
+see test/bench/README.md. --scale-only and --session-only together run both and skip the main rounds.`);
   process.exit(0);
 }
 const num = (name, min) => {
@@ -65,9 +73,14 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const SCALE = opt["scale-only"] || opt.scale;
+const ONLY = opt["scale-only"] || opt["session-only"];
+const SCALE = opt["scale-only"] || (!ONLY && opt.scale);
+const SESSION = opt["session-only"] || (!ONLY && opt.session);
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
+const SESSION_ROUNDS = Math.floor(num("session-rounds", 1));
+const SESSION_REQUESTS = Math.floor(num("session-requests", 100));
+const SESSION_OPENS = Math.floor(num("session-opens", 10));
 const SCALE_SIZES = opt["scale-sizes"].split(",").map((s) => Number(s.trim()));
 if (SCALE_SIZES.length < 2 || SCALE_SIZES.some((n, i) => !Number.isSafeInteger(n) || n < 10 || (i > 0 && n <= SCALE_SIZES[i - 1]))) {
   console.error(`bench: --scale-sizes must be two or more increasing integers >= 10, got ${JSON.stringify(opt["scale-sizes"])}`);
@@ -160,15 +173,17 @@ function checkAddAnswer(rev, id, status, contentType, text) {
 // ---------------------------------------------------------------------------------------------
 // A small keep-alive HTTP client on node:http (probes and cold flows).
 
-function post(base, agent, headers, body) {
-  return new Promise((resolvePost, reject) => {
+/** One request to /mcp (`body` undefined: none); resolves with the status, content type, headers and body text. */
+function send(base, agent, method, headers, body) {
+  return new Promise((resolveSend, reject) => {
+    const length = body === undefined ? {} : { "content-length": Buffer.byteLength(body) };
     const req = http.request(
-      { host: base.hostname, port: base.port, path: "/mcp", method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      { host: base.hostname, port: base.port, path: "/mcp", method, agent, headers: { ...headers, ...length } },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolvePost({ status: res.statusCode, contentType: res.headers["content-type"], text }));
+        res.on("end", () => resolveSend({ status: res.statusCode, contentType: res.headers["content-type"], headers: res.headers, text }));
         res.on("error", reject);
       },
     );
@@ -177,6 +192,8 @@ function post(base, agent, headers, body) {
     req.end(body);
   });
 }
+
+const post = (base, agent, headers, body) => send(base, agent, "POST", headers, body);
 
 async function rpc(base, agent, rev, id, method, params, toolName) {
   const body = JSON.stringify(id === undefined ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params });
@@ -279,11 +296,13 @@ async function awaitQuiet(pids) {
 /**
  * Runs one measurement on a quiet machine: waits for quiet first, and if other processes still used
  * more than NOISY_CORES meanwhile, redoes it (up to MAX_REDOS times, within the noise budget),
- * keeping the attempt that saw the least of them.
+ * keeping the attempt that saw the least of them. `prepare`, if given, runs before each attempt,
+ * unmeasured: a measurement that uses something up (the session run's DELETEs) gets a fresh supply.
  */
-async function quietly(pids, measureOnce) {
+async function quietly(pids, measureOnce, prepare) {
   let best;
   for (let attempt = 0; ; attempt++) {
+    if (prepare) await prepare();
     await awaitQuiet(pids());
     const t0 = performance.now();
     const s0 = snapshot(pids());
@@ -334,7 +353,11 @@ async function run(cmd, args, cwd) {
   });
 }
 
-async function bundle(label, configPath, workDir, extraArgs = []) {
+/**
+ * Bundles a Worker like `wrangler deploy`. With `durableObjects`, its Durable Object bindings are
+ * kept for startWorker (the main rounds run the demo without them: `add` touches none).
+ */
+async function bundle(label, configPath, workDir, extraArgs = [], { durableObjects = false } = {}) {
   const outdir = join(workDir, label);
   await run(WRANGLER_BIN, ["deploy", "--dry-run", "--config", configPath, "--outdir", outdir, ...extraArgs], ROOT);
   const { unstable_readConfig } = await import("wrangler");
@@ -352,7 +375,16 @@ async function bundle(label, configPath, workDir, extraArgs = []) {
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags ?? [],
     vars: Object.fromEntries(Object.entries(config.vars ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+    ...(durableObjects ? { durableObjects: durableObjectsOf(config) } : {}),
   };
+}
+
+/** miniflare's `durableObjects` option from a wrangler config: binding → class, SQLite-backed as its migrations say. */
+function durableObjectsOf(config) {
+  const sqlite = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
+  return Object.fromEntries(
+    (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: sqlite.has(b.class_name) }]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,6 +414,9 @@ async function startWorker(b, probe = addProbe) {
     compatibilityDate: b.compatibilityDate,
     compatibilityFlags: b.compatibilityFlags,
     bindings: b.vars,
+    // SQLite files in miniflare's temporary directory, as under `wrangler dev` (workerd's in-memory
+    // Durable Object storage has no SQL API).
+    ...(b.durableObjects ? { durableObjects: b.durableObjects } : {}),
     host: "127.0.0.1",
     port: 0,
     cf: false,
@@ -431,8 +466,11 @@ async function answerTemplate(base, rev) {
 
 let nextId = 1000;
 
-/** autocannon with a fresh id per request; every body must equal the template with that id. */
-function cannon(base, rev, template, { connections, amount, duration }) {
+/**
+ * autocannon with a fresh id per request; every body must equal the template with that id.
+ * `headersFor(id)`, if given, makes each request's headers (the session run: its Mcp-Session-Id).
+ */
+function cannon(base, rev, template, { connections, amount, duration, headersFor }) {
   return new Promise((resolveRun, reject) => {
     const latencies = [];
     const wrong = [];
@@ -454,6 +492,7 @@ function cannon(base, rev, template, { connections, amount, duration }) {
             setupRequest(req, context) {
               context.id = nextId++;
               req.body = addCallBody(rev, context.id);
+              if (headersFor) req.headers = headersFor(context.id);
               return req;
             },
             onResponse(status, body, context) {
@@ -584,13 +623,10 @@ function fail(message) {
   throw new Error(message);
 }
 
-/** What the scale runs (scale.mjs) use from here. */
-const scaleHelpers = () => ({
+/** What the scale runs (scale.mjs) and the session run (session.mjs) use from here. */
+const helpers = () => ({
   ROOT,
   opt,
-  rounds: SCALE_ROUNDS,
-  requests: SCALE_REQUESTS,
-  sizes: SCALE_SIZES,
   REVISIONS,
   isModern,
   WrongAnswer,
@@ -610,17 +646,40 @@ const scaleHelpers = () => ({
   NOISY_CORES,
 });
 
+const scaleHelpers = () => ({ ...helpers(), rounds: SCALE_ROUNDS, requests: SCALE_REQUESTS, sizes: SCALE_SIZES });
+
+const sessionHelpers = () => ({
+  ...helpers(),
+  rounds: SESSION_ROUNDS,
+  requests: SESSION_REQUESTS,
+  opens: SESSION_OPENS,
+  C32,
+  c32Seconds: C32_SECONDS,
+  send,
+  checkAddAnswer,
+  addCallBody,
+  answerTemplate,
+  cannon,
+  awaitQuiet,
+});
+
 async function main() {
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   try {
-    let mainResult; // lines printed after the scale table, the bench: line last
-    if (!opt["scale-only"]) mainResult = await mainRounds(started, workDir);
+    let mainResult; // lines printed after the scale and session tables, the bench: line last
+    if (!ONLY) mainResult = await mainRounds(started, workDir);
     if (SCALE) {
       phaseNoiseStart = noiseMs;
       const { runScale } = await import("./scale.mjs");
       const scale = await runScale(scaleHelpers(), workDir);
       console.log(`\n${scale.text}`);
+    }
+    if (SESSION) {
+      phaseNoiseStart = noiseMs;
+      const { runSession } = await import("./session.mjs");
+      const session = await runSession(sessionHelpers(), workDir);
+      console.log(`\n${session.text}`);
     }
     console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
     if (mainResult) console.log(mainResult.lastLine);
