@@ -32,6 +32,11 @@ export interface HandlerContext {
    * token. A principal is its issuer and subject together: key per-user data by both.
    */
   readonly principal: Principal | undefined;
+  /**
+   * The id of the task this call runs in (tasks extension), or undefined for a call answered in
+   * its own request.
+   */
+  readonly taskId: string | undefined;
   /** Announces list changes and resource updates to subscribed clients. */
   readonly changes: ChangeFeed;
   /**
