@@ -199,9 +199,9 @@ export class TaskEngine {
   async #finish(patch: { status: TaskStatus; result?: JsonObject; error?: JsonObject; statusMessage?: string }): Promise<void> {
     const record = this.#record;
     if (!record || isTerminal(record.status)) return;
-    const { statusMessage, ...rest } = record;
+    // A progress message is stale once the task has ended: only the ending's own message stays.
+    const { statusMessage: _progress, ...rest } = record;
     const next: TaskRecord = { ...rest, ...patch, inputRequests: {}, lastUpdatedAt: this.#now() };
-    if (patch.statusMessage === undefined && statusMessage !== undefined && patch.status === "completed") next.statusMessage = statusMessage;
     await this.#save(next);
     // The watch is no longer needed: the next alarm is the deletion.
     await this.#options.storage.setAlarm(expiresAt(next));

@@ -45,7 +45,7 @@ describe("tasks: lifecycle", () => {
     expect(created).toMatchObject({ ttlMs: 3_600_000, pollIntervalMs: 1000 });
     expect(created).not.toHaveProperty("requestState");
     const done = await until("secure", created.taskId, ["completed"], alice);
-    expect(done).toMatchObject({ resultType: "complete", statusMessage: "step 3 of 3", result: { content: [{ type: "text", text: `report of 3 steps for task-alice in task ${created.taskId}` }] } });
+    expect(done).toMatchObject({ resultType: "complete", result: { content: [{ type: "text", text: `report of 3 steps for task-alice in task ${created.taskId}` }] } });
   });
 
   it("runs a tool of a service-bound module as a task, through the service binding", async () => {
@@ -67,9 +67,10 @@ describe("tasks: lifecycle", () => {
     expect(done).not.toHaveProperty("inputRequests");
   });
 
-  it("cancels a running task: the ack is empty and the task is cancelled, its handler stopped", async () => {
+  it("shows progress as the status message, and cancels a running task: the ack is empty and the task is cancelled", async () => {
     const created = await create("open", "report", { steps: 1, ms: 60_000 });
-    await until("open", created.taskId, ["working"]);
+    // ctx.progress(…, message) inside the task is its status message.
+    expect(await until("open", created.taskId, ["working"])).toMatchObject({ statusMessage: "step 1 of 1" });
     const ack = await tasks("open", "tasks/cancel", { taskId: created.taskId });
     expect(Object.keys(ack.result ?? {}).sort()).toEqual(["_meta", "resultType"]);
     const cancelled = await until("open", created.taskId, ["cancelled", "completed", "failed"]);
