@@ -25,12 +25,12 @@ function tasks(tenant: string, method: string, params: Record<string, unknown>, 
   return modern(tenant, method, params, authorization, capabilities).then(resultOf);
 }
 
-/** Polls tasks/get until the task's status is one of `statuses` (the client's loop, as the extension prescribes). */
-async function until(tenant: string, taskId: string, statuses: string[], authorization?: string): Promise<Task> {
+/** Polls tasks/get until the task's status is one of `statuses` and `also` holds (the client's loop, as the extension prescribes). */
+async function until(tenant: string, taskId: string, statuses: string[], authorization?: string, also: (task: Task) => boolean = () => true): Promise<Task> {
   for (let i = 0; i < 500; i++) {
     const answer = await tasks(tenant, "tasks/get", { taskId }, authorization);
     const task = answer.result as unknown as Task | undefined;
-    if (task && statuses.includes(task.status)) return task;
+    if (task && statuses.includes(task.status) && also(task)) return task;
     if (!task) throw new Error(JSON.stringify(answer));
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -70,7 +70,7 @@ describe("tasks: lifecycle", () => {
   it("shows progress as the status message, and cancels a running task: the ack is empty and the task is cancelled", async () => {
     const created = await create("open", "report", { steps: 1, ms: 60_000 });
     // ctx.progress(…, message) inside the task is its status message.
-    expect(await until("open", created.taskId, ["working"])).toMatchObject({ statusMessage: "step 1 of 1" });
+    expect(await until("open", created.taskId, ["working"], undefined, (task) => task["statusMessage"] !== undefined)).toMatchObject({ statusMessage: "step 1 of 1" });
     const ack = await tasks("open", "tasks/cancel", { taskId: created.taskId });
     expect(Object.keys(ack.result ?? {}).sort()).toEqual(["_meta", "resultType"]);
     const cancelled = await until("open", created.taskId, ["cancelled", "completed", "failed"]);
