@@ -70,10 +70,10 @@ function setup(now: () => number = Date.now) {
 }
 
 /** Polls `tasks/get` (on the engine) until the status is one of `statuses`. */
-async function until(engine: TaskEngine, statuses: string[], caller = ADA.caller, taskId = ID) {
+async function until(engine: TaskEngine, statuses: string[], also: (task: Record<string, unknown>) => boolean = () => true, caller = ADA.caller, taskId = ID) {
   for (let i = 0; i < 1000; i++) {
     const task = await engine.get(taskId, caller);
-    if (task && statuses.includes(task["status"] as string)) return task;
+    if (task && statuses.includes(task["status"] as string) && also(task)) return task;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`task never reached ${statuses.join("/")}: ${JSON.stringify(await engine.get(taskId, caller))}`);
@@ -105,7 +105,7 @@ describe("TaskEngine", () => {
     held = gate();
     const { engine } = setup();
     await engine.create(ID, ADA, start("held"), SETTINGS);
-    expect(await until(engine, ["working"])).toMatchObject({ statusMessage: "halfway" });
+    expect(await until(engine, ["working"], (task) => task["statusMessage"] !== undefined)).toMatchObject({ statusMessage: "halfway" });
     held.open();
     const done = await until(engine, ["completed"]);
     expect(done).toMatchObject({ result: { content: [{ text: "released" }] } });
