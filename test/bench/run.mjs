@@ -2,7 +2,8 @@
 // `npm run bench`: the demo Worker (root wrangler.toml) against a bare Hono floor (test/bench/floor),
 // each bundled like `wrangler deploy` and served alone by workerd through miniflare's API on 127.0.0.1.
 // What is measured and how: test/bench/README.md. Options: node test/bench/run.mjs --help.
-// Then the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams.
+// Then the task runs (test/bench/tasks.mjs): a task-creating call and a tasks/get poll against a plain call;
+// and the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import http from "node:http";
@@ -39,6 +40,9 @@ const { values: opt } = parseArgs({
     "scale-rounds": { type: "string", default: "5" }, // fresh workerds per round: instances differ by up to ~10%, so rounds beat requests
     "scale-requests": { type: "string", default: "2000" }, // sequential tools/list and tools/call per size and revision
     "scale-sizes": { type: "string", default: "10,100,10000" }, // registry sizes; the first and last are compared
+    tasks: { type: "boolean", default: true }, // the task runs after the main rounds (--no-tasks skips them)
+    "tasks-rounds": { type: "string", default: "3" }, // fresh workerds for the task runs
+    "tasks-only": { type: "boolean", default: false }, // only the task runs
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -48,6 +52,7 @@ if (opt.help) {
   console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
+                    [--no-tasks | --tasks-only] [--tasks-rounds N]
 Measures the demo Worker against the bare floor Worker, then the scale runs; see test/bench/README.md.`);
   process.exit(0);
 }
@@ -65,9 +70,11 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const SCALE = opt["scale-only"] || opt.scale;
+const SCALE = opt["scale-only"] || (opt.scale && !opt["tasks-only"]);
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
+const TASKS = opt["tasks-only"] || (opt.tasks && !opt["scale-only"]);
+const TASK_ROUNDS = Math.floor(num("tasks-rounds", 1));
 const SCALE_SIZES = opt["scale-sizes"].split(",").map((s) => Number(s.trim()));
 if (SCALE_SIZES.length < 2 || SCALE_SIZES.some((n, i) => !Number.isSafeInteger(n) || n < 10 || (i > 0 && n <= SCALE_SIZES[i - 1]))) {
   console.error(`bench: --scale-sizes must be two or more increasing integers >= 10, got ${JSON.stringify(opt["scale-sizes"])}`);
@@ -371,7 +378,7 @@ async function addProbe(base, agent) {
  * Starts the bundle in workerd. Boot ends at the first answer to `probe(base, agent)`, which
  * resolves with the check of that answer (run after the clock stops; boot counts only if it passes).
  */
-async function startWorker(b, probe = addProbe) {
+async function startWorker(b, probe = addProbe, extra = {}) {
   const before = new Set(childPids(process.pid).map((c) => c.pid));
   const t0 = performance.now();
   const mf = new Miniflare({
@@ -387,6 +394,7 @@ async function startWorker(b, probe = addProbe) {
     cf: false,
     // The Worker's own socket: requests skip miniflare's entry worker (which adds gzip, cf, etc.).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    ...extra, // e.g. durableObjects for the task runs
   });
   current = { mf, pid: undefined };
   const entryUrl = await mf.ready;
@@ -598,6 +606,7 @@ const scaleHelpers = () => ({
   parseJson,
   isObject,
   bundle,
+  post,
   startWorker,
   stopWorker,
   processTree,
@@ -615,7 +624,13 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   try {
     let mainResult; // lines printed after the scale table, the bench: line last
-    if (!opt["scale-only"]) mainResult = await mainRounds(started, workDir);
+    if (!opt["scale-only"] && !opt["tasks-only"]) mainResult = await mainRounds(started, workDir);
+    if (TASKS) {
+      phaseNoiseStart = noiseMs;
+      const { runTasks } = await import("./tasks.mjs");
+      const tasks = await runTasks(scaleHelpers(), workDir, { rounds: TASK_ROUNDS, requests: Math.min(SEQ_REQUESTS, 1000) });
+      console.log(`\n${tasks.text}`);
+    }
     if (SCALE) {
       phaseNoiseStart = noiseMs;
       const { runScale } = await import("./scale.mjs");
