@@ -52,4 +52,5 @@ export type { Endpoint, QuotaOptions, ResponseMode } from "./http/endpoint.ts";
 export type { RateLimiter } from "./http/rate-limiter.ts";
 export type { SessionGateway } from "./http/session-gateway.ts";
 export type { TaskGateway, TaskSettings } from "./http/task-gateway.ts";
+export { createMemoryTaskGateway } from "./tasks/memory-task-gateway.ts";
 export type { HostPolicyOptions } from "./http/host-policy.ts";

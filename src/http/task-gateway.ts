@@ -1,6 +1,7 @@
 /** How the stateless edge reaches tasks: the interface a task host implements, and its settings. */
 
-import type { Admission } from "../core/admission.ts";
+import type { Admission, QuotaLimit } from "../core/admission.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { JsonObject } from "../core/types.ts";
 import type { TaskAccess, TaskStart } from "../server/task-access.ts";
 
@@ -48,4 +49,14 @@ export function callerTasks(gateway: TaskGateway, admission: Admission): TaskAcc
     update: (taskId, responses) => gateway.update(admission, taskId, responses),
     cancel: (taskId) => gateway.cancel(admission, taskId),
   };
+}
+
+/** 429 for a `tools/call` whose task would put the caller (or the tenant) over its task quota. */
+export function tooManyTasks(limit: QuotaLimit): ProtocolError {
+  const { perPrincipal, perTenant } = limit;
+  return new ProtocolError(
+    ErrorCode.RateLimited,
+    `Too many live tasks: a caller may hold ${perPrincipal} (and this server ${perTenant}) at once; wait for finished ones to expire (each lives ttlMs after its creation)`,
+    { status: 429, data: { quota: "tasks", perPrincipal, perTenant }, headers: { "retry-after": "60" } },
+  );
 }

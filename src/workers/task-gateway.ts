@@ -3,9 +3,8 @@
 import type { Admission } from "../core/admission.ts";
 import { randomToken } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { JsonObject } from "../core/types.ts";
-import { resolveTaskSettings, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
+import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import type { TaskStart } from "../server/task-access.ts";
 import type { CreateOutcome } from "../tasks/task-engine.ts";
 
@@ -34,12 +33,7 @@ export function durableTaskGateway(namespace: DurableObjectNamespace, settings?:
       const taskId = randomToken(24);
       const outcome = await stub(taskId).create(taskId, admission, start, resolved);
       if (outcome.ok) return outcome.task;
-      const { perPrincipal, perTenant } = outcome.quota;
-      throw new ProtocolError(
-        ErrorCode.RateLimited,
-        `Too many live tasks: a caller may hold ${perPrincipal} (and this server ${perTenant}) at once; wait for finished ones to expire (each lives ttlMs after its creation)`,
-        { status: 429, data: { quota: "tasks", perPrincipal, perTenant }, headers: { "retry-after": "60" } },
-      );
+      throw tooManyTasks(outcome.quota);
     },
     get: async (admission, taskId) => (TASK_ID.test(taskId) ? stub(taskId).get(taskId, admission.caller) : undefined),
     update: async (admission, taskId, responses) => TASK_ID.test(taskId) && stub(taskId).update(taskId, admission.caller, responses),
