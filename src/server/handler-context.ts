@@ -17,7 +17,7 @@ export interface InputOptions {
 }
 
 export interface HandlerContext {
-  /** Aborted when the client cancels the request or goes away. */
+  /** Aborted when the client cancels the request or goes away (in a task: `tasks/cancel`, or its TTL). */
   readonly signal: AbortSignal;
   /** The revision this request speaks (`2026-07-28`, `2025-11-25`, …). */
   readonly protocolVersion: string;

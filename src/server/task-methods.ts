@@ -26,11 +26,12 @@ function refusal(text: string): JsonObject {
  * checks: the extension (-32021), then the task id (-32602).
  */
 function access(request: InboundRequest, ctx: TransportContext, method: string): { tasks: TaskAccess; taskId: string } {
-  if (!ctx.tasks) throw notServed();
+  const tasks = ctx.tasks;
+  if (!tasks) throw notServed();
   if (!declaresTasks(ctx.clientCapabilities)) throw tasksExtensionRequired(method);
   const taskId = request.params ? own(request.params, "taskId") : undefined;
   if (typeof taskId !== "string") throw invalidParams(`${method} needs params.taskId, the taskId of a CreateTaskResult`);
-  return { tasks: ctx.tasks, taskId };
+  return { tasks, taskId };
 }
 
 /** `tasks/get`, `tasks/update` and `tasks/cancel`: the methods a server with task tools has under 2026-07-28. */
@@ -77,7 +78,8 @@ export async function callAsTask(tool: CompiledTool, request: InboundRequest, ct
   if (ctx.era !== "modern") {
     return tool.task === "required" ? refusal(`Tool ${tool.name} runs only as a task, which needs a 2026-07-28 client with the tasks extension.`) : undefined;
   }
-  if (!ctx.tasks) {
+  const tasks = ctx.tasks;
+  if (!tasks) {
     // Tasks turned off for this server (no task store, or the tenant's "tasks": false).
     return tool.task === "required" ? refusal(`Tool ${tool.name} runs only as a task, and this server runs no tasks.`) : undefined;
   }
@@ -85,7 +87,6 @@ export async function callAsTask(tool: CompiledTool, request: InboundRequest, ct
     if (tool.task === "required") throw tasksExtensionRequired(`Tool ${tool.name}`);
     return undefined;
   }
-  const tasks = ctx.tasks;
   const checked = await checkArguments(tool, request.params);
   if (!checked.ok) return checked.result as unknown as JsonObject;
   const rawArgs = request.params ? own(request.params, "arguments") : undefined;

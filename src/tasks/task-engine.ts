@@ -116,7 +116,7 @@ export class TaskEngine {
   async update(taskId: string, caller: string, responses: JsonObject): Promise<boolean> {
     const record = await this.#live(taskId, caller);
     if (!record) return false;
-    if (record.status === "input_required") this.#inputs?.answer(responses);
+    if (!isTerminal(record.status)) this.#inputs?.answer(responses);
     return true;
   }
 
