@@ -21,7 +21,8 @@ export type {
   ToolAnnotations,
 } from "./core/types.ts";
 export type { StandardSchema } from "./core/standard-schema.ts";
-export { defineTool, type ToolArgs, type ToolDefinition, type ToolReturn, type ToolSchema } from "./server/tool.ts";
+export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolReturn, type ToolSchema } from "./server/tool.ts";
+export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/task-access.ts";
 export {
   defineResource,
   defineResourceTemplate,
@@ -62,4 +63,6 @@ export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { Endpoint, QuotaOptions, ResponseMode } from "./http/endpoint.ts";
 export type { RateLimiter } from "./http/rate-limiter.ts";
 export type { SessionGateway } from "./http/session-gateway.ts";
+export type { TaskGateway, TaskSettings } from "./http/task-gateway.ts";
+export { createMemoryTaskGateway } from "./tasks/memory-task-gateway.ts";
 export type { HostPolicyOptions } from "./http/host-policy.ts";

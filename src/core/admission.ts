@@ -11,7 +11,7 @@ export interface CallLimits {
 }
 
 /** Things a caller can keep alive after its request ends, each counted against a quota. */
-export type QuotaKind = "handles" | "sessions";
+export type QuotaKind = "handles" | "sessions" | "tasks";
 
 /** How many live things of one kind a principal, and a whole tenant, may hold. */
 export interface QuotaLimit {
@@ -25,6 +25,7 @@ export type Quotas = Readonly<Record<QuotaKind, QuotaLimit>>;
 export const DEFAULT_QUOTAS: Quotas = {
   handles: { perPrincipal: 100, perTenant: 10_000 },
   sessions: { perPrincipal: 50, perTenant: 5_000 },
+  tasks: { perPrincipal: 100, perTenant: 10_000 },
 };
 
 /**

@@ -46,6 +46,10 @@ export const NAME_FIELD: ReadonlyMap<string, string> = new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],
+  // Tasks extension, "Streamable HTTP: Routing Headers": the task id routes to the task's state.
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
 ]);
 
 function checkModern(message: InboundRequest | InboundNotification, header: HeaderReader): ModernRequestInfo {

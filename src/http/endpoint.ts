@@ -10,6 +10,7 @@ import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { SessionGateway } from "./session-gateway.ts";
+import type { TaskGateway } from "./task-gateway.ts";
 
 /** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
 export type ResponseMode = "auto" | "json" | "sse";
@@ -69,6 +70,8 @@ export interface McpAppOptions {
   relay?: ChangeRelay;
   /** Limits on tool calls: a deadline and a result size. */
   limits?: CallLimits;
+  /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
+  tasks?: TaskGateway;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -86,6 +89,7 @@ export interface Endpoint {
   readonly sealer: StateSealer;
   readonly handleStore: HandleStore | undefined;
   readonly sessions: SessionGateway | undefined;
+  readonly tasks: TaskGateway | undefined;
   readonly relay: ChangeRelay | undefined;
   readonly maxBodyBytes: number;
   readonly maxJsonDepth: number;
@@ -125,6 +129,7 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     sealer: createStateSealer({ secret: options.stateSecret }),
     handleStore: options.handleStore,
     sessions: options.sessions,
+    tasks: options.tasks,
     relay: options.relay,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,

@@ -13,11 +13,13 @@ import type { QuotaCounter } from "../server/quotas.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
+import type { TaskAccess } from "../server/task-access.ts";
 import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
+import { callerTasks } from "./task-gateway.ts";
 
 export type { ResponseMode } from "./endpoint.ts";
 
@@ -118,6 +120,11 @@ export class Exchange implements TransportContext {
 
   get quotas(): QuotaCounter | undefined {
     return this.#endpoint.quotaCounter;
+  }
+
+  get tasks(): TaskAccess | undefined {
+    const gateway = this.#endpoint.tasks;
+    return gateway && callerTasks(gateway, this.admission);
   }
 
   admitTool(name: string): Promise<CompiledTool> {

@@ -11,6 +11,7 @@ import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
 import { listen } from "./listen.ts";
+import { agreeTaskIds } from "./listen-tasks.ts";
 import { headerReader } from "./request-checks.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
@@ -38,7 +39,9 @@ async function route(request: Request, endpoint: Endpoint, admitted: AdmittedPos
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
-  if (info.era === "modern" && message.method === "subscriptions/listen") return listen(message, endpoint.relay ?? endpoint.server.changes, endpoint.debug);
+  if (info.era === "modern" && message.method === "subscriptions/listen") {
+    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, endpoint.debug);
+  }
   const exchange = new Exchange(request, endpoint, {
     era: info.era,
     protocolVersion: info.protocolVersion,

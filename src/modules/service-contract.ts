@@ -12,6 +12,7 @@
  */
 
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../core/types.ts";
+import type { TaskSupport } from "../server/tool.ts";
 
 /** A tool as a service lists it: the `Tool` shape of `tools/list`, without prefix. */
 export interface ServiceTool {
@@ -21,6 +22,11 @@ export interface ServiceTool {
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
   annotations?: ToolAnnotations;
+  /**
+   * Whether a call may run as a task (tasks extension; default `never`). A task's call to the
+   * service has no module timeout: it is bounded by the task's TTL and by cancellation.
+   */
+  task?: TaskSupport;
 }
 
 /**

@@ -48,6 +48,10 @@ function checkCatalog(value: unknown, module: string): ServiceCatalog {
     if (!isObject(tool) || typeof tool["name"] !== "string" || !isObject(tool["inputSchema"])) {
       throw new DefinitionError(`module ${module}: every tool needs a name and an inputSchema object`);
     }
+    const task = tool["task"];
+    if (task !== undefined && task !== "never" && task !== "optional" && task !== "required") {
+      throw new DefinitionError(`module ${module}: tool ${tool["name"]}: task must be "never", "optional" or "required"`);
+    }
   }
   return value as unknown as ServiceCatalog;
 }
@@ -76,9 +80,12 @@ export function serviceTools(service: ToolService, catalog: ServiceCatalog, opti
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      ...(tool.task === undefined ? {} : { task: tool.task }),
       handler: async (args, ctx): Promise<CallToolResult> => {
         try {
-          return await withTimeout(service.callTool(tool.name, args, callContext(ctx)), options.timeoutMs, options.name, `tool ${tool.name}`);
+          const call = service.callTool(tool.name, args, callContext(ctx));
+          // Inside a task the call may take as long as the task lives; elsewhere the module's timeout applies.
+          return await (ctx.taskId === undefined ? withTimeout(call, options.timeoutMs, options.name, `tool ${tool.name}`) : call);
         } catch (error) {
           if (error instanceof ModuleFailure) throw error;
           throw new ModuleFailure(`module ${options.name} failed: ${error instanceof Error ? error.message : String(error)}`);

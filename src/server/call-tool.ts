@@ -54,27 +54,45 @@ async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<
  * JSON-RPC error instead.
  */
 export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
+  const checked = await checkArguments(tool, params);
+  if (!checked.ok) return checked.result;
+  return runHandler(tool, (args) => tool.handler(args as never, ctx), checked.args);
+}
+
+/**
+ * Validates the arguments of a `tools/call`: the validator's output, or the `isError` result that
+ * tells the model what to fix. Throws -32602 when `arguments` is not an object at all.
+ */
+export async function checkArguments(tool: CompiledTool, params: Params | undefined): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
   const rawArgs = params ? own(params, "arguments") : undefined;
   if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
-  const args = rawArgs ?? {};
-
-  const validated = tool.input.validate(args);
+  const validated = tool.input.validate(rawArgs ?? {});
   const outcome = validated instanceof Promise ? await validated : validated;
-  if (!outcome.ok) {
-    const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
-    return errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`);
-  }
+  if (outcome.ok) return { ok: true, args: outcome.value };
+  const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
+  return { ok: false, result: errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`) };
+}
 
-  let value: ToolReturn;
+/**
+ * Runs a handler (or a tool's `beforeTask`) on validated arguments and shapes what it returns:
+ * thrown errors become `isError` results, except protocol errors and input requests, which the
+ * server answers. With `passUndefined`, `undefined` comes back as it is (a `beforeTask` that lets
+ * the task go ahead); otherwise it is an invalid result like any other.
+ */
+export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): Promise<CallToolResult>;
+export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined: true): Promise<CallToolResult | undefined>;
+export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined = false): Promise<CallToolResult | undefined> {
+  let value: unknown;
   try {
-    value = await tool.handler(outcome.value as never, ctx);
+    value = await run(args);
   } catch (error) {
     // Protocol errors and input requests are answered by the server, not shown to the model.
     if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(`Tool ${tool.name} failed: ${message}`);
   }
-  return checkOutput(tool, normalise(tool, value));
+  if (value === undefined && passUndefined) return undefined;
+  return checkOutput(tool, normalise(tool, value as ToolReturn));
 }
 
 /** Answers with an isError result when the call has not finished within `ms` (its late result is dropped). */

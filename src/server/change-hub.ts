@@ -3,7 +3,6 @@
 import { invalidParams } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
-import { wants } from "./change-relay.ts";
 
 /** What a `subscriptions/listen` request may ask for (2026-07-28 `SubscriptionFilter`). */
 export interface SubscriptionFilter {
@@ -11,6 +10,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** `notifications/tasks` for these tasks (tasks extension); the HTTP layer keeps only the caller's own. */
+  taskIds?: string[];
 }
 
 /** Announces changes; handlers reach it as `ctx.changes`, Workers as `server.changes`. */
@@ -51,7 +52,34 @@ export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
     }
     if (uris.length > 0) honoured.resourceSubscriptions = [...new Set(uris as string[])];
   }
+  const taskIds = own(value, "taskIds");
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) throw invalidParams(`params.notifications.taskIds must be an array of task ids`);
+    if (taskIds.length > 0) honoured.taskIds = [...new Set(taskIds as string[])];
+  }
   return honoured;
+}
+
+function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+}
+
+/** Whether a notification is one the filter asked for. */
+export function wants(filter: SubscriptionFilter, method: string, params: JsonObject): boolean {
+  switch (method) {
+    case "notifications/tools/list_changed":
+      return filter.toolsListChanged === true;
+    case "notifications/prompts/list_changed":
+      return filter.promptsListChanged === true;
+    case "notifications/resources/list_changed":
+      return filter.resourcesListChanged === true;
+    case "notifications/resources/updated":
+      return typeof params["uri"] === "string" && filter.resourceSubscriptions?.some((s) => covers(s, params["uri"] as string)) === true;
+    case "notifications/tasks":
+      return typeof params["taskId"] === "string" && filter.taskIds?.includes(params["taskId"]) === true;
+    default:
+      return false;
+  }
 }
 
 export class ChangeHub implements ChangeFeed {

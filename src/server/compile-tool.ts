@@ -5,7 +5,7 @@ import { isObject } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
 import { compileSchema, type CompiledSchema } from "./schema-validator.ts";
 import type { ToolContext } from "./handler-context.ts";
-import type { ToolDefinition, ToolReturn } from "./tool.ts";
+import type { TaskSupport, ToolDefinition, ToolReturn } from "./tool.ts";
 
 /** A tool argument mirrored in an `Mcp-Param-{Name}` header (2026-07-28 `x-mcp-header`). */
 export interface HeaderParam {
@@ -24,7 +24,11 @@ export interface CompiledTool {
   output: CompiledSchema | undefined;
   headerParams: HeaderParam[];
   handler: (args: never, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+  task: TaskSupport;
+  beforeTask: ((args: never, ctx: ToolContext) => ToolReturn | undefined | void | Promise<ToolReturn | undefined | void>) | undefined;
 }
+
+const TASK_SUPPORT: ReadonlySet<unknown> = new Set(["never", "optional", "required"]);
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -58,6 +62,11 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
     throw new DefinitionError(`tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ - .`);
   }
   if (typeof definition.handler !== "function") throw new DefinitionError(`tool ${name}: handler must be a function`);
+  const task = definition.task ?? "never";
+  if (!TASK_SUPPORT.has(task)) throw new DefinitionError(`tool ${name}: task must be "never", "optional" or "required"; got ${JSON.stringify(task)}`);
+  if (definition.beforeTask !== undefined && (typeof definition.beforeTask !== "function" || task === "never")) {
+    throw new DefinitionError(`tool ${name}: beforeTask must be a function, on a tool whose task is "optional" or "required"`);
+  }
   const input = compileSchema(definition.inputSchema, `tool ${name} inputSchema`);
   if (input.json["type"] !== "object") throw new DefinitionError(`tool ${name}: inputSchema must have type "object" at its root`);
   const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema, `tool ${name} outputSchema`);
@@ -74,5 +83,14 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   if (definition.icons !== undefined) listed["icons"] = definition.icons;
   if (definition._meta !== undefined) listed["_meta"] = definition._meta;
 
-  return { name, listed, input, output, headerParams, handler: definition.handler as CompiledTool["handler"] };
+  return {
+    name,
+    listed,
+    input,
+    output,
+    headerParams,
+    handler: definition.handler as CompiledTool["handler"],
+    task,
+    beforeTask: definition.beforeTask as CompiledTool["beforeTask"],
+  };
 }

@@ -17,7 +17,7 @@ export interface InputOptions {
 }
 
 export interface HandlerContext {
-  /** Aborted when the client cancels the request or goes away. */
+  /** Aborted when the client cancels the request or goes away (in a task: `tasks/cancel`, or its TTL). */
   readonly signal: AbortSignal;
   /** The revision this request speaks (`2026-07-28`, `2025-11-25`, …). */
   readonly protocolVersion: string;
@@ -32,6 +32,11 @@ export interface HandlerContext {
    * token. A principal is its issuer and subject together: key per-user data by both.
    */
   readonly principal: Principal | undefined;
+  /**
+   * The id of the task this call runs in (tasks extension), or undefined for a call answered in
+   * its own request.
+   */
+  readonly taskId: string | undefined;
   /** Announces list changes and resource updates to subscribed clients. */
   readonly changes: ChangeFeed;
   /**

@@ -15,6 +15,8 @@ import { createHandlerContext, type TransportContext } from "./request-context.t
 import type { ResourceRegistry } from "./resource-registry.ts";
 import { SKILLS_EXTENSION, type SkillRegistry } from "./skill-registry.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
+import { TASKS_EXTENSION } from "./task-access.ts";
+import { callAsTask, taskMethods } from "./task-methods.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { withInputs } from "./with-inputs.ts";
 
@@ -53,19 +55,27 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   };
   const statelessCapabilities = capabilities(false);
   const sessionCapabilities = capabilities(true);
-  const discover = new RawResult(
-    JSON.stringify({
-      resultType: "complete",
-      supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: sessionCapabilities,
-      ...(parts.instructions === undefined ? {} : { instructions: parts.instructions }),
-      ...parts.cacheHints,
-      _meta: parts.serverInfoMeta,
-    }),
-  );
+  const discoverResult = (capabilities: JsonObject): RawResult =>
+    new RawResult(
+      JSON.stringify({
+        resultType: "complete",
+        supportedVersions: SUPPORTED_VERSIONS,
+        capabilities,
+        ...(parts.instructions === undefined ? {} : { instructions: parts.instructions }),
+        ...parts.cacheHints,
+        _meta: parts.serverInfoMeta,
+      }),
+    );
+  const discover = discoverResult(sessionCapabilities);
+  // The tasks extension is listed where tasks run: task tools, and a task store on the endpoint.
+  const discoverWithTasks = tools.taskCapable ? discoverResult({ ...sessionCapabilities, extensions: { [TASKS_EXTENSION]: {} } }) : discover;
 
   const toolsCall: Method = async (request, ctx) => {
     const tool = ctx.tool ?? resolveTool(tools, request.params);
+    if (tool.task !== "never") {
+      const answer = await callAsTask(tool, request, ctx, ctx.changes ?? changes);
+      if (answer !== undefined) return answer;
+    }
     const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
     return withInputs(request, ctx, binding, async (inputs) => {
       const call = callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs));
@@ -149,7 +159,8 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     legacy.set("resources/unsubscribe", acceptUri);
   }
 
-  const modern = new Map<string, Method>([["server/discover", () => discover], ...shared]);
+  const modern = new Map<string, Method>([["server/discover", (_request, ctx) => (ctx.tasks ? discoverWithTasks : discover)], ...shared]);
+  if (tools.taskCapable) for (const [name, method] of taskMethods()) modern.set(name, method);
   // Served by the transport (a long-lived stream), listed here so the method exists.
   modern.set("subscriptions/listen", () => {
     throw new Error("subscriptions/listen is answered by the HTTP transport");

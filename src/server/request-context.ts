@@ -11,6 +11,7 @@ import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResu
 import { createHandles, type HandleStore, type Handles } from "./handles.ts";
 import type { QuotaCounter } from "./quotas.ts";
 import type { StateSealer } from "./request-state.ts";
+import type { TaskAccess } from "./task-access.ts";
 
 /** What the transport layer knows about one request. */
 export interface TransportContext {
@@ -49,6 +50,10 @@ export interface TransportContext {
    * code that calls tools for the model, such as a `call_tool` of tool search.
    */
   admitTool?(name: string): Promise<CompiledTool>;
+  /** The caller's tasks, when the endpoint runs tasks (tasks extension). */
+  tasks?: TaskAccess | undefined;
+  /** The id of the task this request runs in, inside a task. */
+  taskId?: string | undefined;
 }
 
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
@@ -93,6 +98,10 @@ class RequestHandlerContext implements HandlerContext {
 
   get principal(): Principal | undefined {
     return this.#transport.admission.principal;
+  }
+
+  get taskId(): string | undefined {
+    return this.#transport.taskId;
   }
 
   get handles(): Handles {

@@ -29,6 +29,8 @@ export class ToolRegistry {
   readonly #tools = new Map<string, CompiledTool>();
   readonly #list: PagedList;
   readonly #unavailable: readonly UnavailableModule[];
+  /** Whether any tool may run as a task (then the server has the `tasks/*` methods). */
+  readonly taskCapable: boolean;
 
   constructor(definitions: readonly ToolDefinition[], options: PagedListOptions, unavailable: readonly UnavailableModule[] = []) {
     this.#unavailable = unavailable;
@@ -38,6 +40,7 @@ export class ToolRegistry {
       this.#tools.set(tool.name, tool);
     }
     const tools = [...this.#tools.values()];
+    this.taskCapable = tools.some((tool) => tool.task !== "never");
     this.#list = new PagedList("tools/list", "tools", tools.map((tool) => JSON.stringify(tool.listed)), tools.map((tool) => tool.name), options);
   }
 

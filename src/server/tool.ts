@@ -16,6 +16,13 @@ export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : Record<str
  */
 export type ToolReturn = CallToolResult | string | { structuredContent: unknown; content?: undefined };
 
+/**
+ * Whether a call may run as a task (the 2026-07-28 tasks extension): `never` (the default) runs
+ * every call in its request; `optional` makes a task when the client declares the extension and
+ * runs synchronously otherwise; `required` refuses clients without it (-32021).
+ */
+export type TaskSupport = "never" | "optional" | "required";
+
 export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   /** 1–128 characters of `A-Z a-z 0-9 _ - .`, unique within the server. */
   name: string;
@@ -30,6 +37,19 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   icons?: Icon[];
   _meta?: JsonObject;
   handler: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+  /**
+   * Run as a task, in its own Durable Object, outliving the request (default `never`). The
+   * handler is the same; inside a task `ctx.elicit` and friends wait for `tasks/update`, and
+   * `ctx.progress(…, message)` sets the task's status message.
+   */
+  task?: TaskSupport;
+  /**
+   * Runs in the request that would create the task, before it exists: input asked here
+   * (`ctx.elicit`, …) goes back to the client as an ordinary `input_required` result, and the
+   * answers are handed to the task, where the handler asking the same keys gets them at once.
+   * Return a result to answer right away without a task (for example when the user declined).
+   */
+  beforeTask?: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | undefined | void | Promise<ToolReturn | undefined | void>;
 }
 
 /**

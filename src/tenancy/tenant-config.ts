@@ -25,7 +25,7 @@ export interface TenantLimits {
   toolTimeoutMs?: number;
 }
 
-/** Live handles and sessions a principal, and the whole tenant, may hold (defaults: DEFAULT_QUOTAS). */
+/** Live handles, sessions and tasks a principal, and the whole tenant, may hold (defaults: DEFAULT_QUOTAS). */
 export type TenantQuotas = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 /** Rate limiting bindings (Workers rate limiting API), each with its own limit and period. */
@@ -55,6 +55,11 @@ export interface TenantConfig {
   limits?: TenantLimits;
   rateLimits?: TenantRateLimits;
   quotas?: TenantQuotas;
+  /**
+   * Tasks (tools declaring `task`), on by default when the Worker binds MCP_TASKS: `false` turns
+   * them off; an object sets `ttlMs` and `pollIntervalMs`.
+   */
+  tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
 }
@@ -119,6 +124,17 @@ function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
   return quotas;
 }
 
+function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks"]> {
+  if (typeof value === "boolean") return value;
+  if (!isObject(value)) return fail("tasks", `must be true, false, or an object such as {"ttlMs": 3600000, "pollIntervalMs": 1000}`);
+  const settings: { ttlMs?: number; pollIntervalMs?: number } = {};
+  for (const [key, n] of Object.entries(value)) {
+    if (key !== "ttlMs" && key !== "pollIntervalMs") fail(`tasks.${key}`, "is not a known field (ttlMs, pollIntervalMs)");
+    settings[key as "ttlMs" | "pollIntervalMs"] = positiveInt(n, `tasks.${key}`, fail) as number;
+  }
+  return settings;
+}
+
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
@@ -126,7 +142,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, auth, ...unknown } = value;
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id as string, modules: [] };
@@ -178,6 +194,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (retry !== undefined) tenant.rateLimits.retryAfterSeconds = retry;
   }
   if (quotas !== undefined) tenant.quotas = parseQuotas(quotas, fail);
+  if (tasks !== undefined) tenant.tasks = parseTasks(tasks, fail);
   if (auth !== undefined) {
     if (!isObject(auth)) fail("auth", "must be an object");
     tenant.auth = auth as Record<string, unknown>;

@@ -18,6 +18,7 @@ import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv } from "./env.ts";
 import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
+import { createTaskObject } from "./task-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -126,7 +127,7 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
-    ...durableBindings(env, tenant.id, tenant.legacySessions === true),
+    ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true),
   };
 }
 
@@ -135,11 +136,25 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
  * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
  */
 export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}) {
+  return createSessionObject(tenantEndpoints(options, "Session not found: its tenant no longer exists"), sessionOptions);
+}
+
+/**
+ * The task Durable Object class for a multi-tenant Worker: each task runs on the endpoint of the
+ * tenant that created it (its modules, service bindings and limits). Pass the same options as to
+ * {@link createMultiTenantWorker}.
+ */
+export function createMultiTenantTaskObject(options: MultiTenantWorkerOptions) {
+  return createTaskObject(tenantEndpoints(options, "Task not found: its tenant no longer exists"));
+}
+
+/** The endpoint of a tenant by id, for the objects that run its requests elsewhere (sessions, tasks). */
+function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: string, env: McpEnv) => Promise<Endpoint> {
   const endpoints = new WeakMap<McpServer, Endpoint>();
-  return createSessionObject(async (id, env) => {
+  return async (id, env) => {
     const directory = await tenantState(options, env as MultiTenantEnv).config.get();
     const tenant = directory.tenants.find((t) => t.id === id);
-    if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, "Session not found: its tenant no longer exists", { status: 404 });
+    if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, gone, { status: 404 });
     const server = await directory.server(tenant);
     let endpoint = endpoints.get(server);
     if (!endpoint) {
@@ -147,7 +162,7 @@ export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions
       endpoints.set(server, endpoint);
     }
     return endpoint;
-  }, sessionOptions);
+  };
 }
 
 /**

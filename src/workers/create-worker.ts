@@ -4,16 +4,23 @@ import type { Hono } from "hono";
 import { DefinitionError } from "../core/definition-error.ts";
 import { createEndpointApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
+import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import { envFlag, envList, type McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
+import { durableTaskGateway } from "./task-gateway.ts";
 
-export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay"> {
+export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks"> {
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
+  /**
+   * Tasks (tools declaring `task`), on by default when MCP_TASKS is bound: `false` turns them off,
+   * an object sets their TTL and polling interval.
+   */
+  tasks?: boolean | TaskSettings;
 }
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
@@ -30,16 +37,23 @@ export function responseModeOf(env: McpEnv, fallback: ResponseMode | undefined):
  * notification hub of a tenant. Handles and sessions outlive requests, so they are counted
  * (MCP_QUOTAS): without it they are refused at load rather than left uncounted.
  */
-export function durableBindings(env: McpEnv, tenant: string, sessionsOn: boolean): Pick<McpAppOptions, "handleStore" | "sessions" | "quotaCounter" | "relay" | "stateSecret"> {
+export function durableBindings(
+  env: McpEnv,
+  tenant: string,
+  sessionsOn: boolean,
+  tasks: boolean | TaskSettings = true,
+): Pick<McpAppOptions, "handleStore" | "sessions" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
   }
-  if ((env.MCP_HANDLES || sessionsOn) && !env.MCP_QUOTAS) {
-    throw new DefinitionError("handles and sessions are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)");
+  const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
+  if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
+    throw new DefinitionError("handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)");
   }
   return {
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
     ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
+    ...(tasksOn && env.MCP_TASKS ? { tasks: durableTaskGateway(env.MCP_TASKS, typeof tasks === "object" ? tasks : undefined) } : {}),
     ...(env.MCP_QUOTAS ? { quotaCounter: durableQuotaCounter(env.MCP_QUOTAS) } : {}),
     ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant) } : {}),
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
@@ -48,12 +62,12 @@ export function durableBindings(env: McpEnv, tenant: string, sessionsOn: boolean
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint(server: McpServer, options: WorkerOptions, env: McpEnv): Endpoint {
-  const { legacySessions, ...rest } = options;
+  const { legacySessions, tasks, ...rest } = options;
   const sessionsOn = envFlag(env.MCP_LEGACY_SESSIONS, legacySessions === true);
   return createEndpoint({
     ...rest,
     server,
-    ...durableBindings(env, options.tenant ?? "default", sessionsOn),
+    ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks),
     responseMode: responseModeOf(env, options.responseMode),
     debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
     allow: {

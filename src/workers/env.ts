@@ -23,8 +23,10 @@ export interface McpEnv {
   MCP_NOTIFICATIONS?: DurableObjectNamespace<McpNotificationHub>;
   /** The McpHandleObject namespace behind `ctx.handles` (optional). */
   MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;
-  /** The McpQuotaObject namespace that counts live handles and sessions (needed with either). */
+  /** The McpQuotaObject namespace that counts live handles, sessions and tasks (needed with any of them). */
   MCP_QUOTAS?: DurableObjectNamespace<McpQuotaObject>;
+  /** The task Durable Object namespace (class from `createTaskObject`): tool calls that outlive the request. */
+  MCP_TASKS?: DurableObjectNamespace;
 }
 
 /** A comma-separated var as a list (empty items dropped). */

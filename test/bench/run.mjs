@@ -2,7 +2,8 @@
 // `npm run bench`: the demo Worker (root wrangler.toml) against a bare Hono floor (test/bench/floor),
 // each bundled like `wrangler deploy` and served alone by workerd through miniflare's API on 127.0.0.1.
 // What is measured and how: test/bench/README.md. Options: node test/bench/run.mjs --help.
-// Then the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams;
+// Then the task runs (test/bench/tasks.mjs): a task-creating call and a tasks/get poll against a plain call;
+// the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams;
 // and the session run (test/bench/session.mjs): a call inside a 2025-11-25 session against stateless.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
@@ -45,6 +46,9 @@ const { values: opt } = parseArgs({
     "session-rounds": { type: "string", default: "5" }, // fresh workerds, one per round
     "session-requests": { type: "string", default: "2000" }, // sequential tools/call per round, stateless and in a session each
     "session-opens": { type: "string", default: "200" }, // sessions opened and deleted per round (measured)
+    tasks: { type: "boolean", default: true }, // the task runs after the main rounds (--no-tasks skips them)
+    "tasks-rounds": { type: "string", default: "3" }, // fresh workerds for the task runs
+    "tasks-only": { type: "boolean", default: false }, // only the task runs
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -55,8 +59,9 @@ if (opt.help) {
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
                     [--no-session | --session-only] [--session-rounds N] [--session-requests N] [--session-opens N]
-Measures the demo Worker against the bare floor Worker, then the scale runs and the session run;
-see test/bench/README.md. --scale-only and --session-only together run both and skip the main rounds.`);
+                    [--no-tasks | --tasks-only] [--tasks-rounds N]
+Measures the demo Worker against the bare floor Worker, then the task runs, the scale runs and the session run;
+see test/bench/README.md. The --*-only flags combine (each runs its part) and skip the main rounds.`);
   process.exit(0);
 }
 const num = (name, min) => {
@@ -73,14 +78,16 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const ONLY = opt["scale-only"] || opt["session-only"];
+const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"];
 const SCALE = opt["scale-only"] || (!ONLY && opt.scale);
 const SESSION = opt["session-only"] || (!ONLY && opt.session);
+const TASKS = opt["tasks-only"] || (!ONLY && opt.tasks);
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
 const SESSION_ROUNDS = Math.floor(num("session-rounds", 1));
 const SESSION_REQUESTS = Math.floor(num("session-requests", 100));
 const SESSION_OPENS = Math.floor(num("session-opens", 10));
+const TASK_ROUNDS = Math.floor(num("tasks-rounds", 1));
 const SCALE_SIZES = opt["scale-sizes"].split(",").map((s) => Number(s.trim()));
 if (SCALE_SIZES.length < 2 || SCALE_SIZES.some((n, i) => !Number.isSafeInteger(n) || n < 10 || (i > 0 && n <= SCALE_SIZES[i - 1]))) {
   console.error(`bench: --scale-sizes must be two or more increasing integers >= 10, got ${JSON.stringify(opt["scale-sizes"])}`);
@@ -403,7 +410,7 @@ async function addProbe(base, agent) {
  * Starts the bundle in workerd. Boot ends at the first answer to `probe(base, agent)`, which
  * resolves with the check of that answer (run after the clock stops; boot counts only if it passes).
  */
-async function startWorker(b, probe = addProbe) {
+async function startWorker(b, probe = addProbe, extra = {}) {
   const before = new Set(childPids(process.pid).map((c) => c.pid));
   const t0 = performance.now();
   const mf = new Miniflare({
@@ -422,6 +429,7 @@ async function startWorker(b, probe = addProbe) {
     cf: false,
     // The Worker's own socket: requests skip miniflare's entry worker (which adds gzip, cf, etc.).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    ...extra, // e.g. durableObjects for the task runs
   });
   current = { mf, pid: undefined };
   const entryUrl = await mf.ready;
@@ -634,6 +642,7 @@ const helpers = () => ({
   parseJson,
   isObject,
   bundle,
+  post,
   startWorker,
   stopWorker,
   processTree,
@@ -667,8 +676,14 @@ async function main() {
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   try {
-    let mainResult; // lines printed after the scale and session tables, the bench: line last
+    let mainResult; // lines printed after the task, scale and session tables, the bench: line last
     if (!ONLY) mainResult = await mainRounds(started, workDir);
+    if (TASKS) {
+      phaseNoiseStart = noiseMs;
+      const { runTasks } = await import("./tasks.mjs");
+      const tasks = await runTasks(scaleHelpers(), workDir, { rounds: TASK_ROUNDS, requests: Math.min(SEQ_REQUESTS, 1000) });
+      console.log(`\n${tasks.text}`);
+    }
     if (SCALE) {
       phaseNoiseStart = noiseMs;
       const { runScale } = await import("./scale.mjs");

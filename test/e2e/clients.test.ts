@@ -95,7 +95,8 @@ const CASES = CLIENTS.flatMap((client) =>
 // ---- What the demo server (examples/hello) declares, written out independently of its source. ----
 
 const SERVER_INFO = { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" };
-const INSTRUCTIONS = "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; the skill skill://notebook-workflow/SKILL.md says how.";
+const INSTRUCTIONS =
+  "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle (the skill skill://notebook-workflow/SKILL.md says how), report writes a slow report (a task for clients that support tasks).";
 const TOOL_SCHEMAS = [
   {
     name: "echo",
@@ -164,9 +165,9 @@ describe.each(CASES)("%s", (_title, { connect, baseUrl, negotiated, errorClass, 
     expect(s.instructions()).toBe(INSTRUCTIONS);
   });
 
-  it("lists echo, add, countdown and the notebook tools, in that order, with their schemas", async () => {
+  it("lists echo, add, countdown, the notebook tools and report, in that order, with their schemas", async () => {
     const tools = await connected().listTools();
-    expect(tools.map(({ name }) => name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read"]);
+    expect(tools.map(({ name }) => name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report"]);
     expect(tools.slice(0, 3).map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema }))).toEqual(TOOL_SCHEMAS);
   });
 

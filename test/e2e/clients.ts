@@ -29,6 +29,8 @@ export interface ConnectOptions {
   fetch?: typeof fetch;
   /** Extra headers on every request (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** Client capabilities the v2 client declares (sent in every request's `_meta`). */
+  capabilities?: Record<string, unknown>;
 }
 
 export async function connectLegacyClient(url: string | URL, options: ConnectOptions = {}): Promise<LegacyClient> {
@@ -57,7 +59,7 @@ export async function connectLegacyClient(url: string | URL, options: ConnectOpt
 export async function connectModernClient(url: string | URL, options: ConnectOptions = {}): Promise<ModernClient> {
   const client = new ModernClient(
     { name: "edge-mcp-e2e-modern", version: CLIENT_VERSION },
-    { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { maxRetries: 0 } } },
+    { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { maxRetries: 0 } }, ...(options.capabilities ? { capabilities: options.capabilities } : {}) },
   );
   const transport = new ModernTransport(new URL(url), {
     reconnectionOptions: NO_RECONNECT,

@@ -94,6 +94,6 @@ describe("the memory quota counter", () => {
   });
 
   it("has defaults for every kind", () => {
-    expect(Object.keys(DEFAULT_QUOTAS).sort()).toEqual(["handles", "sessions"]);
+    expect(Object.keys(DEFAULT_QUOTAS).sort()).toEqual(["handles", "sessions", "tasks"]);
   });
 });

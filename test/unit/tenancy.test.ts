@@ -62,7 +62,7 @@ describe("parseTenantConfig", () => {
     [{ ...base, limits: { bodyTimeout: 5 } }, /tenant acme: limits.bodyTimeout is not a known field/],
     [{ ...base, limits: { bodyTimeoutMs: 0 } }, /tenant acme: limits.bodyTimeoutMs must be a positive integer/],
     [{ ...base, quotas: [] }, /tenant acme: quotas must be an object/],
-    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions\)/],
+    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks\)/],
     [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
     [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
     [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],

@@ -51,11 +51,16 @@ export function inSession(tenant: string, sessionId: string, method: string, par
   return send(tenant, { body: { jsonrpc: "2.0", id, method, params }, headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", ...auth(authorization) } });
 }
 
-/** A 2026-07-28 request with its headers and `_meta`. */
-export function modern(tenant: string, method: string, params: Record<string, unknown> = {}, authorization?: string): Promise<Response> {
-  const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
+/** Client capabilities that declare the tasks extension. */
+export const WITH_TASKS = { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/** A 2026-07-28 request with its headers and `_meta` (`Mcp-Name` from params.name or params.taskId). */
+export function modern(tenant: string, method: string, params: Record<string, unknown> = {}, authorization?: string, clientCapabilities?: Record<string, unknown>): Promise<Response> {
+  const routed = params["name"] ?? params["taskId"];
+  const name = typeof routed === "string" ? { "mcp-name": routed } : {};
+  const meta = clientCapabilities === undefined ? META : { ...META, "io.modelcontextprotocol/clientCapabilities": clientCapabilities };
   return send(tenant, {
-    body: { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } },
+    body: { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } },
     headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name, ...auth(authorization) },
   });
 }

@@ -1,8 +1,9 @@
-// The Worker under test in the workers-admission project: two tenants that exercise every admission path
-// (auth with two issuers and an API key, sessions, handles, quotas, rate limits, a short body deadline).
+// The Worker under test in the workers-admission project: tenants that exercise every admission path
+// (auth with two issuers and an API key, sessions, handles, tasks, quotas, rate limits, a short body deadline).
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "zod";
-import { defineModule, defineTool } from "../../src/index.ts";
-import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "../../src/workers/index.ts";
+import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
+import { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "../../src/workers/index.ts";
 
 const lines = { type: "object", properties: { lines: { type: "array", items: { type: "number" } } }, required: ["lines"], additionalProperties: false } as const;
 
@@ -73,8 +74,57 @@ const notes = defineModule({
   ],
 });
 
-const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes } };
+/** Waits `ms` unless the signal aborts first; says which happened. */
+function pause(ms: number, signal: AbortSignal): Promise<"done" | "aborted"> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve("aborted");
+    const timer = setTimeout(() => resolve("done"), ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve("aborted")), { once: true });
+  });
+}
+
+/** Tools that run as tasks (the tasks extension). */
+const jobs = defineModule({
+  tools: [
+    defineTool({
+      name: "report",
+      description: "Builds a report in steps, reporting each step (a task when the client supports tasks).",
+      inputSchema: { type: "object", properties: { steps: { type: "integer" }, ms: { type: "integer" } }, required: ["steps"] },
+      task: "optional",
+      handler: async (args, ctx) => {
+        const steps = args["steps"] as number;
+        for (let step = 1; step <= steps; step++) {
+          ctx.progress(step, steps, `step ${step} of ${steps}`);
+          if ((await pause((args["ms"] as number | undefined) ?? 10, ctx.signal)) === "aborted") return "stopped";
+        }
+        return `report of ${steps} steps for ${ctx.principal?.subject ?? "anonymous"} in task ${ctx.taskId ?? "none"}`;
+      },
+    }),
+    defineTool({
+      name: "approve",
+      description: "Asks the user to approve, from inside a task (task required).",
+      inputSchema: { type: "object" },
+      task: "required",
+      handler: async (_args, ctx) => (await ctx.elicit({ message: "Approve?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } }, { key: "approval" })).action,
+    }),
+  ],
+});
+
+/** A tool service bound to this same Worker (REMOTE_JOBS): its tools run as tasks too, through the binding. */
+export class RemoteJobs extends WorkerEntrypoint implements ToolService {
+  async describe(): Promise<ServiceCatalog> {
+    return { tools: [{ name: "crunch", description: "Crunches numbers remotely.", inputSchema: { type: "object", properties: { ms: { type: "integer" } } }, task: "optional" }] };
+  }
+
+  async callTool(_name: string, args: Record<string, unknown>, context: ServiceCallContext) {
+    await new Promise((resolve) => setTimeout(resolve, (args["ms"] as number | undefined) ?? 10));
+    return { content: [{ type: "text" as const, text: `crunched for ${context.subject ?? "anonymous"} of ${context.tenant}` }] };
+  }
+}
+
+const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes, jobs } };
 
 export default createMultiTenantWorker(options);
 export const McpSessionObject = createMultiTenantSessionObject(options);
+export const McpTaskObject = createMultiTenantTaskObject(options);
 export { McpHandleObject, McpNotificationHub, McpQuotaObject } from "../../src/workers/index.ts";

@@ -34,7 +34,7 @@ describe("2025-11-25 (legacy, stateless)", () => {
 
   it("lists the demo tools with a schema-valid result", async () => {
     const body = await rpc(await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" }));
-    expect((body.result?.["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read"]);
+    expect((body.result?.["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report"]);
     expect(body.result?.["nextCursor"]).toBeUndefined();
     expect(schemaErrors("2025-11-25", "ListToolsResult", body.result)).toEqual([]);
   });

@@ -7,18 +7,19 @@
  */
 
 import { createServer } from "../../../src/index.ts";
-import { createSessionObject, createWorker } from "../../../src/workers/index.ts";
+import { createSessionObject, createTaskObject, createWorker } from "../../../src/workers/index.ts";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
 import { resourceTemplates, resources } from "./resources.ts";
 import { skills } from "./skills.ts";
+import { taskTools } from "./task-tools.ts";
 import { sharedTools } from "./tools.ts";
 
 const server = createServer({
   info: { name: "mcp-conformance-test-server", version: "1.0.0" },
   instructions: "Conformance test fixture: every tool, resource and prompt the MCP conformance suites exercise.",
-  tools: [...sharedTools, ...diagnosticTools, ...mrtrTools],
+  tools: [...sharedTools, ...diagnosticTools, ...mrtrTools, ...taskTools],
   resources,
   resourceTemplates,
   prompts,
@@ -28,7 +29,10 @@ const server = createServer({
 
 // 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation
 // travel as server→client requests; 2026-07-28 traffic stays stateless and never reaches it.
-// The suites open a few hundred sessions per run and never end them: a test fixture's quota.
-export default createWorker(server, { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 } } });
+// The suites open a few hundred sessions and tasks per run and never end them: a test fixture's quota.
+const options = { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 }, tasks: { perPrincipal: 10_000, perTenant: 10_000 } } };
+export default createWorker(server, options);
 export const McpSessionObject = createSessionObject(server);
+// Tool calls of task tools run as tasks, each in its own Durable Object (MCP_TASKS).
+export const McpTaskObject = createTaskObject(server, options);
 export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";

@@ -1,0 +1,62 @@
+/** How the stateless edge reaches tasks: the interface a task host implements, and its settings. */
+
+import type { Admission, QuotaLimit } from "../core/admission.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { JsonObject } from "../core/types.ts";
+import type { TaskAccess, TaskStart } from "../server/task-access.ts";
+
+/** How long tasks live and how often clients should poll them. */
+export interface TaskSettings {
+  /** Lifetime from creation, in ms, after which a task and its result are deleted (default 1 hour). */
+  ttlMs?: number;
+  /** Suggested polling interval, in ms (default 1000). */
+  pollIntervalMs?: number;
+}
+
+export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
+/** The longest a task may live: a week. */
+export const MAX_TASK_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** Fills in the defaults and bounds of task settings. */
+export function resolveTaskSettings(settings: TaskSettings | undefined): Required<TaskSettings> {
+  const ttlMs = Math.min(Math.max(Math.floor(settings?.ttlMs ?? DEFAULT_TASK_TTL_MS), 1000), MAX_TASK_TTL_MS);
+  const pollIntervalMs = Math.min(Math.max(Math.floor(settings?.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS), 1), ttlMs);
+  return { ttlMs, pollIntervalMs };
+}
+
+/**
+ * Where tasks live (one Durable Object per task on Workers). Every call names the admission of
+ * the request; a task belongs to the caller whose admission created it, and reads as unknown to
+ * every other caller, tenant or principal.
+ */
+export interface TaskGateway {
+  /**
+   * Creates a task bound to the caller and starts it. Resolves with its first state (the Task
+   * fields) only once it is stored; throws a ProtocolError (429) when the caller is over its quota.
+   */
+  create(admission: Admission, start: TaskStart): Promise<JsonObject>;
+  get(admission: Admission, taskId: string): Promise<JsonObject | undefined>;
+  update(admission: Admission, taskId: string, responses: JsonObject): Promise<boolean>;
+  cancel(admission: Admission, taskId: string): Promise<boolean>;
+}
+
+/** The tasks of one admitted caller, as the method handlers reach them. */
+export function callerTasks(gateway: TaskGateway, admission: Admission): TaskAccess {
+  return {
+    create: (start) => gateway.create(admission, start),
+    get: (taskId) => gateway.get(admission, taskId),
+    update: (taskId, responses) => gateway.update(admission, taskId, responses),
+    cancel: (taskId) => gateway.cancel(admission, taskId),
+  };
+}
+
+/** 429 for a `tools/call` whose task would put the caller (or the tenant) over its task quota. */
+export function tooManyTasks(limit: QuotaLimit): ProtocolError {
+  const { perPrincipal, perTenant } = limit;
+  return new ProtocolError(
+    ErrorCode.RateLimited,
+    `Too many live tasks: a caller may hold ${perPrincipal} (and this server ${perTenant}) at once; wait for finished ones to expire (each lives ttlMs after its creation)`,
+    { status: 429, data: { quota: "tasks", perPrincipal, perTenant }, headers: { "retry-after": "60" } },
+  );
+}

@@ -1,0 +1,71 @@
+/** The transport context of a handler running inside a task: the same Endpoint and Admission as its request, no stream. */
+
+import type { Admission } from "../core/admission.ts";
+import type { JsonObject } from "../core/types.ts";
+import type { Endpoint } from "../http/endpoint.ts";
+import type { ChangeFeed } from "../server/change-hub.ts";
+import { relayedChangeFeed } from "../server/change-relay.ts";
+import type { CompiledTool } from "../server/compile-tool.ts";
+import type { HandleStore } from "../server/handles.ts";
+import type { QuotaCounter } from "../server/quotas.ts";
+import type { TransportContext } from "../server/request-context.ts";
+import type { StateSealer } from "../server/request-state.ts";
+import type { TaskStart } from "../server/task-access.ts";
+
+/**
+ * What a task's handler sees of its transport. There is no response stream: progress messages
+ * become the task's status message, and log messages are not sent (the extension supports neither
+ * on tasks). Identity, limits, handles, quotas and change notifications are those of the request
+ * that created the task.
+ */
+export class TaskTransport implements TransportContext {
+  readonly era = "modern" as const;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  // No log messages for tasks (extension "Task Status Notifications").
+  readonly minLogRank = undefined;
+  /** Progress is always wanted: it becomes the status message (never sent as a notification). */
+  readonly progressToken: string;
+  readonly signal: AbortSignal;
+  readonly admission: Admission;
+  readonly tool: CompiledTool;
+  readonly taskId: string;
+  readonly changes: ChangeFeed | undefined;
+  readonly #endpoint: Endpoint;
+  readonly #onProgress: (message: string) => void;
+
+  constructor(endpoint: Endpoint, admission: Admission, start: TaskStart, init: { taskId: string; tool: CompiledTool; signal: AbortSignal; onProgress(message: string): void }) {
+    this.#endpoint = endpoint;
+    this.admission = admission;
+    this.protocolVersion = start.protocolVersion;
+    this.clientCapabilities = start.clientCapabilities;
+    this.progressToken = init.taskId;
+    this.taskId = init.taskId;
+    this.tool = init.tool;
+    this.signal = init.signal;
+    this.#onProgress = init.onProgress;
+    this.changes = endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined;
+  }
+
+  get sealer(): StateSealer {
+    return this.#endpoint.sealer;
+  }
+
+  get versions(): ReadonlySet<string> | undefined {
+    return this.#endpoint.revisions;
+  }
+
+  get handleStore(): HandleStore | undefined {
+    return this.#endpoint.handleStore;
+  }
+
+  get quotas(): QuotaCounter | undefined {
+    return this.#endpoint.quotaCounter;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (method !== "notifications/progress") return;
+    const { progress, total, message } = params;
+    this.#onProgress(typeof message === "string" ? message : total === undefined ? `Progress: ${String(progress)}` : `Progress: ${String(progress)} of ${String(total)}`);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * McpTaskObject: the Durable Object behind each task of the tasks extension, one per task.
+ *
+ * Storage (KV API on the SQLite backend):
+ * - `task`: the TaskRecord (task id, tenant, caller key, quota lease id, tool, status, status
+ *   message, timestamps, ttlMs, pollIntervalMs, outstanding input requests, result or error).
+ * The arguments and answers are kept in memory only: they are needed while the handler runs, and
+ * a handler that stops (the object was evicted or restarted) is never resumed.
+ * Lifecycle: created by the `tools/call` the Worker turns into a task (named by the 192-bit task
+ * id); the handler runs here, with the creating request's admission. While the task is unfinished
+ * an alarm every 30 s checks that this instance still runs it (and the alarm keeps the object in
+ * memory); a new instance that finds an unfinished task marks it `failed`. The last alarm, at
+ * createdAt + ttlMs, deletes all storage and frees the task's quota place.
+ */
+
+import { DurableObject } from "cloudflare:workers";
+import type { Admission } from "../core/admission.ts";
+import type { JsonObject } from "../core/types.ts";
+import type { Endpoint } from "../http/endpoint.ts";
+import type { TaskSettings } from "../http/task-gateway.ts";
+import type { McpServer, ServerOptions } from "../server/server.ts";
+import type { TaskStart } from "../server/task-access.ts";
+import { TaskEngine, type CreateOutcome } from "../tasks/task-engine.ts";
+import type { TaskRecord, TaskStorage } from "../tasks/task-record.ts";
+import { compiled, workerEndpoint, type WorkerOptions } from "./create-worker.ts";
+import type { McpEnv } from "./env.ts";
+import type { TaskObjectRpc } from "./task-gateway.ts";
+
+function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
+  return {
+    load: () => storage.get<TaskRecord>("task"),
+    save: (record) => storage.put("task", record),
+    setAlarm: (at) => storage.setAlarm(at),
+    async deleteAll() {
+      await storage.deleteAlarm();
+      await storage.deleteAll();
+    },
+  };
+}
+
+/** The endpoint of a task's tenant (multi-tenant Workers build it from the tenant's config). */
+export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endpoint>;
+
+/**
+ * Makes the task Durable Object class for a server. Export it from the Worker entry under the
+ * class name bound as MCP_TASKS in wrangler.toml, with the same options as the Worker.
+ *
+ * @example
+ * const server = createServer({ info, tools });
+ * export default createWorker(server);
+ * export const McpTaskObject = createTaskObject(server);
+ */
+export function createTaskObject(server: McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}) {
+  let resolve: TaskEndpointResolver;
+  if (typeof server === "function") resolve = server;
+  else {
+    const mcp = compiled(server);
+    const endpoints = new WeakMap<object, Endpoint>();
+    resolve = async (_tenant, env) => {
+      let endpoint = endpoints.get(env);
+      if (!endpoint) {
+        endpoint = workerEndpoint(mcp, options, env);
+        endpoints.set(env, endpoint);
+      }
+      return endpoint;
+    };
+  }
+  return class McpTaskObject extends DurableObject<McpEnv> implements TaskObjectRpc {
+    readonly #engine: TaskEngine;
+
+    constructor(ctx: DurableObjectState, env: McpEnv) {
+      super(ctx, env);
+      this.#engine = new TaskEngine({ endpointFor: (tenant) => resolve(tenant, env), storage: durableTaskStorage(ctx.storage) });
+    }
+
+    create(taskId: string, admission: Admission, start: TaskStart, settings: Required<TaskSettings>): Promise<CreateOutcome> {
+      return this.#engine.create(taskId, admission, start, settings);
+    }
+
+    get(taskId: string, caller: string): Promise<JsonObject | undefined> {
+      return this.#engine.get(taskId, caller);
+    }
+
+    update(taskId: string, caller: string, responses: JsonObject): Promise<boolean> {
+      return this.#engine.update(taskId, caller, responses);
+    }
+
+    cancel(taskId: string, caller: string): Promise<boolean> {
+      return this.#engine.cancel(taskId, caller);
+    }
+
+    override alarm(): Promise<void> {
+      return this.#engine.alarm();
+    }
+  };
+}
