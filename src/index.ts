@@ -31,9 +31,9 @@ export {
   type ResourceReadReturn,
   type ResourceTemplateDefinition,
 } from "./server/resource.ts";
+export { defineSkill } from "./server/compile-skill.ts";
 export {
   DEFAULT_SKILL_LIMITS,
-  defineSkill,
   type ExternalSkillFile,
   type ServedSkillFile,
   type Skill,

@@ -194,3 +194,22 @@ function externalFile(label: string, path: string, uri: string, file: ExternalSk
     },
   };
 }
+
+/**
+ * Declares and compiles an Agent Skill: its name, paths and SKILL.md frontmatter are checked here,
+ * at module load, and a `DefinitionError` names the skill and the file at fault. Sizes are
+ * measured now, digests on the first skills request (once per isolate). Compiling here rather than
+ * in `createServer` keeps the YAML reader out of Workers that serve no skills.
+ *
+ * @example
+ * const tour = defineSkill({
+ *   name: "notebook-tour",
+ *   files: {
+ *     "SKILL.md": "---\nname: notebook-tour\ndescription: Keep notes between calls.\n---\n# Notebook\nSee references/handles.md.\n",
+ *     "references/handles.md": "# Handles\n...",
+ *   },
+ * });
+ */
+export function defineSkill(definition: SkillDefinition): Skill {
+  return compileSkill(definition);
+}

@@ -1,6 +1,5 @@
 /** How Agent Skills are declared: a folder of files with a `SKILL.md`, served as `skill://` resources (SEP-2640). */
 
-import { compileSkill } from "./compile-skill.ts";
 import type { HandlerContext } from "./handler-context.ts";
 
 /** One file of a skill: text, bytes, either with an explicit mime type, or a file served from elsewhere. */
@@ -88,22 +87,3 @@ export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.free
   maxFileBytes: 4 * 1024 * 1024,
   maxTotalBytes: 16 * 1024 * 1024,
 });
-
-/**
- * Declares and compiles an Agent Skill: its name, paths and SKILL.md frontmatter are checked here,
- * at module load, and a `DefinitionError` names the skill and the file at fault. Sizes are
- * measured now, digests on the first skills request (once per isolate). Compiling here rather than
- * in `createServer` keeps the YAML reader out of Workers that serve no skills.
- *
- * @example
- * const tour = defineSkill({
- *   name: "notebook-tour",
- *   files: {
- *     "SKILL.md": "---\nname: notebook-tour\ndescription: Keep notes between calls.\n---\n# Notebook\nSee references/handles.md.\n",
- *     "references/handles.md": "# Handles\n...",
- *   },
- * });
- */
-export function defineSkill(definition: SkillDefinition): Skill {
-  return compileSkill(definition);
-}

@@ -5,7 +5,7 @@ import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { ServiceCallContext, ServiceSkill, ToolService } from "../../src/modules/service-contract.ts";
 import { createSkillCatalog } from "../../src/modules/skill-catalog.ts";
-import { defineSkill } from "../../src/server/skill.ts";
+import { defineSkill } from "../../src/server/compile-skill.ts";
 import { defineTool } from "../../src/server/tool.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";

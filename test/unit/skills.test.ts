@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { defineResource } from "../../src/server/resource.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineSkill, type SkillDefinition } from "../../src/server/skill.ts";
+import { defineSkill } from "../../src/server/compile-skill.ts";
+import type { SkillDefinition } from "../../src/server/skill.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern } from "./app-client.ts";
 
