@@ -68,7 +68,9 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     );
   const discover = discoverResult(sessionCapabilities);
   // The tasks extension is listed where tasks run: task tools, and a task store on the endpoint.
-  const discoverWithTasks = tools.taskCapable ? discoverResult({ ...sessionCapabilities, extensions: { [TASKS_EXTENSION]: {} } }) : discover;
+  // Extensions merge: a server may declare skills and tasks together.
+  const withTasks = { ...sessionCapabilities, extensions: { ...(sessionCapabilities["extensions"] as JsonObject | undefined), [TASKS_EXTENSION]: {} } };
+  const discoverWithTasks = tools.taskCapable ? discoverResult(withTasks) : discover;
 
   const toolsCall: Method = async (request, ctx) => {
     const tool = ctx.tool ?? resolveTool(tools, request.params);

@@ -74,6 +74,12 @@ describe("2026-07-28 (modern, stateless)", () => {
     expect(schemaErrors("2026-07-28", "DiscoverResult", body.result)).toEqual([]);
   });
 
+  it("declares every extension the demo serves in server/discover: skills and tasks together", async () => {
+    const body = await rpc(await postModern("server/discover"));
+    const extensions = (body.result?.["capabilities"] as { extensions?: Record<string, unknown> }).extensions;
+    expect(Object.keys(extensions ?? {}).sort()).toEqual(["io.modelcontextprotocol/skills", "io.modelcontextprotocol/tasks"]);
+  });
+
   it("lists tools with resultType, ttlMs, cacheScope and a schema-valid result", async () => {
     const body = await rpc(await postModern("tools/list"));
     expect(body.result).toMatchObject({ resultType: "complete", ttlMs: 300000, cacheScope: "public" });
