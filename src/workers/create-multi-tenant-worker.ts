@@ -17,7 +17,7 @@ import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv } from "./env.ts";
-import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
+import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -134,7 +134,7 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
  * The session Durable Object class for a multi-tenant Worker: each session runs on the endpoint
  * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
  */
-export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}) {
+export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}): SessionObjectClass {
   const endpoints = new WeakMap<McpServer, Endpoint>();
   return createSessionObject(async (id, env) => {
     const directory = await tenantState(options, env as MultiTenantEnv).config.get();

@@ -3,7 +3,7 @@
 export { createWorker, type WorkerOptions } from "./create-worker.ts";
 export type { McpEnv } from "./env.ts";
 export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
-export { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
+export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
 export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";

@@ -58,6 +58,9 @@ export interface SessionObjectOptions extends WorkerOptions {
   idleTtlMs?: number;
 }
 
+/** The Durable Object class `createSessionObject` makes: export it under the class name bound as MCP_SESSIONS. */
+export type SessionObjectClass = new (ctx: DurableObjectState, env: McpEnv) => DurableObject<McpEnv>;
+
 /**
  * Makes the session Durable Object class for a server. Export it from the Worker entry under
  * the class name bound as MCP_SESSIONS in wrangler.toml, with the same options as the Worker.
@@ -67,7 +70,7 @@ export interface SessionObjectOptions extends WorkerOptions {
  * export default createWorker(server);
  * export const McpSessionObject = createSessionObject(server);
  */
-export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}) {
+export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
   let resolve: SessionEndpointResolver;
   if (typeof server === "function") resolve = server;

@@ -3,7 +3,7 @@
  * `http-custom-header-server-validation` (SEP-2243) scenario of the 0.2.0-alpha suite.
  */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 import { NO_ARGS, acceptedField, sampledText } from "./content.ts";
 
 /**

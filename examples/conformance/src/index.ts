@@ -6,8 +6,8 @@
  * `npm run test:conformance` runs both suites against it (test/conformance/run.sh).
  */
 
-import { createServer } from "../../../src/index.ts";
-import { createSessionObject, createWorker } from "../../../src/workers/index.ts";
+import { createServer } from "edge-mcp";
+import { createSessionObject, createWorker } from "edge-mcp/workers";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
@@ -31,4 +31,4 @@ const server = createServer({
 // The suites open a few hundred sessions per run and never end them: a test fixture's quota.
 export default createWorker(server, { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 } } });
 export const McpSessionObject = createSessionObject(server);
-export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";
+export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";

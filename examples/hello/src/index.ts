@@ -1,12 +1,12 @@
 /** The demo Worker: `npm run dev` serves it at http://127.0.0.1:8787/mcp. */
 
-import { createWorker } from "../../../src/workers/index.ts";
+import { createWorker } from "edge-mcp/workers";
 import { notebookAppend, notebookOpen, notebookRead } from "./notebook.ts";
 import { notebookWorkflow } from "./skills.ts";
 import { add, countdown, echo } from "./tools.ts";
 
 // The Durable Object classes behind ctx.handles and its quotas (MCP_HANDLES, MCP_QUOTAS in wrangler.toml).
-export { McpHandleObject, McpQuotaObject } from "../../../src/workers/index.ts";
+export { McpHandleObject, McpQuotaObject } from "edge-mcp/workers";
 
 export default createWorker({
   info: { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" },

@@ -1,6 +1,6 @@
 /** A notebook kept between calls under a handle: shows state across stateless 2026-07-28 calls. */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 
 interface Notebook {
   title: string;

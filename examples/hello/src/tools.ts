@@ -1,6 +1,6 @@
 /** The demo server's tools: small, one per feature a newcomer wants to see. */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 
 export const echo = defineTool({
   name: "echo",

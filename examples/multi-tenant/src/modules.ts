@@ -1,6 +1,6 @@
 /** Bundled modules of the multi-tenant example: tenants enable them by name. */
 
-import { defineModule, defineTool } from "../../../src/index.ts";
+import { defineModule, defineTool } from "edge-mcp";
 
 export const greetings = defineModule({
   tools: [
