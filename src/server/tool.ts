@@ -3,12 +3,17 @@
 import type { StandardSchema, InferOutput } from "../core/standard-schema.ts";
 import type { CallToolResult, Icon, JsonObject, JsonSchema, ToolAnnotations } from "../core/types.ts";
 import type { ToolContext } from "./handler-context.ts";
+import type { FromJsonSchema } from "./json-schema-type.ts";
 
 /** A schema given as JSON Schema, or as any Standard Schema validator that can convert itself to JSON Schema. */
 export type ToolSchema = JsonSchema | StandardSchema;
 
-/** Arguments a handler receives: the validator's output for a Standard Schema, else a plain object. */
-export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : Record<string, unknown>;
+/**
+ * Arguments a handler receives: the validator's output for a Standard Schema; for a JSON Schema
+ * that keeps its literal types (written inline, or `as const`), the type it describes
+ * ({@link FromJsonSchema}); else a plain object.
+ */
+export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : S extends { readonly type: "object" } ? FromJsonSchema<S> : Record<string, unknown>;
 
 /**
  * What a handler may return: a full `CallToolResult`, a string (sent as one text block), or,
@@ -16,7 +21,13 @@ export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : Record<str
  */
 export type ToolReturn = CallToolResult | string | { structuredContent: unknown; content?: undefined };
 
-export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
+/**
+ * A tool's handler. Its arguments are checked bivariantly (the method form below), so that tools
+ * whose arguments differ can share one `ToolDefinition[]` list; each handler still sees its own type.
+ */
+export type ToolHandler<Args> = { handle(args: Args, ctx: ToolContext): ToolReturn | Promise<ToolReturn> }["handle"];
+
+export interface ToolDefinition<S extends ToolSchema = ToolSchema, Args = ToolArgs<S>> {
   /** 1–128 characters of `A-Z a-z 0-9 _ - .`, unique within the server. */
   name: string;
   title?: string;
@@ -29,7 +40,7 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: JsonObject;
-  handler: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+  handler: ToolHandler<Args>;
 }
 
 /**
@@ -43,6 +54,6 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
  *   handler: (args) => String(args["text"]),
  * });
  */
-export function defineTool<S extends ToolSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<const S extends ToolSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;
 }
