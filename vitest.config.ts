@@ -84,6 +84,19 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The packages as users get them: packed, checked, each template made, installed offline, tested and served.
+          name: "package",
+          environment: "node",
+          include: ["test/package/**/*.test.ts"],
+          globalSetup: ["test/package/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

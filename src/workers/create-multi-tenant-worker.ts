@@ -16,7 +16,7 @@ import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
-import { envFlag, envList, type McpEnv } from "./env.ts";
+import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -158,7 +158,7 @@ export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions
  * @example
  * export default createMultiTenantWorker({ modules: { notes: notesModule } });
  */
-export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): ExportedHandler<E> {
+export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): McpWorker<E> {
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
