@@ -34,7 +34,8 @@ try {
     console.error(`warm-npm-cache: npm install failed (exit ${result.status})`);
     process.exitCode = 1;
   } else {
-    console.log(`warm-npm-cache: the npm cache holds what the templates install (${Object.keys(dependencies).length + Object.keys(devDependencies).length} direct dependencies)`);
+    const count = Object.keys(dependencies).length + Object.keys(devDependencies).length;
+    console.log(`warm-npm-cache: the npm cache holds what the templates install (${count} direct dependencies)`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -74,5 +74,5 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   if (definition.icons !== undefined) listed["icons"] = definition.icons;
   if (definition._meta !== undefined) listed["_meta"] = definition._meta;
 
-  return { name, listed, input, output, headerParams, handler: definition.handler as CompiledTool["handler"] };
+  return { name, listed, input, output, headerParams, handler: definition.handler };
 }

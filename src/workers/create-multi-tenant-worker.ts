@@ -137,13 +137,13 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
 export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}): SessionObjectClass {
   const endpoints = new WeakMap<McpServer, Endpoint>();
   return createSessionObject(async (id, env) => {
-    const directory = await tenantState(options, env as MultiTenantEnv).config.get();
+    const directory = await tenantState(options, env).config.get();
     const tenant = directory.tenants.find((t) => t.id === id);
     if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, "Session not found: its tenant no longer exists", { status: 404 });
     const server = await directory.server(tenant);
     let endpoint = endpoints.get(server);
     if (!endpoint) {
-      endpoint = createEndpoint(tenantAppOptions(options, env as MultiTenantEnv, directory, server, tenant, "/mcp"));
+      endpoint = createEndpoint(tenantAppOptions(options, env, directory, server, tenant, "/mcp"));
       endpoints.set(server, endpoint);
     }
     return endpoint;

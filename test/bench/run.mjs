@@ -713,7 +713,8 @@ async function main() {
       const session = await runSession(sessionHelpers(), workDir);
       console.log(`\n${session.text}`);
     }
-    console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
+    const total = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(`\n(total ${total} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
     if (mainResult) console.log(mainResult.lastLine);
   } finally {
     await stopWorker().catch((e) => log(`bench: stopping workerd: ${e}`));
@@ -731,7 +732,8 @@ async function mainRounds(started, workDir) {
     distDemoConfig(workDir).then((config) => bundle("demo", config, workDir)),
   ]);
   checkBuiltFromDist(demo);
-  log(`bench: bundled floor ${(floor.gzipBytes / 1024).toFixed(1)} KiB gz, demo ${(demo.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  const kib = (b) => (b.gzipBytes / 1024).toFixed(1);
+  log(`bench: bundled floor ${kib(floor)} KiB gz, demo ${kib(demo)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
   // One unmeasured start/stop first, so the first measured boot doesn't also pay for cold disk caches.
   await startWorker(floor);
@@ -744,7 +746,8 @@ async function mainRounds(started, workDir) {
     rounds.push({ floor: f, demo: d });
     const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
     const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
-    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`);
   }
 
   // Medians of each side, and the median over rounds of the per-round ratio demo/floor.

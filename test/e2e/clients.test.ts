@@ -95,7 +95,9 @@ const CASES = CLIENTS.flatMap((client) =>
 // ---- What the demo server (examples/hello) declares, written out independently of its source. ----
 
 const SERVER_INFO = { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" };
-const INSTRUCTIONS = "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; the skill skill://notebook-workflow/SKILL.md says how.";
+const INSTRUCTIONS =
+  "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; " +
+  "the skill skill://notebook-workflow/SKILL.md says how.";
 const TOOL_SCHEMAS = [
   {
     name: "echo",

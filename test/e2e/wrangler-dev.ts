@@ -57,6 +57,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   let log = "";
   const append = (chunk: Buffer): void => {
     // wrangler colours its error boxes regardless of NO_COLOR; strip ANSI codes for readable logs.
+    // eslint-disable-next-line no-control-regex -- ESC is the character to strip
     log = (log + chunk.toString("utf8").replace(/\x1b\[[0-9;]*m/g, "")).slice(-MAX_LOG_CHARS);
   };
   child.stdout?.on("data", append);
@@ -76,7 +77,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   } catch (error) {
     await server.stop();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`wrangler dev (${options.name}) did not start: ${reason}\n--- wrangler output ---\n${log}`);
+    throw new Error(`wrangler dev (${options.name}) did not start: ${reason}\n--- wrangler output ---\n${log}`, { cause: error });
   }
   return server;
 }

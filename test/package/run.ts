@@ -64,7 +64,10 @@ export function run(command: string, args: string[], options: RunOptions): Promi
       clearTimeout(timer);
       const result = { code, stdout, stderr };
       if (code === 0 || options.allowFailure) resolve(result);
-      else reject(new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${signal ? `was killed (${signal}) after ${timeoutMs} ms` : `exited ${code}`}\n--- stdout ---\n${stdout.slice(-8000)}\n--- stderr ---\n${stderr.slice(-8000)}`));
+      else {
+        const how = signal ? `was killed (${signal}) after ${timeoutMs} ms` : `exited ${code}`;
+        reject(new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${how}\n--- stdout ---\n${stdout.slice(-8000)}\n--- stderr ---\n${stderr.slice(-8000)}`));
+      }
     });
   });
 }

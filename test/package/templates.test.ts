@@ -76,7 +76,7 @@ describe.each(CASES)("the $template template", (c) => {
       await run("npm", ["install", ...NPM_OFFLINE, inject("edgeMcpTarball")], { cwd: project });
     } catch (error) {
       const hint = String(error).includes("ENOTCACHED") ? "\nThe npm cache lacks a package the template needs: run `npm run warm-cache` (which .ci/run does) and try again." : "";
-      throw new Error(`${String(error)}${hint}`);
+      throw new Error(`${String(error)}${hint}`, { cause: error });
     }
   }, 300_000);
 

@@ -58,7 +58,7 @@ describe("handler argument types", () => {
       required: ["unit", "kind", "note", "tags", "any", "place", "id", "flag", "free"],
       additionalProperties: false,
     } as const;
-    expectTypeOf<FromJsonSchema<typeof schema>>().toEqualTypeOf<{
+    type Reading = {
       unit: "c" | "f";
       kind: "reading";
       note: string | null;
@@ -68,7 +68,16 @@ describe("handler argument types", () => {
       id: string | number;
       flag: boolean | null;
       free: unknown;
-    }>();
+    };
+    expectTypeOf<FromJsonSchema<typeof schema>>().toEqualTypeOf<Reading>();
+    defineTool({
+      name: "t",
+      inputSchema: schema,
+      handler: (args) => {
+        expectTypeOf(args).toEqualTypeOf<Reading>();
+        return args.unit;
+      },
+    });
   });
 
   it("gives an object with any properties for `type: object` alone", () => {

@@ -17,7 +17,7 @@ function call(env: MultiTenantEnv, path: string) {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello" } }),
-    }) as Request<unknown, IncomingRequestCfProperties>,
+    }),
     env,
     ctx,
   );

@@ -102,7 +102,7 @@ export const triggerResourceUpdate = defineTool({
   description: "Announces that the resource with this URI changed (resources/updated to subscribers).",
   inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
   handler: (args, ctx) => {
-    ctx.changes.resourceUpdated(args["uri"] as string);
+    ctx.changes.resourceUpdated(args["uri"]);
     return "Update announced";
   },
 });

@@ -10,7 +10,9 @@ export { McpHandleObject, McpQuotaObject } from "edge-mcp/workers";
 
 export default createWorker({
   info: { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" },
-  instructions: "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; the skill skill://notebook-workflow/SKILL.md says how.",
+  instructions:
+    "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle; " +
+    "the skill skill://notebook-workflow/SKILL.md says how.",
   tools: [echo, add, countdown, notebookOpen, notebookAppend, notebookRead],
   // Agent Skills (skills/list, skill:// resources): a procedure for the notebook tools.
   skills: [notebookWorkflow],
