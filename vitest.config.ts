@@ -1,5 +1,6 @@
 // Vitest projects: unit (Node), workers (workerd via @cloudflare/vitest-plugin), e2e (Node against `wrangler dev`).
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -9,6 +10,14 @@ process.env["WRANGLER_SEND_ERROR_REPORTS"] = "false";
 process.env["CLOUDFLARE_CF_FETCH_ENABLED"] = "false";
 
 export default defineConfig({
+  // The examples import the package by name, as users do; in this repository the names mean the
+  // sources (as in tsconfig.json "paths" and the [alias] of each wrangler.toml), so no build is needed first.
+  resolve: {
+    alias: [
+      { find: /^edge-mcp$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      { find: /^edge-mcp\/workers$/, replacement: fileURLToPath(new URL("./src/workers/index.ts", import.meta.url)) },
+    ],
+  },
   test: {
     retry: 0,
     projects: [
@@ -73,6 +82,19 @@ export default defineConfig({
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The packages as users get them: packed, checked, each template made, installed offline, tested and served.
+          name: "package",
+          environment: "node",
+          include: ["test/package/**/*.test.ts"],
+          globalSetup: ["test/package/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -7,7 +7,10 @@ import { basename, dirname, join, resolve } from "node:path";
 
 /** @typedef {import("./project-tools.mjs").WranglerConfig} WranglerConfig */
 /** @typedef {{ type: string, path: string, contents: string | Uint8Array }} ModuleDefinition */
-/** @typedef {{ modulesRoot: string, modules: ModuleDefinition[] } | { modulesRoot: string, modules: true, scriptPath: string, modulesRules: unknown[] }} WorkerModules */
+/**
+ * @typedef {{ modulesRoot: string, modules: ModuleDefinition[] }
+ *   | { modulesRoot: string, modules: true, scriptPath: string, modulesRules: unknown[] }} WorkerModules
+ */
 
 // wrangler's defaults for non-JavaScript imports; a config's own [[rules]] come first.
 const DEFAULT_RULES = [

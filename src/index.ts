@@ -21,8 +21,9 @@ export type {
   ToolAnnotations,
 } from "./core/types.ts";
 export type { StandardSchema } from "./core/standard-schema.ts";
-export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolReturn, type ToolSchema } from "./server/tool.ts";
+export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tool.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/task-access.ts";
+export type { FromJsonSchema } from "./server/json-schema-type.ts";
 export {
   defineResource,
   defineResourceTemplate,

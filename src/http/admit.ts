@@ -174,7 +174,8 @@ async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: Re
   if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return sessionId;
   throw new ProtocolError(
     ErrorCode.RateLimited,
-    `Too many open sessions: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; end a session with DELETE, or wait for idle ones to expire`,
+    `Too many open sessions: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +
+      "end a session with DELETE, or wait for idle ones to expire",
     { status: 429, requestId: id, data: { quota: "sessions", perPrincipal: limit.perPrincipal, perTenant: limit.perTenant }, headers: { "retry-after": "60" } },
   );
 }

@@ -27,7 +27,8 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
     // With a declared length within the limit, one native read is much cheaper than a chunk loop
     // (the runtime enforces Content-Length, so the body cannot grow past it).
     if (declared !== null && /^\d+$/.test(declared)) return decode(new Uint8Array(await Promise.race([request.arrayBuffer(), deadline])));
-    return decode(await Promise.race([readChunks(request.body, limit), deadline]));
+    // A request body's chunks are bytes; the Workers types leave them `any`.
+    return decode(await Promise.race([readChunks(request.body as ReadableStream<Uint8Array>, limit), deadline]));
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

@@ -44,7 +44,7 @@ export function serviceSkills(service: ToolService, skills: readonly unknown[], 
       refused.push({ skill: label, reason: problem });
       continue;
     }
-    const skill = value as unknown as ServiceSkill;
+    const skill = value as ServiceSkill;
     const listedAs = skill.path === undefined || skill.path === "" ? skill.name : `${skill.path}/${skill.name}`;
     // Keys are paths the service chose: a null-prototype record keeps "__proto__" an ordinary file name.
     const files: Record<string, SkillFile> = Object.create(null) as Record<string, SkillFile>;

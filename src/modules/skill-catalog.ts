@@ -53,7 +53,7 @@ export function createSkillCatalog(skills: readonly Skill[], limits?: SkillLimit
     read(skill, path) {
       const file = byListedName.get(skill)?.files.find((candidate) => candidate.path === path);
       if (file?.content === undefined) throw new Error(`no file ${path} in skill ${skill}`);
-      return file.content as string | Uint8Array;
+      return file.content;
     },
   };
 }

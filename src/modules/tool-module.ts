@@ -6,7 +6,7 @@ import type { Skill } from "../server/skill.ts";
 import type { ToolDefinition } from "../server/tool.ts";
 
 export interface ToolModule {
-  tools?: readonly ToolDefinition<any>[];
+  tools?: readonly ToolDefinition[];
   resources?: readonly ResourceDefinition[];
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];

@@ -50,7 +50,7 @@ export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
     if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) {
       throw invalidParams(`params.notifications.resourceSubscriptions must be an array of resource URIs`);
     }
-    if (uris.length > 0) honoured.resourceSubscriptions = [...new Set(uris as string[])];
+    if (uris.length > 0) honoured.resourceSubscriptions = [...new Set(uris)];
   }
   const taskIds = own(value, "taskIds");
   if (taskIds !== undefined) {

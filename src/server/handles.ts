@@ -77,7 +77,8 @@ export function createHandles(store: HandleStore | undefined, admission: Admissi
       const limit = admission.quotas.handles;
       if (quotas && !(await quotas.acquire(admission.tenant, { kind: "handles", holder: admission.quotaHolder, id: handle, expiresAt }, limit))) {
         throw new HandleError(
-          `too many live handles: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; delete handles you no longer need, or wait for them to expire`,
+          `too many live handles: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +
+            "delete handles you no longer need, or wait for them to expire",
         );
       }
       try {

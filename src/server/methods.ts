@@ -94,7 +94,7 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const resourcesRead: Method = async (request, ctx) => {
     const uri = param(request, "uri");
     const binding = { method: "resources/read", target: typeof uri === "string" ? uri : "", args: {} };
-    const result = await withInputs(request, ctx, binding, (inputs) => resources.read(uri, createHandlerContext(ctx, ctx.changes ?? changes, inputs)) as unknown as Promise<JsonObject>);
+    const result = await withInputs(request, ctx, binding, (inputs) => resources.read(uri, createHandlerContext(ctx, ctx.changes ?? changes, inputs)));
     // 2026-07-28 caching: a complete read is cacheable; an input_required one is not.
     return ctx.era === "modern" && result["resultType"] === undefined ? { ...result, ...parts.cacheHints } : result;
   };

@@ -24,7 +24,7 @@ export interface ServerOptions {
   info: Implementation;
   /** Guidance for the model on how to use this server. */
   instructions?: string;
-  tools?: readonly ToolDefinition<any>[];
+  tools?: readonly ToolDefinition[];
   resources?: readonly ResourceDefinition[];
   resourceTemplates?: readonly ResourceTemplateDefinition[];
   prompts?: readonly PromptDefinition[];

@@ -27,6 +27,7 @@ interface Line {
 }
 
 // YAML 1.2 printable characters (§5.1), minus the line breaks handled by the splitter.
+// eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
 const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
 const COMMENT = /[\t ]#/;
 const TAB_INDENT = "tabs cannot indent YAML; use spaces";

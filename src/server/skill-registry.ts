@@ -142,7 +142,7 @@ export class SkillRegistry {
   #addFiles(skill: Skill): void {
     const child = (folder: string, item: JsonObject): void => {
       let children = this.#directories.get(folder);
-      if (!children) this.#directories.set(folder, (children = new Map()));
+      if (!children) this.#directories.set(folder, (children = new Map<string, JsonObject>()));
       children.set(item["uri"] as string, item);
     };
     this.#directories.set(skill.root, new Map());
@@ -171,7 +171,7 @@ export class SkillRegistry {
   /** A file's `Resource`: SKILL.md carries the frontmatter's name and description (SEP-2640 "Resource Metadata"). */
   #listed(skill: Skill, file: ServedSkillFile): JsonObject {
     if (file.uri === skill.uri) {
-      return { uri: file.uri, name: skill.name, description: skill.frontmatter["description"] as string, mimeType: file.mimeType, size: file.size };
+      return { uri: file.uri, name: skill.name, description: skill.frontmatter["description"], mimeType: file.mimeType, size: file.size };
     }
     return { uri: file.uri, name: basename(file.uri), mimeType: file.mimeType, size: file.size };
   }

@@ -3,12 +3,17 @@
 import type { StandardSchema, InferOutput } from "../core/standard-schema.ts";
 import type { CallToolResult, Icon, JsonObject, JsonSchema, ToolAnnotations } from "../core/types.ts";
 import type { ToolContext } from "./handler-context.ts";
+import type { FromJsonSchema } from "./json-schema-type.ts";
 
 /** A schema given as JSON Schema, or as any Standard Schema validator that can convert itself to JSON Schema. */
 export type ToolSchema = JsonSchema | StandardSchema;
 
-/** Arguments a handler receives: the validator's output for a Standard Schema, else a plain object. */
-export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : Record<string, unknown>;
+/**
+ * Arguments a handler receives: the validator's output for a Standard Schema; for a JSON Schema
+ * that keeps its literal types (written inline, or `as const`), the type it describes
+ * ({@link FromJsonSchema}); else a plain object.
+ */
+export type ToolArgs<S> = S extends StandardSchema ? InferOutput<S> : S extends { readonly type: "object" } ? FromJsonSchema<S> : Record<string, unknown>;
 
 /**
  * What a handler may return: a full `CallToolResult`, a string (sent as one text block), or,
@@ -23,7 +28,13 @@ export type ToolReturn = CallToolResult | string | { structuredContent: unknown;
  */
 export type TaskSupport = "never" | "optional" | "required";
 
-export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
+/**
+ * A tool's handler. Its arguments are checked bivariantly (the method form below), so that tools
+ * whose arguments differ can share one `ToolDefinition[]` list; each handler still sees its own type.
+ */
+export type ToolHandler<Args> = { handle(args: Args, ctx: ToolContext): ToolReturn | Promise<ToolReturn> }["handle"];
+
+export interface ToolDefinition<S extends ToolSchema = ToolSchema, Args = ToolArgs<S>> {
   /** 1–128 characters of `A-Z a-z 0-9 _ - .`, unique within the server. */
   name: string;
   title?: string;
@@ -36,7 +47,7 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: JsonObject;
-  handler: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+  handler: ToolHandler<Args>;
   /**
    * Run as a task, in its own Durable Object, outliving the request (default `never`). The
    * handler is the same; inside a task `ctx.elicit` and friends wait for `tasks/update`, and
@@ -49,7 +60,7 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
    * answers are handed to the task, where the handler asking the same keys gets them at once.
    * Return a result to answer right away without a task (for example when the user declined).
    */
-  beforeTask?: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | undefined | void | Promise<ToolReturn | undefined | void>;
+  beforeTask?: { before(args: Args, ctx: ToolContext): ToolReturn | undefined | void | Promise<ToolReturn | undefined | void> }["before"];
 }
 
 /**
@@ -63,6 +74,6 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
  *   handler: (args) => String(args["text"]),
  * });
  */
-export function defineTool<S extends ToolSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<const S extends ToolSchema>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;
 }

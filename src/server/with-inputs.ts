@@ -15,7 +15,8 @@ const STATELESS_LEGACY: InputChannel = {
   request(requests) {
     const methods = [...new Set(Object.values(requests).map((r) => r.method))].join(", ");
     throw new Error(
-      `it needs the client to answer ${methods}, which a 2025-era client can only receive in a session, and this server runs without sessions. Connect with a 2026-07-28 client, or enable legacy sessions on the server.`,
+      `it needs the client to answer ${methods}, which a 2025-era client can only receive in a session, and this server runs without sessions. ` +
+        "Connect with a 2026-07-28 client, or enable legacy sessions on the server.",
     );
   },
 };

@@ -92,14 +92,14 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   const { name, service, prefix, timeoutMs, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(`${field}.${key}`, "is not a known field");
   if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
-  const module: ModuleRef = { name: name as string };
+  const module: ModuleRef = { name: name };
   if (service !== undefined) {
     if (typeof service !== "string" || !BINDING.test(service)) fail(`${field}.service`, "must be a binding name");
-    module.service = service as string;
+    module.service = service;
   }
   if (prefix !== undefined) {
     if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`${field}.prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
-    module.prefix = prefix as string;
+    module.prefix = prefix;
   }
   const timeout = positiveInt(timeoutMs, `${field}.timeoutMs`, fail);
   if (timeout !== undefined) module.timeoutMs = timeout;
@@ -115,9 +115,9 @@ function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
     if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) fail(`quotas.${kind}`, `is not a known quota (${Object.keys(DEFAULT_QUOTAS).join(", ")})`);
     if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal and/or perTenant");
     const parsed: { perPrincipal?: number; perTenant?: number } = {};
-    for (const [key, n] of Object.entries(limit as Record<string, unknown>)) {
+    for (const [key, n] of Object.entries(limit)) {
       if (key !== "perPrincipal" && key !== "perTenant") fail(`quotas.${kind}.${key}`, "is not a known field (perPrincipal, perTenant)");
-      parsed[key as "perPrincipal" | "perTenant"] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
+      parsed[key] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
     }
     quotas[kind as QuotaKind] = parsed;
   }
@@ -145,12 +145,12 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
-  const tenant: TenantConfig = { id: id as string, modules: [] };
+  const tenant: TenantConfig = { id: id, modules: [] };
   const hostList = stringList(hosts, "hosts", fail, HOST);
   if (hostList) tenant.hosts = hostList.map((h) => h.toLowerCase());
   if (pathPrefix !== undefined) {
     if (typeof pathPrefix !== "string" || !PATH_PREFIX.test(pathPrefix)) fail("pathPrefix", "must be a path such as /t/acme (no trailing slash)");
-    tenant.pathPrefix = pathPrefix as string;
+    tenant.pathPrefix = pathPrefix;
   }
   if (!tenant.hosts?.length && tenant.pathPrefix === undefined) fail("hosts", "or pathPrefix is required to reach the tenant");
   if (!Array.isArray(modules) || modules.length === 0) fail("modules", "must list at least one module");
@@ -159,7 +159,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (origins) tenant.allowedOrigins = origins;
   if (legacySessions !== undefined) {
     if (typeof legacySessions !== "boolean") fail("legacySessions", "must be true or false");
-    tenant.legacySessions = legacySessions as boolean;
+    tenant.legacySessions = legacySessions;
   }
   const revisionList = stringList(revisions, "revisions", fail);
   if (revisionList) {
@@ -169,11 +169,11 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   }
   if (server !== undefined) {
     if (!isObject(server) || Object.values(server).some((v) => typeof v !== "string")) fail("server", "must be an object of strings (name, version, title, instructions)");
-    tenant.server = server as TenantConfig["server"] & object;
+    tenant.server = server;
   }
   if (limits !== undefined) {
     if (!isObject(limits)) fail("limits", "must be an object");
-    const l = limits as Record<string, unknown>;
+    const l = limits;
     tenant.limits = {};
     for (const key of Object.keys(l)) if (!LIMIT_KEYS.includes(key as (typeof LIMIT_KEYS)[number])) fail(`limits.${key}`, "is not a known field");
     for (const key of LIMIT_KEYS) {
@@ -183,12 +183,12 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   }
   if (rateLimits !== undefined) {
     if (!isObject(rateLimits)) fail("rateLimits", "must be an object");
-    const r = rateLimits as Record<string, unknown>;
+    const r = rateLimits;
     tenant.rateLimits = {};
     for (const key of ["tenant", "principal", "tool"] as const) {
       if (r[key] === undefined) continue;
-      if (typeof r[key] !== "string" || !BINDING.test(r[key] as string)) fail(`rateLimits.${key}`, "must be a rate limiting binding name");
-      tenant.rateLimits[key] = r[key] as string;
+      if (typeof r[key] !== "string" || !BINDING.test(r[key])) fail(`rateLimits.${key}`, "must be a rate limiting binding name");
+      tenant.rateLimits[key] = r[key];
     }
     const retry = positiveInt(r["retryAfterSeconds"], "rateLimits.retryAfterSeconds", fail);
     if (retry !== undefined) tenant.rateLimits.retryAfterSeconds = retry;
@@ -197,7 +197,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (tasks !== undefined) tenant.tasks = parseTasks(tasks, fail);
   if (auth !== undefined) {
     if (!isObject(auth)) fail("auth", "must be an object");
-    tenant.auth = auth as Record<string, unknown>;
+    tenant.auth = auth;
   }
   return tenant;
 }

@@ -92,7 +92,9 @@ export class TenantDirectory {
         }
         for (const skill of prefixed(module.skills, ref.prefix)) {
           const other = clash(skillKey(skill), skills.keys());
-          if (other !== undefined) throw new DefinitionError(`tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`);
+          if (other !== undefined) throw new DefinitionError(
+              `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; ` + "give one a prefix",
+            );
           skills.set(skillKey(skill), ref.name);
         }
       }

@@ -16,8 +16,8 @@ import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
-import { envFlag, envList, type McpEnv } from "./env.ts";
-import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
+import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
+import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 import { createTaskObject } from "./task-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -135,7 +135,7 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
  * The session Durable Object class for a multi-tenant Worker: each session runs on the endpoint
  * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
  */
-export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}) {
+export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}): SessionObjectClass {
   return createSessionObject(tenantEndpoints(options, "Session not found: its tenant no longer exists"), sessionOptions);
 }
 
@@ -158,7 +158,7 @@ function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: 
     const server = await directory.server(tenant);
     let endpoint = endpoints.get(server);
     if (!endpoint) {
-      endpoint = createEndpoint(tenantAppOptions(options, env as MultiTenantEnv, directory, server, tenant, "/mcp"));
+      endpoint = createEndpoint(tenantAppOptions(options, env, directory, server, tenant, "/mcp"));
       endpoints.set(server, endpoint);
     }
     return endpoint;
@@ -173,7 +173,7 @@ function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: 
  * @example
  * export default createMultiTenantWorker({ modules: { notes: notesModule } });
  */
-export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): ExportedHandler<E> {
+export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): McpWorker<E> {
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).

@@ -6,7 +6,7 @@ import { createEndpointApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
-import { envFlag, envList, type McpEnv } from "./env.ts";
+import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay } from "./notification-hub.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
@@ -89,7 +89,7 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * @example
  * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
  */
-export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): ExportedHandler<E> {
+export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): McpWorker<E> {
   const mcp = compiled(server);
   const apps = new WeakMap<object, Hono>();
   return {

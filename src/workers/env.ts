@@ -29,6 +29,12 @@ export interface McpEnv {
   MCP_TASKS?: DurableObjectNamespace;
 }
 
+/**
+ * The Worker that `createWorker` and `createMultiTenantWorker` make: an `ExportedHandler` whose
+ * `fetch` is always there, so a Worker that wraps it (or a test) calls `worker.fetch(...)` directly.
+ */
+export type McpWorker<E> = ExportedHandler<E> & { fetch: ExportedHandlerFetchHandler<E> };
+
 /** A comma-separated var as a list (empty items dropped). */
 export function envList(value: string | undefined): string[] {
   return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");

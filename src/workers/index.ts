@@ -1,9 +1,9 @@
 /** Worker-only exports (`edge-mcp/workers`): the Worker entry and its env type. */
 
 export { createWorker, type WorkerOptions } from "./create-worker.ts";
-export type { McpEnv } from "./env.ts";
+export type { McpEnv, McpWorker } from "./env.ts";
 export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
-export { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
+export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
 export { createTaskObject } from "./task-object.ts";

@@ -48,8 +48,8 @@ export function durableQuotaCounter(namespace: DurableObjectNamespace<McpQuotaOb
   if (typeof namespace?.idFromName !== "function") throw new DefinitionError("MCP_QUOTAS must be a Durable Object namespace binding of McpQuotaObject");
   const stub = (tenant: string) => namespace.get(namespace.idFromName(tenant));
   return {
-    acquire: (tenant, lease, limit) => stub(tenant).acquire(lease, limit) as Promise<boolean>,
-    renew: (tenant, id, expiresAt) => stub(tenant).renew(id, expiresAt) as Promise<void>,
-    release: (tenant, id) => stub(tenant).release(id) as Promise<void>,
+    acquire: (tenant, lease, limit) => stub(tenant).acquire(lease, limit),
+    renew: (tenant, id, expiresAt) => stub(tenant).renew(id, expiresAt),
+    release: (tenant, id) => stub(tenant).release(id),
   };
 }

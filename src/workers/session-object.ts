@@ -17,7 +17,7 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
 import { SessionEngine } from "../session/session-engine.ts";
-import type { SessionStorage, StoredEvent } from "../session/session-record.ts";
+import type { SessionStorage } from "../session/session-record.ts";
 import { compiled, workerEndpoint, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv } from "./env.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
@@ -37,7 +37,7 @@ function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
       if (++appended % 100 === 0) storage.sql.exec("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?", MAX_EVENTS);
     },
     eventsAfter(stream, seq) {
-      return storage.sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq).toArray() as StoredEvent[];
+      return storage.sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq).toArray();
     },
     scheduleExpiry: (at) => storage.setAlarm(at),
     async deleteAll() {
@@ -58,6 +58,9 @@ export interface SessionObjectOptions extends WorkerOptions {
   idleTtlMs?: number;
 }
 
+/** The Durable Object class `createSessionObject` makes: export it under the class name bound as MCP_SESSIONS. */
+export type SessionObjectClass = new (ctx: DurableObjectState, env: McpEnv) => DurableObject<McpEnv>;
+
 /**
  * Makes the session Durable Object class for a server. Export it from the Worker entry under
  * the class name bound as MCP_SESSIONS in wrangler.toml, with the same options as the Worker.
@@ -67,7 +70,7 @@ export interface SessionObjectOptions extends WorkerOptions {
  * export default createWorker(server);
  * export const McpSessionObject = createSessionObject(server);
  */
-export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}) {
+export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
   let resolve: SessionEndpointResolver;
   if (typeof server === "function") resolve = server;

@@ -6,7 +6,7 @@
 // the scale runs (test/bench/scale.mjs): 10 vs 10,000 tools, big results, many SSE streams;
 // and the session run (test/bench/session.mjs): a call inside a 2025-11-25 session against stateless.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
@@ -386,6 +386,38 @@ async function bundle(label, configPath, workDir, extraArgs = [], { durableObjec
   };
 }
 
+/**
+ * The demo as a user deploys it: built against the published package (dist/, built here with
+ * `npm run build`), not the sources the repository's [alias] points at. Writes a copy of the root
+ * wrangler.toml whose `main` and [alias] are absolute, the alias pointing at dist/ (wrangler 4.86's
+ * `deploy --alias` does not override the config's [alias], so a config it is).
+ */
+async function distDemoConfig(workDir) {
+  await run("npm", ["run", "build"], ROOT);
+  const text = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const replacements = [
+    [/^main = "([^"]+)"$/m, (_, main) => `main = ${JSON.stringify(join(ROOT, main))}`],
+    [/^"edge-mcp" = "[^"]+"$/m, () => `"edge-mcp" = ${JSON.stringify(join(ROOT, "dist/index.js"))}`],
+    [/^"edge-mcp\/workers" = "[^"]+"$/m, () => `"edge-mcp/workers" = ${JSON.stringify(join(ROOT, "dist/workers/index.js"))}`],
+  ];
+  let config = text;
+  for (const [pattern, replace] of replacements) {
+    if (!pattern.test(config)) fail(`bench: the root wrangler.toml has no line matching ${pattern}; distDemoConfig needs updating`);
+    config = config.replace(pattern, replace);
+  }
+  const dir = join(workDir, "demo-config");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "wrangler.toml"), config);
+  return join(dir, "wrangler.toml");
+}
+
+/** Fails unless every edge-mcp module in the bundle came from dist/ (read from its source map). */
+function checkBuiltFromDist(b) {
+  const map = JSON.parse(readFileSync(join(b.outdir, "index.js.map"), "utf8"));
+  const ours = map.sources.map((s) => resolve(b.outdir, map.sourceRoot ?? "", s)).filter((s) => s.startsWith(join(ROOT, "src") + "/") || s.startsWith(join(ROOT, "dist") + "/"));
+  if (ours.length === 0 || ours.some((s) => !s.startsWith(join(ROOT, "dist") + "/"))) fail(`bench: the ${b.label} bundle is not built from dist/ (${ours.slice(0, 3).join(", ")})`);
+}
+
 /** miniflare's `durableObjects` option from a wrangler config: binding → class, SQLite-backed as its migrations say. */
 function durableObjectsOf(config) {
   const sqlite = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
@@ -696,7 +728,8 @@ async function main() {
       const session = await runSession(sessionHelpers(), workDir);
       console.log(`\n${session.text}`);
     }
-    console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
+    const total = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(`\n(total ${total} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
     if (mainResult) console.log(mainResult.lastLine);
   } finally {
     await stopWorker().catch((e) => log(`bench: stopping workerd: ${e}`));
@@ -711,9 +744,11 @@ async function mainRounds(started, workDir) {
     `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`);
   const [floor, demo] = await Promise.all([
     bundle("floor", join(ROOT, "test/bench/floor/wrangler.toml"), workDir),
-    bundle("demo", join(ROOT, "wrangler.toml"), workDir),
+    distDemoConfig(workDir).then((config) => bundle("demo", config, workDir)),
   ]);
-  log(`bench: bundled floor ${(floor.gzipBytes / 1024).toFixed(1)} KiB gz, demo ${(demo.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  checkBuiltFromDist(demo);
+  const kib = (b) => (b.gzipBytes / 1024).toFixed(1);
+  log(`bench: bundled floor ${kib(floor)} KiB gz, demo ${kib(demo)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
   // One unmeasured start/stop first, so the first measured boot doesn't also pay for cold disk caches.
   await startWorker(floor);
@@ -726,7 +761,8 @@ async function mainRounds(started, workDir) {
     rounds.push({ floor: f, demo: d });
     const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
     const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
-    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`);
   }
 
   // Medians of each side, and the median over rounds of the per-round ratio demo/floor.

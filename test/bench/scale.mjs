@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 
+
+/** Seconds since `started` (a performance.now() time), for progress lines. */
+const elapsedS = (started, digits = 0) => ((performance.now() - started) / 1000).toFixed(digits);
 const TARGET_RATIO = 1.2; // tools/list page and tools/call dispatch with the most tools, against the fewest
 const FIXED_TOOLS = ["big", "big_64k", "stream"]; // test/bench/scale/src/tools.ts, before the generated tools
 const BIG = { name: "big", bytes: 1024 * 1024, calls: 64 };
@@ -395,7 +398,7 @@ export async function runScale(h, workDir) {
   const config = join(h.ROOT, "test/bench/scale/wrangler.toml");
   const bundles = {};
   await Promise.all(sizes.map(async (n) => (bundles[n] = await h.bundle(`scale-${n}`, config, workDir, ["--define", `TOOL_COUNT:${n}`]))));
-  log(`bench: scale: bundled ${sizes.length} Workers, ${(bundles[small].gzipBytes / 1024).toFixed(1)} KiB gz each (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  log(`bench: scale: bundled ${sizes.length} Workers, ${(bundles[small].gzipBytes / 1024).toFixed(1)} KiB gz each (${elapsedS(started, 1)} s)`);
   await h.startWorker(bundles[small], listProbe(small)); // unmeasured: cold disk caches
   await h.stopWorker();
 
@@ -408,9 +411,10 @@ export async function runScale(h, workDir) {
     }
     Object.assign(round[small], await onFreshWorker(bundles[small], small, measureBig), await onFreshWorker(bundles[small], small, measureStreams));
     rounds.push(round);
-    const show = (rev) => `${rev} list ${sizes.map((n) => fmt(round[n].revs[rev].listCpuUs)).join("/")} µs, call ${sizes.map((n) => fmt(round[n].revs[rev].callCpuUs)).join("/")} µs`;
+    const perSize = (rev, key) => sizes.map((n) => fmt(round[n].revs[rev][key])).join("/");
+    const show = (rev) => `${rev} list ${perSize(rev, "listCpuUs")} µs, call ${perSize(rev, "callCpuUs")} µs`;
     log(`bench: scale round ${r + 1}/${h.rounds} (${sizes.join("/")} tools): ${REVISIONS.map((x) => show(x.name)).join("; ")}; ` +
-      `boot ${sizes.map((n) => fmt(round[n].bootMs)).join("/")} ms; others used <= ${busiest.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      `boot ${sizes.map((n) => fmt(round[n].bootMs)).join("/")} ms; others used <= ${busiest.toFixed(2)} cores (${elapsedS(started)} s)`);
     if (h.opt.verbose) log(JSON.stringify(round, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v)));
   }
   return report(h, { sizes, rounds, busiest, bundles, seconds: (performance.now() - started) / 1000 });
@@ -455,12 +459,12 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   const callRatio = Math.max(...REVISIONS.map((r) => ratios[`call:${r.name}`]));
   const met = listRatio <= TARGET_RATIO && callRatio <= TARGET_RATIO;
   lines.push(`edge-mcp scale runs: medians of ${rounds.length} round(s); ratio = per-round ratio, median over rounds`);
-  lines.push(`\nscale 1/3: registry size (tools ${FIXED_TOOLS.join(", ")}, then tool_00000…; last tool = ${lastTool(large)} at ${count(large)}; page size ${PAGE_SIZE})\n`);
+  lines.push(`\nscale 1/3: registry size (tools ${FIXED_TOOLS.join(", ")}, then tool_00000…; ` + `last tool = ${lastTool(large)} at ${count(large)}; page size ${PAGE_SIZE})\n`);
   lines.push(table(rows));
+  const worstMid = (kind) => Math.max(...REVISIONS.map((r) => ratios[`${kind}:${r.name}`])).toFixed(2);
   lines.push(`\ntarget: tools/list first page and tools/call with ${count(large)} tools within ${TARGET_RATIO}x of ${count(small)}: ` +
     `list ${listRatio.toFixed(2)}x, call ${callRatio.toFixed(2)}x (worse revision) -> ${met ? "met" : "NOT met"}` +
-    (mid ? `\n(${count(large)} against ${count(mid)} tools, whose first page holds as many tools: list ${Math.max(...REVISIONS.map((r) => ratios[`listMid:${r.name}`])).toFixed(2)}x, ` +
-      `call ${Math.max(...REVISIONS.map((r) => ratios[`callMid:${r.name}`])).toFixed(2)}x)` : ""));
+    (mid ? `\n(${count(large)} against ${count(mid)} tools, whose first page holds as many tools: list ${worstMid("listMid")}x, call ${worstMid("callMid")}x)` : ""));
 
   // Growth, from the medians.
   const g = (n, f) => med((r) => f(r[n]));
@@ -479,7 +483,8 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   const boot = (n) => g(n, (m) => m.bootMs);
   const bootCpu = (n) => g(n, (m) => m.bootCpuMs);
   const rss = (n) => g(n, (m) => m.bootRssMiB);
-  growth.push(`  boot: ${fmt(((boot(large) - boot(small)) / (large - small)) * 1000)} ms and ${fmt(((bootCpu(large) - bootCpu(small)) / (large - small)) * 1000)} ms of workerd CPU ` +
+  const per1k = (f) => fmt(((f(large) - f(small)) / (large - small)) * 1000);
+  growth.push(`  boot: ${per1k(boot)} ms and ${per1k(bootCpu)} ms of workerd CPU ` +
     `per 1,000 tools (compiled at module load); workerd RSS after boot ${fmt(((rss(large) - rss(small)) / (large - small)) * 1024)} KiB per tool`);
 
   // 2. Big results.
@@ -519,7 +524,8 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
       sseRows.push([label, rev, fmt(med((r) => r[small].streams[rev].one[key])), fmt(med((r) => r[small].streams[rev].many[key])), median(per).toFixed(2)]);
     }
   }
-  lines.push(`\nscale 3/3: SSE streams (tools/call stream on a fresh ${count(small)}-tool Worker, with a progressToken: ${STREAM_EVENTS} progress events ${STREAM_DELAY_MS} ms apart, then the result; ` +
+  lines.push(`\nscale 3/3: SSE streams (tools/call stream on a fresh ${count(small)}-tool Worker, with a progressToken: ` +
+    `${STREAM_EVENTS} progress events ${STREAM_DELAY_MS} ms apart, then the result; ` +
     `${SINGLE_STREAMS} alone one after the other vs ${BURSTS} bursts of ${STREAMS} at once)\n`);
   lines.push(table(sseRows));
   for (const rev of REVISIONS.map((r) => r.name)) {
@@ -536,6 +542,7 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   lines.push(`\n(scale runs ${seconds.toFixed(0)} s)`);
   const bigSlope = Math.max(...Object.values(slope));
   lines.push(`scale: list_ratio=${listRatio.toFixed(2)} call_ratio=${callRatio.toFixed(2)} target_${TARGET_RATIO}=${met ? "met" : "missed"} ` +
-    `boot_ms_per_1k_tools=${(((boot(large) - boot(small)) / (large - small)) * 1000).toFixed(1)} big_us_per_kib=${bigSlope.toFixed(2)} sse${STREAMS}_cpu_per_stream_ratio=${sseCpuRatio.toFixed(2)}`);
+    `boot_ms_per_1k_tools=${(((boot(large) - boot(small)) / (large - small)) * 1000).toFixed(1)} big_us_per_kib=${bigSlope.toFixed(2)} ` +
+    `sse${STREAMS}_cpu_per_stream_ratio=${sseCpuRatio.toFixed(2)}`);
   return { text: lines.join("\n"), listRatio, callRatio, met };
 }

@@ -328,7 +328,10 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   lifeRow("  wall ms (one after the other)", "deleteMs", false);
   lifeRow("boot ms to first answer", "bootMs", false);
   life.push(["bundle KiB gzip", "-", (bundle.gzipBytes / 1024).toFixed(1), "-", "-"]);
-  lines.push(`\nsession 2/2: a session's life (${h.opens} per round, ${BATCH} at a time: their initializes, then notifications/initialized, then DELETEs, one after the other on one keep-alive connection)\n`);
+  lines.push(
+    `\nsession 2/2: a session's life (${h.opens} per round, ${BATCH} at a time: their initializes, then notifications/initialized, then DELETEs, ` +
+      "one after the other on one keep-alive connection)\n",
+  );
   lines.push(table(life));
 
   const statelessCpu = med((r) => r.kinds.stateless.cpuUs);

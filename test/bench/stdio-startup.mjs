@@ -59,5 +59,6 @@ for (let i = 1; i <= rounds; i++) {
 }
 const initialize = results.map((r) => r.initializeMs);
 const exit = results.map((r) => r.exitMs);
-console.log(`min..max: initialize ${Math.min(...initialize).toFixed(0)}..${Math.max(...initialize).toFixed(0)} ms, exit ${Math.min(...exit).toFixed(0)}..${Math.max(...exit).toFixed(0)} ms`);
+const span = (values) => `${Math.min(...values).toFixed(0)}..${Math.max(...values).toFixed(0)}`;
+console.log(`min..max: initialize ${span(initialize)} ms, exit ${span(exit)} ms`);
 console.log(`stdio: initialize_ms_median=${median(initialize).toFixed(0)} exit_ms_median=${median(exit).toFixed(0)} rounds=${rounds}`);

@@ -12,6 +12,8 @@ import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 const ISSUER = "https://rotation-issuer.edge-mcp.local";
 const RESOURCE = "http://127.0.0.1:8787/t/rot/mcp";
 const ENTRY = fileURLToPath(new URL("../../examples/multi-tenant/src/index.ts", import.meta.url));
+// The example imports the package by name; here the names mean the sources, as in its own wrangler.toml.
+const ALIASES = { "edge-mcp": "../../src/index.ts", "edge-mcp/workers": "../../src/workers/index.ts" };
 
 interface Key {
   kid: string;
@@ -54,6 +56,8 @@ beforeAll(async () => {
       'name = "edge-mcp-rotation"',
       `main = ${JSON.stringify(ENTRY)}`,
       'compatibility_date = "2026-04-01"',
+      "[alias]",
+      ...Object.entries(ALIASES).map(([name, path]) => `${JSON.stringify(name)} = ${JSON.stringify(fileURLToPath(new URL(path, import.meta.url)))}`),
       "[vars]",
       `MCP_TENANTS = '''${JSON.stringify(tenants)}'''`,
       "[[durable_objects.bindings]]",

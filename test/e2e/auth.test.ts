@@ -32,7 +32,7 @@ async function devSigned(claims: Record<string, unknown>, header: Record<string,
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 async function call(method: string, params: Record<string, unknown>, authorization?: string) {
-  const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] as string } : {};
+  const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
   const response = await fetch(URL_MCP, {
     method: "POST",
     headers: {
@@ -45,7 +45,7 @@ async function call(method: string, params: Record<string, unknown>, authorizati
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: META } }),
   });
-  return { status: response.status, challenge: response.headers.get("www-authenticate"), body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, challenge: response.headers.get("www-authenticate"), body: await response.json<Record<string, unknown>>() };
 }
 
 async function refused(authorization: string | undefined, description: RegExp | undefined) {

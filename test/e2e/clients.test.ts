@@ -96,7 +96,8 @@ const CASES = CLIENTS.flatMap((client) =>
 
 const SERVER_INFO = { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" };
 const INSTRUCTIONS =
-  "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle (the skill skill://notebook-workflow/SKILL.md says how), report writes a slow report (a task for clients that support tasks).";
+  "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle " +
+  "(the skill skill://notebook-workflow/SKILL.md says how), report writes a slow report (a task for clients that support tasks).";
 const TOOL_SCHEMAS = [
   {
     name: "echo",

@@ -49,7 +49,7 @@ function callHeaders(name: string): Record<string, string> {
 /** What the fixture recorded for the `wait` call with this mark. */
 async function outcomeOf(mark: string): Promise<string> {
   const response = await fetch(`${worker.baseUrl}/mcp`, { method: "POST", headers: callHeaders("outcome"), body: callBody("outcome", { mark }) });
-  const body = (await response.json()) as { result: { content: [{ text: string }] } };
+  const body = await response.json<{ result: { content: [{ text: string }] } }>();
   return body.result.content[0].text;
 }
 

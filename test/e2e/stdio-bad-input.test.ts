@@ -9,7 +9,7 @@ const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.mode
 /** The JSON-RPC body the HTTP endpoint answers to `body` (with the headers `extra` adds). */
 async function overHttp(body: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(HTTP, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra }, body });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: await response.json<Record<string, unknown>>() };
 }
 
 let pid: number | undefined;

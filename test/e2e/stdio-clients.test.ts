@@ -48,7 +48,7 @@ function modernSession(client: ModernClient): Session {
     serverVersion: () => client.getServerVersion(),
     instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools()).tools,
-    callTool: (name, args, options) => client.callTool({ name, arguments: args }, options) as Promise<ToolResult>,
+    callTool: (name, args, options) => client.callTool({ name, arguments: args }, options),
     close: () => client.close(),
   };
 }

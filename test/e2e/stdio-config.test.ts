@@ -14,7 +14,8 @@ export default {
     const message = await request.json();
     const count = Number((await env.COUNTS.get("calls")) ?? "0") + 1;
     await env.COUNTS.put("calls", String(count));
-    const result = { greeting: env.GREETING, secret: env.SECRET, banner: banner.trim(), count, host: request.headers.get("host"), path: new URL(request.url).pathname };
+    const { pathname } = new URL(request.url);
+    const result = { greeting: env.GREETING, secret: env.SECRET, banner: banner.trim(), count, host: request.headers.get("host"), path: pathname };
     return Response.json({ jsonrpc: "2.0", id: message.id, result });
   },
 };

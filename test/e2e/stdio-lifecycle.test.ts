@@ -80,7 +80,7 @@ describe("edge-mcp stdio keeps stdout for JSON-RPC", () => {
     expect(await peer.exited).toBe(0);
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ jsonrpc: "2.0", id: 2, result: { tools: expect.any(Array) } });
     expect(peer.stderr()).toMatch(/edge-mcp debug /); // the Worker's own log (MCP_DEBUG var)
-    expect(peer.stderr()).toMatch(/edge-mcp stdio: in  \{"jsonrpc":"2.0","id":2,"method":"tools\/list"\}/); // the relay's (MCP_DEBUG env)
+    expect(peer.stderr()).toMatch(/edge-mcp stdio: in {2}\{"jsonrpc":"2.0","id":2,"method":"tools\/list"\}/); // the relay's (MCP_DEBUG env)
   });
 });
 
@@ -110,7 +110,8 @@ describe("edge-mcp stdio that cannot start", () => {
     mkdirSync(join(project, "src"));
     writeFileSync(
       join(project, "wrangler.toml"),
-      'name = "no-class"\nmain = "src/index.js"\ncompatibility_date = "2026-04-01"\n[[durable_objects.bindings]]\nname = "THINGS"\nclass_name = "Thing"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["Thing"]\n',
+      'name = "no-class"\nmain = "src/index.js"\ncompatibility_date = "2026-04-01"\n' +
+        '[[durable_objects.bindings]]\nname = "THINGS"\nclass_name = "Thing"\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["Thing"]\n',
     );
     writeFileSync(join(project, "src/index.js"), "export default { fetch: () => new Response('x') };\n");
     const { code, stderr } = await run([], project);

@@ -66,7 +66,7 @@ export async function connectLegacyStdio(args: string[], persistTo: string, elic
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`edge-mcp stdio did not connect: ${String(error)}\n--- stderr ---\n${stderr()}`);
+    throw new Error(`edge-mcp stdio did not connect: ${String(error)}\n--- stderr ---\n${stderr()}`, { cause: error });
   }
   if (client.getServerCapabilities() === undefined || transport.pid === null) throw new Error("no initialize answer");
   return { client, pid: transport.pid, stderr };
@@ -87,7 +87,7 @@ export async function connectModernStdio(args: string[], persistTo: string, elic
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`edge-mcp stdio did not connect: ${String(error)}\n--- stderr ---\n${stderr()}`);
+    throw new Error(`edge-mcp stdio did not connect: ${String(error)}\n--- stderr ---\n${stderr()}`, { cause: error });
   }
   if (transport.pid === null) throw new Error("no process");
   return { client, pid: transport.pid, stderr };
@@ -134,7 +134,12 @@ export function descendants(pid: number): number[] {
     .map((row) => row.trim().split(/\s+/).map(Number) as [number, number]);
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const [child, ppid] of rows) if (ppid === parent && !found.includes(child)) (found.push(child), walk(child));
+    for (const [child, ppid] of rows) {
+      if (ppid === parent && !found.includes(child)) {
+        found.push(child);
+        walk(child);
+      }
+    }
   };
   walk(pid);
   return found;

@@ -1,5 +1,6 @@
 // Starts `wrangler dev` (the pinned node_modules/.bin/wrangler) on loopback and stops its whole process group.
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePorts } from "./free-ports.ts";
 
@@ -16,6 +17,8 @@ export interface WranglerDevOptions {
   configPath?: string | string[];
   /** `--var KEY:VALUE` overrides of the config's [vars]. */
   vars?: Record<string, string>;
+  /** A project directory to run in, with its own node_modules/.bin/wrangler (default: this repository and its wrangler). Config paths are relative to it. */
+  cwd?: string;
 }
 
 export interface WranglerDev {
@@ -37,8 +40,9 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   args.push("--log-level", "warn", "--show-interactive-dev-session=false", "--live-reload=false");
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
 
-  const child = spawn(WRANGLER, args, {
-    cwd: ROOT,
+  const cwd = options.cwd ?? ROOT;
+  const child = spawn(options.cwd ? join(options.cwd, "node_modules/.bin/wrangler") : WRANGLER, args, {
+    cwd,
     detached: true, // own process group, so stop() can signal workerd too
     stdio: ["ignore", "pipe", "pipe"],
     env: {
@@ -53,6 +57,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   let log = "";
   const append = (chunk: Buffer): void => {
     // wrangler colours its error boxes regardless of NO_COLOR; strip ANSI codes for readable logs.
+    // eslint-disable-next-line no-control-regex -- ESC is the character to strip
     log = (log + chunk.toString("utf8").replace(/\x1b\[[0-9;]*m/g, "")).slice(-MAX_LOG_CHARS);
   };
   child.stdout?.on("data", append);
@@ -72,7 +77,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   } catch (error) {
     await server.stop();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`wrangler dev (${options.name}) did not start: ${reason}\n--- wrangler output ---\n${log}`);
+    throw new Error(`wrangler dev (${options.name}) did not start: ${reason}\n--- wrangler output ---\n${log}`, { cause: error });
   }
   return server;
 }

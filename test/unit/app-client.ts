@@ -25,7 +25,7 @@ export async function legacy(app: Hono, method: string, params?: Record<string, 
 /** A 2026-07-28 request: `_meta` merged over the defaults, headers derived from the body. */
 export async function modern(app: Hono, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Promise<Reply> {
   const field = NAME_FIELD[method];
-  const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] as string } : {};
+  const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] } : {};
   const response = await app.request("http://localhost/mcp", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name },

@@ -21,7 +21,7 @@ const add = compileTool(
     name: "add",
     inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
     outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
-    handler: (args) => ({ structuredContent: { sum: (args["a"] as number) + (args["b"] as number) } }),
+    handler: (args) => ({ structuredContent: { sum: (args["a"]) + (args["b"]) } }),
   }),
 );
 

@@ -105,8 +105,9 @@ describe("skills of a tenant", () => {
     expect(await readError(failing, uri)).toMatchObject({ code: -32603, message: "module weather failed to read cities.txt of skill team/forecast-guide: disk on fire" });
     const hanging = await tenantApp([{ name: "weather", service: "WEATHER", timeoutMs: 30 }], { WEATHER: weather({ readSkillFile: () => new Promise(() => {}) }) });
     expect(await readError(hanging, uri)).toMatchObject({ code: -32603, message: "module weather did not answer readSkillFile(team/forecast-guide, cities.txt) within 30 ms" });
-    const { readSkillFile: _, ...withoutReader } = weather();
-    const noReader = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: withoutReader as ToolService });
+    const withoutReader: ToolService = { ...weather() };
+    delete withoutReader.readSkillFile;
+    const noReader = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: withoutReader });
     expect(await readError(noReader, uri)).toMatchObject({ code: -32603, message: "module weather lists skill files but has no readSkillFile()" });
     // The rest of the tenant keeps working.
     expect((await modern(hanging, "tools/call", { name: "weather_forecast", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "sunny" }] });

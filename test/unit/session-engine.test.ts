@@ -38,7 +38,7 @@ const call = (name: string) => post({ jsonrpc: "2.0", id: 2, method: "tools/call
 describe("SessionEngine", () => {
   it("applies the admission's tool deadline inside the session", async () => {
     const { engine } = await started();
-    const body = (await (await engine.handle(call("slow"), { sessionId: ID, admission: ADA, create: false })).json()) as { result: unknown };
+    const body = await (await engine.handle(call("slow"), { sessionId: ID, admission: ADA, create: false })).json<{ result: unknown }>();
     expect(body.result).toMatchObject({ isError: true, content: [{ text: "Tool slow did not finish within 30 ms" }] });
   });
 

@@ -72,7 +72,7 @@ describe("what the subset reads", () => {
   });
 
   it("reads nested mappings, block sequences (compact too) and one-line flow collections", () => {
-    expect(fm("metadata:\n  version: \"2.1\"\n  author: Ann\ntags:\n- a\n- b\nitems:\n  - name: x\n    size: 1\n  - - nested\nflow: [a, \"b c\", 3, {k: v}]\nmap: {x: 1, 'y': [true]}\nempty: []")).toEqual({
+    expect(fm("metadata:\n  version: \"2.1\"\n  author: Ann\ntags:\n- a\n- b\nitems:\n  - name: x\n    size: 1\n  - - nested\n" + "flow: [a, \"b c\", 3, {k: v}]\nmap: {x: 1, 'y': [true]}\nempty: []")).toEqual({
       metadata: { version: "2.1", author: "Ann" },
       tags: ["a", "b"],
       items: [{ name: "x", size: 1 }, ["nested"]],

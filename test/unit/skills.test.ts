@@ -14,7 +14,7 @@ import { legacy, modern } from "./app-client.ts";
 const GUIDE: SkillDefinition = {
   name: "pdf-processing",
   files: {
-    "SKILL.md": "---\nname: pdf-processing\ndescription: Extract, fill and assemble PDF documents — vite.\nmetadata:\n  version: \"2.1\"\n---\n# PDF\nSee references/FORMS.md.\n",
+    "SKILL.md": "---\nname: pdf-processing\ndescription: Extract, fill and assemble PDF documents — vite.\n" + 'metadata:\n  version: "2.1"\n---\n# PDF\nSee references/FORMS.md.\n',
     "references/FORMS.md": "# Formulaires\nÉcrire en capitales.\n",
     "templates/regional/eu.md": "# EU\n",
     "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]),

@@ -288,7 +288,7 @@ describe("cursors bound to the principal", () => {
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-user": user },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
       })
-    ).json() as Promise<{ result?: { tools: { name: string }[]; nextCursor?: string }; error?: { code: number } }>;
+    ).json<{ result?: { tools: { name: string }[]; nextCursor?: string }; error?: { code: number } }>();
 
   it("pages for the principal that got the cursor and refuses it for another", async () => {
     const first = await list("alice");

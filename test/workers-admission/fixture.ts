@@ -30,7 +30,7 @@ export const BASE_HEADERS = { "content-type": "application/json", accept: "appli
 /** Sends a request to a tenant's endpoint (`/t/<tenant>/mcp`). */
 export function send(tenant: string, init: { method?: string; body?: BodyInit | object; headers?: Record<string, string> } = {}): Promise<Response> {
   const body = init.body === undefined || typeof init.body === "string" || init.body instanceof ReadableStream ? init.body : JSON.stringify(init.body);
-  return exports.default.fetch(`http://127.0.0.1/t/${tenant}/mcp`, { method: init.method ?? "POST", headers: { ...BASE_HEADERS, ...init.headers }, ...(body === undefined ? {} : { body }) } as RequestInit);
+  return exports.default.fetch(`http://127.0.0.1/t/${tenant}/mcp`, { method: init.method ?? "POST", headers: { ...BASE_HEADERS, ...init.headers }, ...(body === undefined ? {} : { body }) });
 }
 
 const auth = (authorization: string | undefined): Record<string, string> => (authorization === undefined ? {} : { authorization });
@@ -43,7 +43,7 @@ export async function initialize(tenant: string, authorization?: string): Promis
     body: { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } },
     headers: auth(authorization),
   });
-  return { status: response.status, sessionId: response.headers.get("mcp-session-id"), body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, sessionId: response.headers.get("mcp-session-id"), body: await response.json<Record<string, unknown>>() };
 }
 
 /** A request inside a session. */

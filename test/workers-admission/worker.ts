@@ -9,7 +9,7 @@ const lines = { type: "object", properties: { lines: { type: "array", items: { t
 
 const accounting = defineModule({
   tools: [
-    defineTool({ name: "invoice_total", description: "Adds up invoice lines.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"] as number[]).reduce((a, b) => a + b, 0)}` }),
+    defineTool({ name: "invoice_total", description: "Adds up invoice lines.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"]).reduce((a, b) => a + b, 0)}` }),
     defineTool({
       name: "invoice_total_zod",
       description: "Adds up invoice lines (zod schema).",
@@ -39,7 +39,7 @@ const identity = defineModule({
       inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
       handler: async (args, ctx) => {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, args["ms"] as number);
+          const timer = setTimeout(resolve, args["ms"]);
           ctx.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
         });
         return ctx.signal.aborted ? "aborted" : "done";

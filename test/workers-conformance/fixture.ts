@@ -29,13 +29,13 @@ export function legacySession(): Promise<string> {
 
 export async function legacy(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const headers = { "mcp-protocol-version": "2025-11-25", "mcp-session-id": await legacySession() };
-  return (await (await fetchMcp(method, params, headers)).json()) as Record<string, unknown>;
+  return (await fetchMcp(method, params, headers)).json<Record<string, unknown>>();
 }
 
 /** A 2026-07-28 request; `meta` is merged over the required `_meta` keys. */
 export function modernResponse(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Promise<Response> {
   const field = NAME_FIELD[method];
-  const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] as string } : {};
+  const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] } : {};
   return fetchMcp(method, { ...params, _meta: { ...MODERN_META, ...meta } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name });
 }
 

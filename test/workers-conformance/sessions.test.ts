@@ -111,7 +111,7 @@ describe("server→client requests", () => {
 
   it("answers an isError result when the client did not declare the capability", async () => {
     const id = await open({});
-    const body = (await (await inSession(id, "tools/call", { name: "test_sampling", arguments: { prompt: "hi" } })).json()) as { result: { isError: boolean; content: { text: string }[] } };
+    const body = await (await inSession(id, "tools/call", { name: "test_sampling", arguments: { prompt: "hi" } })).json<{ result: { isError: boolean; content: { text: string }[] } }>();
     expect(body.result.isError).toBe(true);
     expect(body.result.content[0]?.text).toMatch(/sampling\/createMessage.*did not declare/);
   });

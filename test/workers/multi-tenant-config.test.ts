@@ -12,12 +12,12 @@ function kv(document: unknown): KVNamespace {
 }
 
 function call(env: MultiTenantEnv, path: string) {
-  return worker.fetch!(
+  return worker.fetch(
     new Request(`http://127.0.0.1${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello" } }),
-    }) as Request<unknown, IncomingRequestCfProperties>,
+    }),
     env,
     ctx,
   );

@@ -39,5 +39,5 @@ export interface RpcBody {
 
 /** Reads a JSON response and asserts nothing; tests assert status and code themselves. */
 export async function rpc(response: Response): Promise<RpcBody> {
-  return (await response.json()) as RpcBody;
+  return response.json<RpcBody>();
 }

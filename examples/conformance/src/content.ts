@@ -35,7 +35,10 @@ export const NO_ARGS = { type: "object", properties: {} } as const;
 export function acceptedField(answer: { action: string; content?: Record<string, unknown> }, field: string): string | undefined {
   if (answer.action !== "accept") return undefined;
   const value = answer.content?.[field];
-  return value === undefined ? undefined : String(value);
+  if (value === undefined) return undefined;
+  // Form fields are strings, numbers, booleans or lists of strings (joined as String() would join them).
+  if (Array.isArray(value)) return value.join(",");
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** The text of a sampling answer (first text block). */
@@ -43,7 +46,8 @@ export function sampledText(answer: { content: unknown }): string {
   const blocks = Array.isArray(answer.content) ? answer.content : [answer.content];
   for (const block of blocks) {
     if (typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text") {
-      return String((block as { text?: unknown }).text ?? "");
+      const text = (block as { text?: unknown }).text;
+      return typeof text === "string" ? text : "";
     }
   }
   return "";

@@ -3,7 +3,7 @@
  * `http-custom-header-server-validation` (SEP-2243) scenario of the 0.2.0-alpha suite.
  */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 import { NO_ARGS, acceptedField, sampledText } from "./content.ts";
 
 /**
@@ -102,7 +102,7 @@ export const triggerResourceUpdate = defineTool({
   description: "Announces that the resource with this URI changed (resources/updated to subscribers).",
   inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
   handler: (args, ctx) => {
-    ctx.changes.resourceUpdated(args["uri"] as string);
+    ctx.changes.resourceUpdated(args["uri"]);
     return "Update announced";
   },
 });

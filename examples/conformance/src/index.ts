@@ -6,8 +6,8 @@
  * `npm run test:conformance` runs both suites against it (test/conformance/run.sh).
  */
 
-import { createServer } from "../../../src/index.ts";
-import { createSessionObject, createTaskObject, createWorker } from "../../../src/workers/index.ts";
+import { createServer } from "edge-mcp";
+import { createSessionObject, createTaskObject, createWorker } from "edge-mcp/workers";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
@@ -35,4 +35,4 @@ export default createWorker(server, options);
 export const McpSessionObject = createSessionObject(server);
 // Tool calls of task tools run as tasks, each in its own Durable Object (MCP_TASKS).
 export const McpTaskObject = createTaskObject(server, options);
-export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";
+export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";

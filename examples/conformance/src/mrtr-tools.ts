@@ -9,7 +9,7 @@
  * (`user_name`), and because they must be the same on every rerun.
  */
 
-import { defineTool, type ElicitParams, type InputRequest } from "../../../src/index.ts";
+import { defineTool, type ElicitParams, type InputRequest } from "edge-mcp";
 import { NO_ARGS, acceptedField, sampledText } from "./content.ts";
 
 function textForm(message: string, field: string, type: "string" | "boolean" = "string"): ElicitParams {

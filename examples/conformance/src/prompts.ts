@@ -1,6 +1,6 @@
 /** Prompts the conformance suites list and get (prompts-*, completion-complete, MRTR non-tool request). */
 
-import { definePrompt } from "../../../src/index.ts";
+import { definePrompt } from "edge-mcp";
 import { PNG_BASE64, acceptedField } from "./content.ts";
 
 export const simplePrompt = definePrompt({

@@ -1,6 +1,6 @@
 /** Resources and the resource template the conformance suites read (resources-*, caching, sep-2164). */
 
-import { defineResource, defineResourceTemplate } from "../../../src/index.ts";
+import { defineResource, defineResourceTemplate } from "edge-mcp";
 import { PNG_BYTES } from "./content.ts";
 
 /** resources-read-text; also `resources/list[0]`, which `caching` reads back. */

@@ -4,7 +4,7 @@
  * organisational path, and one has extra frontmatter fields.
  */
 
-import { defineSkill } from "../../../src/index.ts";
+import { defineSkill } from "edge-mcp";
 
 export const pdfProcessing = defineSkill({
   name: "pdf-processing",

@@ -5,7 +5,7 @@
  * aborted signal.
  */
 
-import { ProtocolError, defineTool } from "../../../src/index.ts";
+import { ProtocolError, defineTool } from "edge-mcp";
 import { NO_ARGS, acceptedField, sleep } from "./content.ts";
 
 /** Synchronous only: `Hello, {name}!`. */

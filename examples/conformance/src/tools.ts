@@ -4,7 +4,7 @@
  * Names, schemas and texts follow the suites' reference fixture (shared/CONFORMANCE.md §2).
  */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 import { NO_ARGS, PNG_BASE64, WAV_BASE64, acceptedField, sampledText, sleep } from "./content.ts";
 
 /** tools-call-simple-text: called with no `arguments` key at all. */

@@ -1,13 +1,13 @@
 /** A notebook kept between calls under a handle: shows state across stateless 2026-07-28 calls. */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 
 interface Notebook {
   title: string;
   entries: string[];
 }
 
-const HANDLE = { type: "string", description: "The handle notebook_open returned." };
+const HANDLE = "The handle notebook_open returned.";
 const MAX_ENTRIES = 100;
 
 export const notebookOpen = defineTool({
@@ -18,7 +18,7 @@ export const notebookOpen = defineTool({
   outputSchema: { type: "object", properties: { handle: { type: "string" } }, required: ["handle"] },
   annotations: { openWorldHint: false },
   handler: async (args, ctx) => {
-    const notebook: Notebook = { title: args["title"] as string, entries: [] };
+    const notebook: Notebook = { title: args.title, entries: [] };
     return { structuredContent: { handle: await ctx.handles.create(notebook, { ttlMs: 60 * 60_000 }) } };
   },
 });
@@ -29,16 +29,16 @@ export const notebookAppend = defineTool({
   description: "Adds a line to the notebook with this handle and says how many lines it has.",
   inputSchema: {
     type: "object",
-    properties: { handle: HANDLE, text: { type: "string", maxLength: 2000 } },
+    properties: { handle: { type: "string", description: HANDLE }, text: { type: "string", maxLength: 2000 } },
     required: ["handle", "text"],
     additionalProperties: false,
   },
   annotations: { openWorldHint: false },
   handler: async (args, ctx) => {
-    const notebook = await ctx.handles.get<Notebook>(args["handle"]);
+    const notebook = await ctx.handles.get<Notebook>(args.handle);
     if (notebook.entries.length >= MAX_ENTRIES) throw new Error(`the notebook is full (${MAX_ENTRIES} lines)`);
-    notebook.entries.push(args["text"] as string);
-    await ctx.handles.update(args["handle"], notebook);
+    notebook.entries.push(args.text);
+    await ctx.handles.update(args.handle, notebook);
     return `"${notebook.title}" now has ${notebook.entries.length} line(s)`;
   },
 });
@@ -47,11 +47,11 @@ export const notebookRead = defineTool({
   name: "notebook_read",
   title: "Read a notebook",
   description: "Returns the lines of the notebook with this handle.",
-  inputSchema: { type: "object", properties: { handle: HANDLE }, required: ["handle"], additionalProperties: false },
+  inputSchema: { type: "object", properties: { handle: { type: "string", description: HANDLE } }, required: ["handle"], additionalProperties: false },
   outputSchema: { type: "object", properties: { title: { type: "string" }, entries: { type: "array", items: { type: "string" } } }, required: ["title", "entries"] },
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
-    const notebook = await ctx.handles.get<Notebook>(args["handle"]);
+    const notebook = await ctx.handles.get<Notebook>(args.handle);
     return { structuredContent: { title: notebook.title, entries: notebook.entries } };
   },
 });

@@ -1,6 +1,6 @@
 /** A slow report that runs as a task: shows tool calls that outlive their request (the tasks extension). */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 
 const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {

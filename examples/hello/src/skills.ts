@@ -3,7 +3,7 @@
  * Clients list it with `skills/list` and read its files as `skill://notebook-workflow/...` resources.
  */
 
-import { defineSkill } from "../../../src/index.ts";
+import { defineSkill } from "edge-mcp";
 
 const SKILL_MD = `---
 name: notebook-workflow

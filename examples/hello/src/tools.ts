@@ -1,6 +1,6 @@
 /** The demo server's tools: small, one per feature a newcomer wants to see. */
 
-import { defineTool } from "../../../src/index.ts";
+import { defineTool } from "edge-mcp";
 
 export const echo = defineTool({
   name: "echo",
@@ -13,7 +13,7 @@ export const echo = defineTool({
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
-  handler: (args) => args["text"] as string,
+  handler: (args) => args.text,
 });
 
 export const add = defineTool({
@@ -28,9 +28,7 @@ export const add = defineTool({
   },
   outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args) => {
-    const a = args["a"] as number;
-    const b = args["b"] as number;
+  handler: ({ a, b }) => {
     const sum = a + b;
     return { content: [{ type: "text", text: `The sum of ${a} and ${b} is ${sum}` }], structuredContent: { sum } };
   },
@@ -59,9 +57,7 @@ export const countdown = defineTool({
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
-  handler: async (args, ctx) => {
-    const from = args["from"] as number;
-    const delayMs = (args["delayMs"] as number | undefined) ?? 50;
+  handler: async ({ from, delayMs = 50 }, ctx) => {
     for (let step = 1; step <= from; step++) {
       ctx.progress(step, from, `${from - step} to go`);
       ctx.log("info", `countdown: ${from - step}`);

@@ -4,7 +4,7 @@
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
-import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "../../../src/workers/index.ts";
+import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "edge-mcp/workers";
 import { accounting, greetings, whoami } from "./modules.ts";
 
 const options: MultiTenantWorkerOptions = {
@@ -16,4 +16,4 @@ export default createMultiTenantWorker(options);
 // Sessions for tenants with "legacySessions": true (bound as MCP_SESSIONS), and the per-tenant
 // notification hub (MCP_NOTIFICATIONS) that carries list changes across isolates.
 export const McpSessionObject = createMultiTenantSessionObject(options);
-export { McpNotificationHub, McpQuotaObject } from "../../../src/workers/index.ts";
+export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";

@@ -1,6 +1,6 @@
 /** Bundled modules of the multi-tenant example: tenants enable them by name. */
 
-import { defineModule, defineTool } from "../../../src/index.ts";
+import { defineModule, defineTool } from "edge-mcp";
 
 export const greetings = defineModule({
   tools: [
@@ -19,7 +19,7 @@ export const accounting = defineModule({
       name: "invoice_total",
       description: "Adds up invoice lines.",
       inputSchema: { type: "object", properties: { lines: { type: "array", items: { type: "number" } } }, required: ["lines"], additionalProperties: false },
-      handler: (args) => `Total: ${(args["lines"] as number[]).reduce((sum, n) => sum + n, 0)}`,
+      handler: (args) => `Total: ${(args["lines"]).reduce((sum, n) => sum + n, 0)}`,
     }),
   ],
 });

@@ -8,7 +8,7 @@
  */
 
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { createSkillCatalog, defineSkill, type CallToolResult, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../../src/index.ts";
+import { createSkillCatalog, defineSkill, type CallToolResult, type ServiceCallContext, type ServiceCatalog, type ToolService } from "edge-mcp";
 
 const FORECASTS: Record<string, string> = { paris: "Sunny, 21 °C", oslo: "Snow, -3 °C", lima: "Cloudy, 18 °C" };
 

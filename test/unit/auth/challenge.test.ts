@@ -64,7 +64,8 @@ describe("authErrorResponse", () => {
     expect(authErrorResponse(error, { resourceMetadata: PRM, scopes: ["ignored"] })).toEqual({
       status: 403,
       headers: {
-        "WWW-Authenticate": `Bearer error="insufficient_scope", scope="tools:read deploy:prod", resource_metadata="${PRM}", error_description="the tool needs deploy:prod"`,
+        "WWW-Authenticate":
+          `Bearer error="insufficient_scope", scope="tools:read deploy:prod", resource_metadata="${PRM}", ` + 'error_description="the tool needs deploy:prod"',
       },
       body: { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: the tool needs deploy:prod" } },
     });

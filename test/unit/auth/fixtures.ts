@@ -1,7 +1,7 @@
 // Shared helpers of the auth tests: key pairs, token signing, a local JWKS server, error assertions.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { expect } from "vitest";
 import { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "../../../src/auth/auth-config.ts";
 import { AuthError, type AuthErrorCode } from "../../../src/auth/auth-error.ts";
@@ -34,7 +34,7 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 export async function sign(key: TestKey, options: SignOptions = {}): Promise<string> {
   const claims: Record<string, unknown> = { iss: ISSUER, aud: RESOURCE, sub: "user-1", iat: nowSeconds(), exp: nowSeconds() + 3600, ...options.claims };
   for (const [name, value] of Object.entries(claims)) if (value === undefined) delete claims[name];
-  return new SignJWT(claims as JWTPayload).setProtectedHeader({ alg: key.alg, kid: key.kid, ...options.header }).sign(key.privateKey);
+  return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, ...options.header }).sign(key.privateKey);
 }
 
 export function b64url(value: unknown): string {

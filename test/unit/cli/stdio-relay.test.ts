@@ -247,7 +247,7 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     await relay.idle();
     send(call(2));
     await relay.idle();
-    expect(seen.map((request) => JSON.parse(request.body ?? "{}").method)).toEqual(["tools/list", "tools/list", "tools/call", "tools/call"]);
+    expect(seen.map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual(["tools/list", "tools/list", "tools/call", "tools/call"]);
     expect(seen[0]?.headers).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
     expect(seen.slice(2).map((request) => request.headers["mcp-param-region"])).toEqual(["eu-west", "eu-west"]);
     expect(written().map((message) => message["id"])).toEqual([1, 2]); // the relay's own lists are not written
@@ -292,14 +292,14 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     const before = seen.length;
     send(call(4, "ghost"), call(5, "ghost"));
     await relay.idle();
-    expect(seen.slice(before).map((request) => JSON.parse(request.body ?? "{}").method)).toEqual(["tools/list", "tools/call", "tools/call"]);
+    expect(seen.slice(before).map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual(["tools/list", "tools/call", "tools/call"]);
   });
 
   it("cancels by closing the request's stream, without POSTing the notification, and writes nothing more for it", async () => {
     const aborted = { value: false };
     const { relay, seen, send, written } = start((request) =>
       request.body?.includes("tools/list")
-        ? json({ jsonrpc: "2.0", id: JSON.parse(request.body).id, result: { tools: [] } })
+        ? json({ jsonrpc: "2.0", id: (JSON.parse(request.body) as { id: number }).id, result: { tools: [] } })
         : openStream(request, event({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }), aborted),
     );
     send({ jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "slow", arguments: {}, _meta: META } });

@@ -36,7 +36,7 @@ function callTool(params: JsonObject): JsonObject | undefined {
     const sum = a + b;
     return { content: [{ type: "text", text: `The sum of ${a} and ${b} is ${sum}` }], structuredContent: { sum } };
   }
-  if (params["name"] === "echo") return { content: [{ type: "text", text: String(args["text"]) }] };
+  if (params["name"] === "echo") return { content: [{ type: "text", text: typeof args["text"] === "string" ? args["text"] : JSON.stringify(args["text"]) }] };
   return undefined;
 }
 

@@ -51,8 +51,8 @@ const stream = defineTool({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
-    const events = args["events"] as number;
-    const delayMs = (args["delayMs"] as number | undefined) ?? 0;
+    const events = args["events"];
+    const delayMs = (args["delayMs"]) ?? 0;
     for (let step = 1; step <= events; step++) {
       ctx.progress(step, events, `step ${step}`);
       await sleep(delayMs);
@@ -83,16 +83,16 @@ function generatedTool(i: number) {
     outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: (args) => {
-      const a = args["a"] as number;
-      const b = args["b"] as number;
+      const a = args["a"];
+      const b = args["b"];
       return { content: [{ type: "text", text: `${name}: ${a} + ${b} = ${a + b}` }], structuredContent: { sum: a + b } };
     },
   });
 }
 
 /** `count` tools in all: the fixed ones, then generated ones (typed as ServerOptions takes them). */
-export function scaleTools(count: number): ToolDefinition<any>[] {
-  const tools: ToolDefinition<any>[] = [big, big64k, stream];
+export function scaleTools(count: number): ToolDefinition[] {
+  const tools: ToolDefinition[] = [big, big64k, stream];
   for (let i = 0; tools.length < count; i++) tools.push(generatedTool(i));
   return tools;
 }

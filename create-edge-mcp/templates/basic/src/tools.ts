@@ -1,0 +1,37 @@
+/** The server's tools. Each is written once and serves every protocol revision. */
+
+import { defineTool } from "edge-mcp";
+import { z } from "zod";
+
+/** A tool with a JSON Schema: the handler's arguments are typed from the schema. */
+export const greet = defineTool({
+  name: "greet",
+  title: "Greet",
+  description: "Greets someone by name.",
+  inputSchema: {
+    type: "object",
+    properties: { name: { type: "string", description: "Who to greet.", maxLength: 100 } },
+    required: ["name"],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  handler: ({ name }) => `Hello, ${name}!`,
+});
+
+/** A tool with a zod schema (any Standard Schema works: zod 4.2 or later, valibot, arktype). */
+export const convertTemperature = defineTool({
+  name: "convert_temperature",
+  title: "Convert a temperature",
+  description: "Converts a temperature from Celsius to Fahrenheit or back.",
+  inputSchema: z.object({
+    value: z.number().describe("The temperature to convert."),
+    from: z.enum(["celsius", "fahrenheit"]).describe("The unit of value."),
+  }),
+  outputSchema: { type: "object", properties: { value: { type: "number" }, unit: { type: "string" } }, required: ["value", "unit"] },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ value, from }) => {
+    const unit = from === "celsius" ? "fahrenheit" : "celsius";
+    const converted = Math.round((from === "celsius" ? (value * 9) / 5 + 32 : ((value - 32) * 5) / 9) * 10) / 10;
+    return { content: [{ type: "text", text: `${value} °${from === "celsius" ? "C" : "F"} is ${converted} °${unit === "celsius" ? "C" : "F"}` }], structuredContent: { value: converted, unit } };
+  },
+});

@@ -1,0 +1,16 @@
+// Tests run inside workerd, the Workers runtime, with the bindings of wrangler.toml.
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      // The tool service is a Worker of its own under `npm run dev`; the tests call its implementation directly (test/mcp.ts).
+      miniflare: { serviceBindings: { WEATHER: () => new Response("the tool service does not run in tests", { status: 503 }) } },
+      remoteBindings: false,
+    }),
+  ],
+  // Console output (such as the access log) is shown for failing tests only.
+  test: { include: ["test/**/*.test.ts"], silent: "passed-only" },
+});

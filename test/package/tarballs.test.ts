@@ -1,0 +1,85 @@
+// The packed packages, as npm would publish them: publint and Are the Types Wrong report nothing,
+// users get what they need and nothing of the repository's own, and the root entry stays platform-free.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { run } from "./run.ts";
+
+const BIN = fileURLToPath(new URL("../../node_modules/.bin/", import.meta.url));
+
+/** The file names in a tarball, without npm's `package/` prefix. */
+async function filesOf(tarball: string): Promise<string[]> {
+  const { stdout } = await run("tar", ["-tzf", tarball], { cwd: inject("packDir") });
+  return stdout.split("\n").filter(Boolean).map((name) => name.replace(/^package\//, ""));
+}
+
+describe("the edge-mcp tarball", () => {
+  const tarball = inject("edgeMcpTarball");
+  let unpacked: string;
+  let files: string[];
+
+  beforeAll(async () => {
+    files = await filesOf(tarball);
+    unpacked = mkdtempSync(join(inject("packDir"), "unpacked-"));
+    await run("tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1"], { cwd: inject("packDir") });
+  });
+
+  it("passes publint with nothing to report", async () => {
+    const { stdout } = await run(join(BIN, "publint"), ["run", tarball, "--strict"], { cwd: inject("packDir") });
+    expect(stdout).toContain("All good!");
+  });
+
+  it("passes Are the Types Wrong for ESM consumers (node16 and bundler resolution), offline", async () => {
+    // esm-only: the package is ESM only, as Workers are, so `require` and node10 resolution are not checked.
+    await run(join(BIN, "attw"), [tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-emoji", "--no-color"], { cwd: inject("packDir") });
+  });
+
+  it("holds JavaScript and declarations for both entries, the edge-mcp command, README and LICENSE", () => {
+    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/workers/index.js", "dist/workers/index.d.ts", "bin/edge-mcp.mjs", "cli/main.mjs", "README.md", "LICENSE", "package.json"]) {
+      expect(files).toContain(file);
+    }
+  });
+
+  it("leaves out the sources, tests, examples and the scaffold", () => {
+    expect(files.filter((file) => /^(src|test|examples|create-edge-mcp|scripts)\//.test(file) || file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("maps each export to types and import files that are in the tarball", () => {
+    const pkg = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { private?: boolean; exports: Record<string, string | { types: string; import: string }> };
+    expect(pkg.private).toBeUndefined();
+    for (const entry of [".", "./workers"]) {
+      const target = pkg.exports[entry];
+      if (typeof target !== "object") throw new Error(`exports["${entry}"] has no conditions`);
+      expect(files).toContain(target.types.replace(/^\.\//, ""));
+      expect(files).toContain(target.import.replace(/^\.\//, ""));
+    }
+  });
+
+  it("has a root entry that reaches no cloudflare:* import, however deep", () => {
+    const seen = new Set<string>();
+    const platform: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)) {
+        if (spec === undefined) continue;
+        if (spec.startsWith("cloudflare:")) platform.push(`${file.slice(unpacked.length + 1)} → ${spec}`);
+        else if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      }
+    };
+    visit(join(unpacked, "dist/index.js"));
+    expect(seen.size).toBeGreaterThan(20);
+    expect(platform).toEqual([]);
+  });
+});
+
+describe("the create-edge-mcp tarball", () => {
+  it("holds its command and every template, with gitignore kept under a name npm publishes", async () => {
+    const files = await filesOf(inject("createTarball"));
+    expect(files).toContain("bin/create-edge-mcp.mjs");
+    for (const template of ["basic", "multi-tenant", "auth"]) {
+      for (const file of ["package.json", "wrangler.toml", "tsconfig.json", "vitest.config.ts", "README.md", "gitignore", "src/index.ts"]) expect(files).toContain(`templates/${template}/${file}`);
+    }
+  });
+});

@@ -1,0 +1,133 @@
+// Each template as a new user gets it: made by create-edge-mcp from its tarball, installed offline with the
+// packed edge-mcp, type-checked with its own strict tsconfig, its own tests, then served by `wrangler dev`
+// to the official clients (SDK v1 speaks 2025-11-25, client v2 speaks 2026-07-28).
+import { mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { connectLegacyClient, connectModernClient } from "../e2e/clients.ts";
+import { startWranglerDev } from "../e2e/wrangler-dev.ts";
+import { run } from "./run.ts";
+
+interface Case {
+  template: string;
+  /** The wrangler configs `npm run dev` serves (the first is the MCP Worker). */
+  configs: string[];
+  /** The MCP endpoint's path. */
+  path: string;
+  tools: string[];
+  calls: { name: string; arguments: Record<string, unknown>; text: string | RegExp }[];
+  /** The development API key of .dev.vars is sent. */
+  apiKey?: boolean;
+}
+
+const CASES: Case[] = [
+  {
+    template: "basic",
+    configs: ["wrangler.toml"],
+    path: "/mcp",
+    tools: ["greet", "convert_temperature"],
+    calls: [
+      { name: "greet", arguments: { name: "Ada" }, text: "Hello, Ada!" },
+      { name: "convert_temperature", arguments: { value: 100, from: "celsius" }, text: "100 °C is 212 °F" },
+    ],
+  },
+  {
+    template: "multi-tenant",
+    configs: ["wrangler.toml", "tool-service/wrangler.toml"],
+    path: "/t/globex/mcp",
+    tools: ["hello", "weather_forecast"],
+    calls: [
+      { name: "hello", arguments: { name: "Ada" }, text: "Hello Ada, from tenant globex" },
+      { name: "weather_forecast", arguments: { city: "Paris" }, text: "Paris: Sunny, 21 °C (for tenant globex)" },
+    ],
+  },
+  {
+    template: "auth",
+    configs: ["wrangler.toml"],
+    path: "/mcp",
+    tools: ["whoami", "list_orders"],
+    calls: [
+      { name: "whoami", arguments: {}, text: /"subject":"dev"/ },
+      { name: "list_orders", arguments: { limit: 1 }, text: /A-1001/ },
+    ],
+    apiKey: true,
+  },
+];
+
+const NPM_OFFLINE = ["--offline", "--no-audit", "--no-fund"];
+
+/** Reads `NAME="value"` from a .dev.vars file. */
+function devVar(file: string, name: string): string {
+  const match = new RegExp(`^${name}="([^"]*)"$`, "m").exec(readFileSync(file, "utf8"));
+  if (!match?.[1]) throw new Error(`${file} has no ${name}`);
+  return match[1];
+}
+
+describe.each(CASES)("the $template template", (c) => {
+  const name = `my-${c.template}-server`;
+  let project: string;
+
+  beforeAll(async () => {
+    const work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
+    // `npm create edge-mcp@latest my-server -- --template T` runs the create-edge-mcp bin; here from its tarball.
+    await run("npm", ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template], { cwd: work });
+    project = join(work, name);
+    try {
+      await run("npm", ["install", ...NPM_OFFLINE, inject("edgeMcpTarball")], { cwd: project });
+    } catch (error) {
+      const hint = String(error).includes("ENOTCACHED") ? "\nThe npm cache lacks a package the template needs: run `npm run warm-cache` (which .ci/run does) and try again." : "";
+      throw new Error(`${String(error)}${hint}`, { cause: error });
+    }
+  }, 300_000);
+
+  it("is named as asked and starts pinned to the edge-mcp version create-edge-mcp was released with", () => {
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    expect(pkg.name).toBe(name);
+    expect(readFileSync(join(project, "wrangler.toml"), "utf8")).toContain(`name = "${name}"`);
+    // `npm install <tarball>` replaced the pinned version with the tarball; the installed package is that version.
+    const installed = JSON.parse(readFileSync(join(project, "node_modules/edge-mcp/package.json"), "utf8")) as { version: string };
+    const released = JSON.parse(readFileSync(new URL("../../create-edge-mcp/package.json", import.meta.url), "utf8")) as { version: string };
+    expect(installed.version).toBe(released.version);
+  });
+
+  it("type-checks with its own strict tsconfig, which does not allow .ts imports", async () => {
+    const tsconfig = readFileSync(join(project, "tsconfig.json"), "utf8");
+    expect(tsconfig).toContain('"strict": true');
+    expect(tsconfig).not.toContain("allowImportingTsExtensions");
+    await run(join(project, "node_modules/.bin/tsc"), ["--noEmit"], { cwd: project });
+  }, 120_000);
+
+  it("passes its own npm test", async () => {
+    const { stdout } = await run("npm", ["test"], { cwd: project, timeoutMs: 240_000 });
+    expect(stdout).toMatch(/Tests\s+\d+ passed/);
+  }, 240_000);
+
+  describe("under wrangler dev", () => {
+    let server: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
+    let headers: Record<string, string>;
+
+    beforeAll(async () => {
+      headers = c.apiKey ? { authorization: `Bearer ${devVar(join(project, ".dev.vars"), "DEV_API_KEY")}` } : {};
+      server = await startWranglerDev({ name: c.template, cwd: project, configPath: c.configs });
+    }, 120_000);
+
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it.each(["v1 (2025-11-25)", "v2 (2026-07-28)"])("serves the %s client: lists the tools and calls each", async (which) => {
+      const url = `${server?.baseUrl}${c.path}`;
+      const client = which.startsWith("v1") ? await connectLegacyClient(url, { headers }) : await connectModernClient(url, { headers });
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(c.tools);
+        for (const call of c.calls) {
+          const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as { content: { type: string; text?: string }[]; isError?: boolean };
+          expect(result.isError ?? false).toBe(false);
+          expect(result.content[0]?.text).toMatch(call.text);
+        }
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+  });
+});
