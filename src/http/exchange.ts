@@ -13,6 +13,7 @@ import type { QuotaCounter } from "../server/quotas.ts";
 import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
+import type { ToolFilter } from "../server/tool-filter.ts";
 import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -121,7 +122,13 @@ export class Exchange implements TransportContext {
   }
 
   admitTool(name: string): Promise<CompiledTool> {
-    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined);
+    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined, undefined, true);
+  }
+
+  /** The tools this caller's scopes allow (auth endpoints whose tools need scopes). */
+  get toolFilter(): ToolFilter | undefined {
+    const principal = this.admission.principal;
+    return principal ? this.#endpoint.authorizer?.toolFilter?.(principal) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -193,7 +200,8 @@ export class Exchange implements TransportContext {
         const done = await outcome;
         // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
         if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
-        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status);
+        // An error's headers go too: a tool admitted by a handler (call_tool) gets the same 403 challenge or Retry-After.
+        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status, done.error.headers);
       }
     }
     const stream = this.#openStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));

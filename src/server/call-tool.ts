@@ -5,17 +5,25 @@ import { isObject, own } from "../core/json.ts";
 import type { Params } from "../core/jsonrpc.ts";
 import type { CallToolResult } from "../core/types.ts";
 import type { CompiledTool } from "./compile-tool.ts";
+import type { ValidationOutcome } from "./schema-validator.ts";
 import { InputRequired } from "./input.ts";
 import type { ToolContext } from "./handler-context.ts";
-import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolReturn } from "./tool.ts";
 
-function errorResult(text: string): CallToolResult {
+/** A tool result that reports a failure to the model (`isError: true`). */
+export function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/** Where tools are found by name: a server's tool registry. */
+export interface ToolLookup {
+  get(name: string): CompiledTool | undefined;
+  /** A stand-in whose calls explain why its module is unavailable. */
+  unavailable(name: string): CompiledTool | undefined;
+}
+
 /** Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. */
-export function resolveTool(registry: ToolRegistry, params: Params | undefined): CompiledTool {
+export function resolveTool(registry: ToolLookup, params: Params | undefined): CompiledTool {
   const name = params ? own(params, "name") : undefined;
   if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
   const tool = registry.get(name) ?? registry.unavailable(name);
@@ -48,26 +56,39 @@ async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<
   return errorResult(`Tool ${tool.name} returned a result that does not match its declared output schema (a server bug).`);
 }
 
+/** The validated arguments of a call, or the isError result that tells the model what to fix. */
+export type ArgumentCheck = { value: unknown } | CallToolResult;
+
+function toCheck(tool: CompiledTool, outcome: ValidationOutcome): ArgumentCheck {
+  if (outcome.ok) return { value: outcome.value };
+  const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
+  return errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`);
+}
+
+/**
+ * Checks a call's `params.arguments` against the tool's inputSchema (synchronously for a JSON
+ * Schema). Throws -32602 when arguments is not an object.
+ */
+export function checkArguments(tool: CompiledTool, params: Params | undefined): ArgumentCheck | Promise<ArgumentCheck> {
+  const rawArgs = params ? own(params, "arguments") : undefined;
+  if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
+  const validated = tool.input.validate(rawArgs ?? {});
+  return validated instanceof Promise ? validated.then((outcome) => toCheck(tool, outcome)) : toCheck(tool, validated);
+}
+
 /**
  * Runs a `tools/call`. Argument failures and thrown errors become `isError` results that tell the
  * model what to fix (2025-11-25 tools "Error Handling"); a thrown {@link ProtocolError} becomes a
  * JSON-RPC error instead.
  */
 export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
-  const rawArgs = params ? own(params, "arguments") : undefined;
-  if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
-  const args = rawArgs ?? {};
-
-  const validated = tool.input.validate(args);
-  const outcome = validated instanceof Promise ? await validated : validated;
-  if (!outcome.ok) {
-    const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
-    return errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`);
-  }
+  const pending = checkArguments(tool, params);
+  const checked = pending instanceof Promise ? await pending : pending;
+  if (!("value" in checked)) return checked;
 
   let value: ToolReturn;
   try {
-    value = await tool.handler(outcome.value as never, ctx);
+    value = await tool.handler(checked.value as never, ctx);
   } catch (error) {
     // Protocol errors and input requests are answered by the server, not shown to the model.
     if (error instanceof ProtocolError || error instanceof InputRequired) throw error;

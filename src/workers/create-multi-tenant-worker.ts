@@ -48,11 +48,11 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
   const binding = (name: string | undefined) => (name === undefined ? undefined : (env[name] as RateLimitBinding | undefined));
   const wait = limits.retryAfterSeconds ?? 60;
   return {
-    async check(admission, tool) {
+    async check(admission, tool, toolOnly) {
       // Keys are JSON, like the caller key itself: no tenant, issuer, subject or tool can collide.
       const checks: [RateLimitBinding | undefined, string][] = [
-        [binding(limits.tenant), JSON.stringify([admission.tenant])],
-        [binding(limits.principal), admission.quotaHolder],
+        [toolOnly ? undefined : binding(limits.tenant), JSON.stringify([admission.tenant])],
+        [toolOnly ? undefined : binding(limits.principal), admission.quotaHolder],
         [tool === undefined ? undefined : binding(limits.tool), JSON.stringify([admission.quotaHolder, tool])],
       ];
       for (const [limiter, key] of checks) {
