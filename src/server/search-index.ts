@@ -44,6 +44,14 @@ interface Posting {
   weights: Float32Array;
 }
 
+/** A typed array twice as long, the new half filled with `fill`. */
+function grow<T extends Int32Array | Float32Array>(array: T, fill: number): T {
+  const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  bigger.set(array);
+  if (fill !== 0) bigger.fill(fill, array.length);
+  return bigger;
+}
+
 function firstAtLeast(sorted: readonly string[], key: string): number {
   let low = 0;
   let high = sorted.length;
@@ -53,12 +61,6 @@ function firstAtLeast(sorted: readonly string[], key: string): number {
     else high = middle;
   }
   return low;
-}
-
-/** Orders hits best first, equal scores by name (code units), so that results never depend on chance. */
-function better(a: SearchHit, b: SearchHit, names: readonly string[]): boolean {
-  if (a.score !== b.score) return a.score > b.score;
-  return (names[a.doc] as string) < (names[b.doc] as string);
 }
 
 export class SearchIndex {
@@ -77,47 +79,83 @@ export class SearchIndex {
   readonly #seen: Uint32Array;
   readonly #touched: Int32Array;
   #generation = 0;
+  #count = 0;
 
   constructor(documents: readonly SearchDocument[]) {
     const n = documents.length;
     this.#names = documents.map((d) => d.name);
     const lengths = new Float64Array(n);
-    const docs: number[][] = [];
-    const weights: number[][] = [];
-    documents.forEach((document, doc) => {
-      const tf = new Map<string, number>();
-      const add = (text: string | undefined, weight: number): void => {
-        if (text === undefined) return;
-        for (const term of tokenize(text)) {
-          tf.set(term, (tf.get(term) ?? 0) + weight);
-          lengths[doc] = (lengths[doc] as number) + weight;
-        }
-      };
-      add(document.name, WEIGHT.name);
-      add(document.title, WEIGHT.title);
-      add(document.hint, WEIGHT.hint);
-      add(document.description, WEIGHT.description);
-      for (const param of document.params) {
-        add(param.name, WEIGHT.paramName);
-        add(param.description, WEIGHT.paramDescription);
-      }
-      for (const [term, weight] of tf) {
+    // Pass 1: every document's words as term ids, in flat growable arrays (no array per term: an
+    // index of 10,000 tools holds some 250,000 words, and small arrays cost more in GC than in use).
+    let tokenTerms = new Int32Array(1024);
+    let tokenWeights = new Float32Array(1024);
+    let tokens = 0;
+    const docEnds = new Int32Array(n);
+    let documentFrequency = new Int32Array(1024);
+    let lastDoc = new Int32Array(1024).fill(-1);
+    const add = (doc: number, text: string | undefined, weight: number): void => {
+      if (text === undefined) return;
+      for (const term of tokenize(text)) {
         let id = this.#terms.get(term);
         if (id === undefined) {
-          id = docs.length;
+          id = this.#terms.size;
           this.#terms.set(term, id);
-          docs.push([]);
-          weights.push([]);
+          if (id === documentFrequency.length) {
+            documentFrequency = grow(documentFrequency, 0);
+            lastDoc = grow(lastDoc, -1);
+          }
         }
-        (docs[id] as number[]).push(doc);
-        (weights[id] as number[]).push(weight);
+        if (lastDoc[id] !== doc) {
+          lastDoc[id] = doc;
+          documentFrequency[id] = (documentFrequency[id] as number) + 1;
+        }
+        if (tokens === tokenTerms.length) {
+          tokenTerms = grow(tokenTerms, 0);
+          tokenWeights = grow(tokenWeights, 0);
+        }
+        tokenTerms[tokens] = id;
+        tokenWeights[tokens++] = weight;
+        lengths[doc] = (lengths[doc] as number) + weight;
       }
+    };
+    documents.forEach((document, doc) => {
+      add(doc, document.name, WEIGHT.name);
+      add(doc, document.title, WEIGHT.title);
+      add(doc, document.hint, WEIGHT.hint);
+      add(doc, document.description, WEIGHT.description);
+      for (const param of document.params) {
+        add(doc, param.name, WEIGHT.paramName);
+        add(doc, param.description, WEIGHT.paramDescription);
+      }
+      docEnds[doc] = tokens;
     });
-    this.#idf = new Float64Array(docs.length);
-    docs.forEach((list, id) => {
-      this.#postings.push({ docs: Int32Array.from(list), weights: Float32Array.from(weights[id] as number[]) });
-      this.#idf[id] = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-    });
+    // Pass 2: postings of all terms in one pair of arrays, each term a slice (by document, in order).
+    const terms = this.#terms.size;
+    const offsets = new Int32Array(terms + 1);
+    for (let id = 0; id < terms; id++) offsets[id + 1] = (offsets[id] as number) + (documentFrequency[id] as number);
+    const postingDocs = new Int32Array(offsets[terms] as number);
+    const postingWeights = new Float32Array(offsets[terms] as number);
+    const next = offsets.slice(0, terms);
+    lastDoc.fill(-1);
+    for (let doc = 0, token = 0; doc < n; doc++) {
+      for (const end = docEnds[doc] as number; token < end; token++) {
+        const id = tokenTerms[token] as number;
+        if (lastDoc[id] !== doc) {
+          lastDoc[id] = doc;
+          postingDocs[next[id] as number] = doc;
+          next[id] = (next[id] as number) + 1;
+        }
+        const at = (next[id] as number) - 1;
+        postingWeights[at] = (postingWeights[at] as number) + (tokenWeights[token] as number);
+      }
+    }
+    this.#idf = new Float64Array(terms);
+    for (let id = 0; id < terms; id++) {
+      const from = offsets[id] as number;
+      const to = offsets[id + 1] as number;
+      this.#postings.push({ docs: postingDocs.subarray(from, to), weights: postingWeights.subarray(from, to) });
+      this.#idf[id] = Math.log(1 + (n - (to - from) + 0.5) / (to - from + 0.5));
+    }
     const average = n === 0 ? 1 : lengths.reduce((a, b) => a + b, 0) / n || 1;
     this.#norm = lengths.map((length) => K1 * (1 - B + (B * length) / average));
     this.#sortedTerms = [...this.#terms.keys()].sort();
@@ -136,97 +174,119 @@ export class SearchIndex {
   /**
    * The best `limit` documents for a query, among those `allowed` (all when undefined), and how
    * many matched in all. A query matches a document by its words (BM25), by being its name, or by
-   * beginning its name.
+   * beginning its name. A word with no match of its own matches the words it begins ("inv" →
+   * "invoice").
    */
-  search(query: string, limit: number, allowed?: (doc: number) => boolean): SearchOutcome {
+  search(query: string, limit: number, allowed?: Uint8Array): SearchOutcome {
     if (++this.#generation === 0xffffffff) {
       this.#seen.fill(0);
       this.#generation = 1;
     }
-    let touched = 0;
-    const add = (doc: number, score: number): void => {
-      if (this.#seen[doc] !== this.#generation) {
-        this.#seen[doc] = this.#generation;
-        this.#scores[doc] = 0;
-        this.#touched[touched++] = doc;
-      }
-      this.#scores[doc] = (this.#scores[doc] as number) + score;
-    };
-    const scoreTerm = (id: number, share: number): void => {
-      const posting = this.#postings[id] as Posting;
-      const idf = (this.#idf[id] as number) * share;
-      for (let i = 0; i < posting.docs.length; i++) {
-        const doc = posting.docs[i] as number;
-        const tf = posting.weights[i] as number;
-        add(doc, (idf * tf * (K1 + 1)) / (tf + (this.#norm[doc] as number)));
-      }
-    };
-
-    const words = [...new Set(tokenize(query))].slice(0, MAX_QUERY_TERMS);
-    for (const word of words) {
+    this.#count = 0;
+    for (const word of [...new Set(tokenize(query))].slice(0, MAX_QUERY_TERMS)) {
       const id = this.#terms.get(word);
-      if (id !== undefined) scoreTerm(id, 1);
+      if (id !== undefined) {
+        this.#scoreTerm(id, 1);
+        continue;
+      }
       if (word.length < 3) continue;
-      let expanded = 0;
-      for (let i = firstAtLeast(this.#sortedTerms, word); i < this.#sortedTerms.length && expanded < MAX_PREFIX_TERMS; i++) {
+      for (let i = firstAtLeast(this.#sortedTerms, word), expanded = 0; i < this.#sortedTerms.length && expanded < MAX_PREFIX_TERMS; i++, expanded++) {
         const term = this.#sortedTerms[i] as string;
         if (!term.startsWith(word)) break;
-        if (term === word) continue;
-        scoreTerm(this.#terms.get(term) as number, PREFIX_TERM_SHARE);
-        expanded++;
+        this.#scoreTerm(this.#terms.get(term) as number, PREFIX_TERM_SHARE);
       }
     }
     const whole = squash(query);
     if (whole.length > 0) {
       for (let i = firstAtLeast(this.#squashed, whole); i < this.#squashed.length; i++) {
         const name = this.#squashed[i] as string;
-        if (name === whole) add(this.#squashedDocs[i] as number, EXACT_NAME_BOOST);
-        else if (whole.length >= 3 && name.startsWith(whole)) add(this.#squashedDocs[i] as number, PREFIX_NAME_BOOST);
+        if (name === whole) this.#add(this.#squashedDocs[i] as number, EXACT_NAME_BOOST);
+        else if (whole.length >= 3 && name.startsWith(whole)) this.#add(this.#squashedDocs[i] as number, PREFIX_NAME_BOOST);
         else break;
       }
     }
+    return this.#best(limit, allowed);
+  }
 
-    // The best `limit` in a small heap, worst at the top: O(matches × log limit).
-    const heap: SearchHit[] = [];
-    let matched = 0;
-    for (let i = 0; i < touched; i++) {
-      const doc = this.#touched[i] as number;
-      const score = this.#scores[doc] as number;
-      if (!(score > 0) || (allowed && !allowed(doc))) continue;
-      matched++;
-      const hit = { doc, score };
-      if (heap.length < limit) {
-        heap.push(hit);
-        this.#siftUp(heap, heap.length - 1);
-      } else if (limit > 0 && better(hit, heap[0] as SearchHit, this.#names)) {
-        heap[0] = hit;
-        this.#siftDown(heap, 0);
+  #add(doc: number, score: number): void {
+    if (this.#seen[doc] !== this.#generation) {
+      this.#seen[doc] = this.#generation;
+      this.#scores[doc] = score;
+      this.#touched[this.#count++] = doc;
+    } else {
+      this.#scores[doc] = (this.#scores[doc] as number) + score;
+    }
+  }
+
+  /** Adds one term's BM25 contribution to every document that has it: the hot loop, on typed arrays only. */
+  #scoreTerm(id: number, share: number): void {
+    const { docs, weights } = this.#postings[id] as Posting;
+    const idf = (this.#idf[id] as number) * share * (K1 + 1);
+    const scores = this.#scores;
+    const seen = this.#seen;
+    const touched = this.#touched;
+    const norm = this.#norm;
+    const generation = this.#generation;
+    let count = this.#count;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i] as number;
+      const tf = weights[i] as number;
+      const score = (idf * tf) / (tf + (norm[doc] as number));
+      if (seen[doc] !== generation) {
+        seen[doc] = generation;
+        scores[doc] = score;
+        touched[count++] = doc;
+      } else {
+        scores[doc] = (scores[doc] as number) + score;
       }
     }
-    heap.sort((a, b) => (better(a, b, this.#names) ? -1 : 1));
-    return { matched, hits: heap };
+    this.#count = count;
   }
 
-  // A min-heap by "better": the root is the worst hit kept.
-  #siftUp(heap: SearchHit[], index: number): void {
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!better(heap[parent] as SearchHit, heap[index] as SearchHit, this.#names)) break;
-      [heap[parent], heap[index]] = [heap[index] as SearchHit, heap[parent] as SearchHit];
-      index = parent;
+  /** The best `limit` of the touched documents, kept in a heap whose root is the worst kept; no allocation per match. */
+  #best(limit: number, allowed: Uint8Array | undefined): SearchOutcome {
+    const names = this.#names;
+    const scores = this.#scores;
+    const heap = new Int32Array(Math.max(0, Math.min(limit, this.#count)));
+    // True when document a ranks after document b (lower score; equal scores: later name).
+    const worse = (a: number, b: number): boolean => {
+      const sa = scores[a] as number;
+      const sb = scores[b] as number;
+      return sa !== sb ? sa < sb : (names[a] as string) > (names[b] as string);
+    };
+    let size = 0;
+    let matched = 0;
+    for (let i = 0; i < this.#count; i++) {
+      const doc = this.#touched[i] as number;
+      if (!((scores[doc] as number) > 0) || (allowed !== undefined && allowed[doc] !== 1)) continue;
+      matched++;
+      if (size < heap.length) {
+        // Sift up: the new document rises while it is worse than its parent.
+        let at = size++;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          if (!worse(doc, heap[parent] as number)) break;
+          heap[at] = heap[parent] as number;
+          at = parent;
+        }
+        heap[at] = doc;
+      } else if (size > 0 && worse(heap[0] as number, doc)) {
+        // Replace the worst kept, then sift it down.
+        let at = 0;
+        for (;;) {
+          const left = at * 2 + 1;
+          if (left >= size) break;
+          const right = left + 1;
+          const child = right < size && worse(heap[right] as number, heap[left] as number) ? right : left;
+          if (!worse(heap[child] as number, doc)) break;
+          heap[at] = heap[child] as number;
+          at = child;
+        }
+        heap[at] = doc;
+      }
     }
-  }
-
-  #siftDown(heap: SearchHit[], index: number): void {
-    for (;;) {
-      const left = index * 2 + 1;
-      const right = left + 1;
-      let worst = index;
-      if (left < heap.length && better(heap[worst] as SearchHit, heap[left] as SearchHit, this.#names)) worst = left;
-      if (right < heap.length && better(heap[worst] as SearchHit, heap[right] as SearchHit, this.#names)) worst = right;
-      if (worst === index) return;
-      [heap[worst], heap[index]] = [heap[index] as SearchHit, heap[worst] as SearchHit];
-      index = worst;
-    }
+    const hits = Array.from(heap.subarray(0, size), (doc) => ({ doc, score: scores[doc] as number }));
+    hits.sort((a, b) => (worse(a.doc, b.doc) ? 1 : -1));
+    return { matched, hits };
   }
 }

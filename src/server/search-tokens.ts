@@ -15,17 +15,51 @@ export function stem(word: string): string {
   return word;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+function isLowerOrDigit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
 /**
  * The search terms of a text: split at every character that is not a letter or digit, and
  * between camelCase words (`getHTTPResponse` → get, http, response); lower-cased and stemmed.
  */
 export function tokenize(text: string, keepStopWords = false): string[] {
-  const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2");
   const terms: string[] = [];
-  for (const word of spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word === "" || (!keepStopWords && STOP_WORDS.has(word))) continue;
-    terms.push(stem(word));
+  const push = (word: string): void => {
+    if (keepStopWords || !STOP_WORDS.has(word)) terms.push(stem(word));
+  };
+  if (NON_ASCII.test(text)) {
+    const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2");
+    for (const word of spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word !== "") push(word);
+    return terms;
   }
+  // ASCII, the usual case: one pass, no regular expressions (an index build tokenizes every tool).
+  // Case is read from the text, words are cut from its lower-case copy (ASCII keeps the length).
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const upper = isUpper(c);
+    if (!upper && !isLowerOrDigit(c)) {
+      if (start >= 0) push(lower.slice(start, i));
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (upper && isLowerOrDigit(text.charCodeAt(i - 1))) {
+      push(lower.slice(start, i)); // fooBar, v2Api
+      start = i;
+    } else if (!upper && c >= 97 && i - 1 > start && isUpper(text.charCodeAt(i - 1)) && isUpper(text.charCodeAt(i - 2))) {
+      push(lower.slice(start, i - 1)); // HTTPResponse: HTTP, Response
+      start = i - 1;
+    }
+  }
+  if (start >= 0) push(lower.slice(start));
   return terms;
 }
 

@@ -127,7 +127,7 @@ export class ToolRegistry implements ToolCatalog {
     const index = (this.#index ??= new SearchIndex(this.#searchable.map((tool) => searchDocument(tool.listed))));
     const view = this.#view(filter);
     const allowed = this.#allowedDocs(view);
-    const outcome = index.search(query, limit, allowed && ((doc) => allowed[doc] === 1));
+    const outcome = index.search(query, limit, allowed);
     return { total: view.visible, matched: outcome.matched, tools: outcome.hits.map((hit) => (this.#searchable[hit.doc] as CompiledTool).listed) };
   }
 

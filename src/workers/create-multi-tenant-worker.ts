@@ -11,12 +11,14 @@ import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
+import { relayedChangeFeed } from "../server/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
 import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv } from "./env.ts";
+import { durableChangeRelay } from "./notification-hub.ts";
 import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -85,13 +87,22 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
       if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
       return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
     };
-    const build = (text: string): TenantDirectory =>
-      new TenantDirectory(parseTenantsDocument(parseJson(text, "the tenants document")), {
-        modules: options.modules,
-        service: (name) => bindings[name] as ToolService | undefined,
-        info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
-        ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-      });
+    let previous: TenantDirectory | undefined;
+    const build = (text: string): TenantDirectory => {
+      previous = new TenantDirectory(
+        parseTenantsDocument(parseJson(text, "the tenants document")),
+        {
+          modules: options.modules,
+          service: (name) => bindings[name] as ToolService | undefined,
+          info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
+          ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
+          // With a notification hub, a tenant's changed tools are announced to listeners on every isolate.
+          ...(env.MCP_NOTIFICATIONS ? { onToolsChanged: (tenant, _previous, waitUntil) => relayedChangeFeed(durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, tenant.id), waitUntil).toolsListChanged() } : {}),
+        },
+        previous,
+      );
+      return previous;
+    };
     state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
     perEnv.set(env, state);
   }
@@ -189,7 +200,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
           const host = request.headers.get("host") ?? url.host;
           return errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }));
         }
-        const server = await directory.server(resolved.tenant);
+        const server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
         return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.
