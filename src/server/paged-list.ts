@@ -91,19 +91,16 @@ export function pageStarts(lengths: readonly number[], bounds: PageBounds): numb
 }
 
 /**
- * A list served page by page. Pages are cut once, when the list is built; each revision's
- * serialised pages are made on its first request, so an isolate that never lists pays nothing.
+ * A list served page by page. Each page's items are joined once, when the list is built; a page's
+ * answer is that text with its cursor and the revision's tail around it (the same text serves both
+ * revisions: the pieces are joined without copying, and the answer is copied once when it is sent).
  */
 export class PagedList {
   readonly #method: string;
-  readonly #field: string;
-  readonly #items: readonly string[];
-  readonly #starts: number[];
   readonly #cursors = new Map<string, number>();
-  readonly #next: string[] = [];
+  /** `{"tools":[…]` of each page, with its `nextCursor` member, without the closing brace. */
+  readonly #pages: string[] = [];
   readonly #modernTail: string;
-  #legacyPages: string[] | undefined;
-  #modernPages: string[] | undefined;
 
   /**
    * @param field the result member holding the items (`tools`, `prompts`, `resources`, …)
@@ -112,24 +109,27 @@ export class PagedList {
    */
   constructor(method: string, field: string, items: readonly string[], keys: readonly string[], options: PagedListOptions) {
     this.#method = method;
-    this.#field = JSON.stringify(field);
-    this.#items = items;
-    this.#modernTail = options.modernTail;
-    this.#starts = pageStarts(
+    this.#modernTail = `${options.modernTail}}`;
+    const starts = pageStarts(
       items.map((item) => item.length),
       options,
     );
-    const print = fingerprint(`${options.scope}\n${method}\n${this.#starts.join(",")}\n${keys.join("\n")}`);
-    for (let page = 1; page < this.#starts.length; page++) {
-      const cursor = toBase64Url(encoder.encode(`${print}:${page}`));
-      this.#cursors.set(cursor, page);
-      this.#next.push(`,"nextCursor":${JSON.stringify(cursor)}`);
-    }
+    const print = fingerprint(`${options.scope}\n${method}\n${starts.join(",")}\n${keys.join("\n")}`);
+    const member = JSON.stringify(field);
+    starts.forEach((start, page) => {
+      let next = "";
+      if (page + 1 < starts.length) {
+        const cursor = toBase64Url(encoder.encode(`${print}:${page + 1}`));
+        this.#cursors.set(cursor, page + 1);
+        next = `,"nextCursor":${JSON.stringify(cursor)}`;
+      }
+      this.#pages.push(`{${member}:[${items.slice(start, starts[page + 1] ?? items.length).join(",")}]${next}`);
+    });
   }
 
   /** How many pages the list has. */
   get pageCount(): number {
-    return this.#starts.length;
+    return this.#pages.length;
   }
 
   /** The serialised result for a cursor (undefined = first page). Throws -32602 for a cursor this list did not mint. */
@@ -142,14 +142,7 @@ export class PagedList {
       }
       index = found;
     }
-    const pages = era === "modern" ? (this.#modernPages ??= this.#serialise(this.#modernTail)) : (this.#legacyPages ??= this.#serialise(""));
-    return pages[index] as string;
-  }
-
-  #serialise(tail: string): string[] {
-    return this.#starts.map((start, page) => {
-      const end = this.#starts[page + 1] ?? this.#items.length;
-      return `{${this.#field}:[${this.#items.slice(start, end).join(",")}]${this.#next[page] ?? ""}${tail}}`;
-    });
+    const body = this.#pages[index] as string;
+    return era === "modern" ? body + this.#modernTail : `${body}}`;
   }
 }
