@@ -9,10 +9,14 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Folds plural forms onto their singular, the same way for documents and queries ("invoices" finds "invoice"). */
 export function stem(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith("sses")) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
-  return word;
+  const n = word.length;
+  // Character tests, not regular expressions: an index build stems every word of every tool.
+  if (n <= 3 || word.charCodeAt(n - 1) !== 115 /* s */) return word;
+  const before = word.charCodeAt(n - 2);
+  if (n > 4 && before === 101 /* e */ && word.charCodeAt(n - 3) === 105 /* i */) return `${word.slice(0, -3)}y`; // companies
+  if (n > 4 && before === 101 /* e */ && word.endsWith("sses")) return word.slice(0, -2); // addresses
+  if (before === 115 /* s */ || before === 117 /* u */ || before === 105 /* i */) return word; // address, status, analysis
+  return word.slice(0, -1);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

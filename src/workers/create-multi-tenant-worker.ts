@@ -18,7 +18,6 @@ import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv } from "./env.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
 import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
@@ -96,8 +95,12 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           service: (name) => bindings[name] as ToolService | undefined,
           info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
           ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-          // With a notification hub, a tenant's changed tools are announced to listeners on every isolate.
-          ...(env.MCP_NOTIFICATIONS ? { onToolsChanged: (tenant, _previous, waitUntil) => relayedChangeFeed(durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, tenant.id), waitUntil).toolsListChanged() } : {}),
+          // A tenant's changed tools are announced where its endpoint's listeners are: through its
+          // notification hub (every isolate) when there is one, else on the previous server's feed.
+          onToolsChanged: (tenant, previousServer, waitUntil) => {
+            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true).relay;
+            (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
+          },
         },
         previous,
       );
