@@ -38,6 +38,8 @@ const PREFIX_NAME_BOOST = 8;
 const PREFIX_TERM_SHARE = 0.5;
 const MAX_PREFIX_TERMS = 16;
 const MAX_QUERY_TERMS = 32;
+/** A word found in more than this share of the tools is common (see search). */
+const COMMON_SHARE = 0.9;
 
 interface Posting {
   docs: Int32Array;
@@ -183,10 +185,16 @@ export class SearchIndex {
       this.#generation = 1;
     }
     this.#count = 0;
-    for (const word of [...new Set(tokenize(query))].slice(0, MAX_QUERY_TERMS)) {
-      const id = this.#terms.get(word);
+    const words = [...new Set(tokenize(query))].slice(0, MAX_QUERY_TERMS);
+    // A word nearly every tool has ("tool" in a catalogue of tool_… names) tells them apart by almost
+    // nothing (idf near 0) but costs a pass over every tool: it is left out when another word can decide.
+    const common = (id: number | undefined) => id !== undefined && (this.#postings[id] as Posting).docs.length > COMMON_SHARE * this.#names.length;
+    const ids = words.map((word) => this.#terms.get(word));
+    const skipCommon = ids.some((id) => id === undefined || !common(id));
+    for (const [i, word] of words.entries()) {
+      const id = ids[i];
       if (id !== undefined) {
-        this.#scoreTerm(id, 1);
+        if (!(skipCommon && common(id))) this.#scoreTerm(id, 1);
         continue;
       }
       if (word.length < 3) continue;

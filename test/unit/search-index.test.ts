@@ -83,3 +83,16 @@ describe("SearchIndex", () => {
     expect(new SearchIndex([]).search("anything", 10)).toEqual({ matched: 0, hits: [] });
   });
 });
+
+describe("SearchIndex with a word every tool has", () => {
+  const docs: SearchDocument[] = Array.from({ length: 20 }, (_, i) => ({ name: `tool_${String(i).padStart(2, "0")}`, description: `Tool number ${i}.`, params: [] }));
+  const index = new SearchIndex(docs);
+
+  it("leaves that word out when another word of the query decides", () => {
+    expect(index.search("tool 07", 10)).toMatchObject({ matched: 1, hits: [{ doc: 7 }] });
+  });
+
+  it("still matches on it when it is the only word", () => {
+    expect(index.search("tool", 5).matched).toBe(20);
+  });
+});
