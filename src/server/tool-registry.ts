@@ -54,6 +54,10 @@ function unavailableTool(name: string, module: string, reason: string): ToolDefi
   };
 }
 
+/**
+ * A server's tools, found by name in O(1). Lists and search are served per caller view (all
+ * tools, or those a caller's scopes allow); each view's pages are built on its first list request.
+ */
 export class ToolRegistry implements ToolCatalog {
   readonly #tools = new Map<string, CompiledTool>();
   /** Every tool, in listing order (the search tools first). */
