@@ -49,6 +49,8 @@ export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResu
 export type { ChangeFeed, SubscriptionFilter } from "./server/change-hub.ts";
 export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleStore, type Handles } from "./server/handles.ts";
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
+export type { ToolSearchOptions } from "./server/tool-search.ts";
+export type { ToolFilter } from "./server/tool-filter.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";

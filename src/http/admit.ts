@@ -135,6 +135,8 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
  * its scopes (403) and the rate limits (429). An unknown name is reported last (-32602), so a
  * caller without the scope, or over its limits, learns nothing about which tools exist.
  * `beforeLimits` runs on the resolved tool before scopes (the 2026-07-28 `Mcp-Param-*` checks).
+ * `withinRequest` marks a tool called by name inside an admitted request: its tenant and principal
+ * rate limits were counted once already, so only the tool's own limit is counted.
  */
 export async function admitToolCall(
   endpoint: Endpoint,
@@ -143,6 +145,7 @@ export async function admitToolCall(
   name: unknown,
   requestId: RequestId | undefined,
   beforeLimits?: (tool: CompiledTool) => void,
+  withinRequest = false,
 ): Promise<CompiledTool> {
   const toolName = typeof name === "string" ? name : undefined;
   let tool: CompiledTool | undefined;
@@ -154,14 +157,14 @@ export async function admitToolCall(
   }
   if (tool) beforeLimits?.(tool);
   if (endpoint.authorizer && admission.principal && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
-  await checkRateLimits(endpoint, admission, toolName, requestId);
+  await checkRateLimits(endpoint, admission, toolName, requestId, withinRequest);
   if (tool === undefined) throw unknownTool;
   return tool;
 }
 
-async function checkRateLimits(endpoint: Endpoint, admission: Admission, tool: string | undefined, requestId: RequestId | undefined): Promise<void> {
+async function checkRateLimits(endpoint: Endpoint, admission: Admission, tool: string | undefined, requestId: RequestId | undefined, toolOnly = false): Promise<void> {
   if (!endpoint.rateLimiter) return;
-  const wait = await endpoint.rateLimiter.check(admission, tool);
+  const wait = await endpoint.rateLimiter.check(admission, tool, toolOnly);
   if (wait !== undefined) throw rateLimited(wait, requestId);
 }
 

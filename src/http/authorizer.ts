@@ -4,6 +4,7 @@ import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
 import { authErrorResponse, insufficientScopeChallenge } from "../auth/challenge.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
+import { createScopeFilters, type ScopeFilter } from "../auth/scope-filter.ts";
 import { missingScopes, requiredScopes } from "../auth/scopes.ts";
 import { createBearerVerifier } from "../auth/verify-bearer.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
@@ -14,6 +15,8 @@ export interface Authorizer {
   authenticate(request: Request): Promise<Principal>;
   /** Throws a 403 `insufficient_scope` ProtocolError naming every scope the tool needs. */
   authorizeTool(principal: Principal, toolName: string, request: Request): void;
+  /** The tools this principal may call, for lists and tool search; undefined when it may call every tool. */
+  toolFilter?(principal: Principal): ScopeFilter | undefined;
   /** The RFC 9728 metadata document of this resource. */
   readonly metadata: Record<string, unknown>;
   /** The path of the resource, as the path-inserted metadata URL uses it (`/t/acme/mcp`). */
@@ -41,7 +44,9 @@ function fromAuthError(error: AuthError, request: Request, config: AuthConfig, r
 export function createAuthorizer(config: AuthConfig): Authorizer {
   const verifier = createBearerVerifier(config, config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 });
   const resourcePath = new URL(config.resource).pathname;
+  const toolFilter = createScopeFilters(config);
   return {
+    toolFilter,
     metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
     resourcePath,
     async authenticate(request) {

@@ -14,6 +14,7 @@ import type { MethodResult } from "../server/raw-result.ts";
 import type { TransportContext } from "../server/request-context.ts";
 import type { StateSealer } from "../server/request-state.ts";
 import type { TaskAccess } from "../server/task-access.ts";
+import type { ToolFilter } from "../server/tool-filter.ts";
 import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -128,7 +129,13 @@ export class Exchange implements TransportContext {
   }
 
   admitTool(name: string): Promise<CompiledTool> {
-    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined);
+    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined, undefined, true);
+  }
+
+  /** The tools this caller's scopes allow (auth endpoints whose tools need scopes). */
+  get toolFilter(): ToolFilter | undefined {
+    const principal = this.admission.principal;
+    return principal ? this.#endpoint.authorizer?.toolFilter?.(principal) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -200,7 +207,8 @@ export class Exchange implements TransportContext {
         const done = await outcome;
         // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
         if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
-        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status);
+        // An error's headers go too: a tool admitted by a handler (call_tool) gets the same 403 challenge or Retry-After.
+        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status, done.error.headers);
       }
     }
     const stream = this.#openStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));

@@ -6,8 +6,12 @@ import type { RequestId } from "../core/jsonrpc.ts";
 
 /** Checks rate limits for one admitted request; resolves with the seconds to wait when one is reached. */
 export interface RateLimiter {
-  /** `tool` is the tool a `tools/call` names, resolved by admission. */
-  check(admission: Admission, tool: string | undefined): Promise<number | undefined>;
+  /**
+   * `tool` is the tool a `tools/call` names, resolved by admission. `toolOnly` is set for a tool
+   * called by name within a request already admitted (tool search's `call_tool`): the request was
+   * counted against the tenant and principal limits once, so only the tool's own limit applies.
+   */
+  check(admission: Admission, tool: string | undefined, toolOnly?: boolean): Promise<number | undefined>;
 }
 
 /** The 429 answer: `Retry-After` plus a JSON-RPC error (-31429) that says when to retry. */

@@ -7,15 +7,22 @@ import type { CallToolResult } from "../core/types.ts";
 import type { CompiledTool } from "./compile-tool.ts";
 import { InputRequired } from "./input.ts";
 import type { ToolContext } from "./handler-context.ts";
-import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolReturn } from "./tool.ts";
 
-function errorResult(text: string): CallToolResult {
+/** A tool result that reports a failure to the model (`isError: true`). */
+export function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/** Where tools are found by name: a server's tool registry. */
+export interface ToolLookup {
+  get(name: string): CompiledTool | undefined;
+  /** A stand-in whose calls explain why its module is unavailable. */
+  unavailable(name: string): CompiledTool | undefined;
+}
+
 /** Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. */
-export function resolveTool(registry: ToolRegistry, params: Params | undefined): CompiledTool {
+export function resolveTool(registry: ToolLookup, params: Params | undefined): CompiledTool {
   const name = params ? own(params, "name") : undefined;
   if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
   const tool = registry.get(name) ?? registry.unavailable(name);

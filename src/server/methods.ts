@@ -12,6 +12,7 @@ import { complete } from "./completion.ts";
 import type { PromptRegistry } from "./prompt-registry.ts";
 import { listPage } from "./list-page.ts";
 import { createHandlerContext, type TransportContext } from "./request-context.ts";
+import { callTarget } from "./search-tools.ts";
 import type { ResourceRegistry } from "./resource-registry.ts";
 import { SKILLS_EXTENSION, type SkillRegistry } from "./skill-registry.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
@@ -73,17 +74,27 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
   const discoverWithTasks = tools.taskCapable ? discoverResult(withTasks) : discover;
 
   const toolsCall: Method = async (request, ctx) => {
-    const tool = ctx.tool ?? resolveTool(tools, request.params);
+    let tool = ctx.tool ?? resolveTool(tools, request.params);
+    const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
+    let params = request.params;
+    if (tool === tools.callTool) {
+      // Tool search's call_tool: its target is admitted and run here, as a direct tools/call of it
+      // (everything below, and anything added to it, applies to the target).
+      const target = await callTarget(tool, params, ctx, tools);
+      if (!("tool" in target)) return target as unknown as JsonObject;
+      ({ tool, params } = target);
+    }
     if (tool.task !== "never") {
-      const answer = await callAsTask(tool, request, ctx, ctx.changes ?? changes);
+      // A task tool runs as a task whether it is called directly or through call_tool.
+      const answer = await callAsTask(tool, params === request.params ? request : { ...request, params }, ctx, ctx.changes ?? changes);
       if (answer !== undefined) return answer;
     }
-    const binding = { method: "tools/call", target: tool.name, args: param(request, "arguments") };
+    const run = tool;
     return withInputs(request, ctx, binding, async (inputs) => {
-      const call = callTool(tool, request.params, createHandlerContext(ctx, ctx.changes ?? changes, inputs));
+      const call = callTool(run, params, createHandlerContext(ctx, ctx.changes ?? changes, inputs));
       const limits = ctx.admission.limits;
-      const result = limits.toolTimeoutMs === undefined ? await call : await withDeadline(call, limits.toolTimeoutMs, tool.name);
-      return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, tool.name)) as unknown as JsonObject;
+      const result = limits.toolTimeoutMs === undefined ? await call : await withDeadline(call, limits.toolTimeoutMs, run.name);
+      return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, run.name)) as unknown as JsonObject;
     });
   };
   const promptsGet: Method = async (request, ctx) => {
@@ -105,7 +116,7 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
 
   const shared: [string, Method][] = [];
   if (tools.size > 0) {
-    shared.push(["tools/list", (request, ctx) => listPage(request, ctx, (c, era) => tools.page(c, era))], ["tools/call", toolsCall]);
+    shared.push(["tools/list", (request, ctx) => listPage(request, ctx, (c, era) => tools.page(c, era, ctx.toolFilter))], ["tools/call", toolsCall]);
   }
   if (prompts.size > 0) {
     shared.push(["prompts/list", (request, ctx) => listPage(request, ctx, (c, era) => prompts.page(c, era))], ["prompts/get", promptsGet]);

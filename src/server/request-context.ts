@@ -12,6 +12,7 @@ import { createHandles, type HandleStore, type Handles } from "./handles.ts";
 import type { QuotaCounter } from "./quotas.ts";
 import type { StateSealer } from "./request-state.ts";
 import type { TaskAccess } from "./task-access.ts";
+import type { ToolFilter } from "./tool-filter.ts";
 
 /** What the transport layer knows about one request. */
 export interface TransportContext {
@@ -54,6 +55,16 @@ export interface TransportContext {
   tasks?: TaskAccess | undefined;
   /** The id of the task this request runs in, inside a task. */
   taskId?: string | undefined;
+  /** Which tools this caller may see (auth tenants): lists and tool search show only those. */
+  readonly toolFilter?: ToolFilter | undefined;
+}
+
+/**
+ * The transport behind a handler context built by {@link createHandlerContext}, for the runtime's
+ * own tools (tool search reads the caller's {@link ToolFilter}); undefined for any other object.
+ */
+export function transportOf(ctx: HandlerContext): TransportContext | undefined {
+  return RequestHandlerContext.transportOf(ctx);
 }
 
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
@@ -69,6 +80,10 @@ class RequestHandlerContext implements HandlerContext {
   #lastProgress = -Infinity;
   #counters: Map<string, number> | undefined;
   #handles: Handles | undefined;
+
+  static transportOf(ctx: object): TransportContext | undefined {
+    return #transport in ctx ? (ctx as RequestHandlerContext).#transport : undefined;
+  }
 
   constructor(transport: TransportContext, changes: ChangeFeed, inputs: InputChannel) {
     this.#transport = transport;

@@ -1,6 +1,6 @@
 /** Turns a JSON Schema or Standard Schema into a listed JSON Schema and a compiled validator. */
 
-import { Validator, type OutputUnit } from "@cfworker/json-schema";
+import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../core/standard-schema.ts";
@@ -46,7 +46,7 @@ function describeStandardIssues(issues: ReadonlyArray<StandardIssue>): string[] 
 
 /** A validator that stops at the first error: bounded work and output, whatever the value. */
 function firstErrorValidator(schema: JsonSchema): (value: unknown) => ValidationOutcome {
-  const validator = new Validator(schema, "2020-12", true);
+  const validator = new Validator(schema as Schema, "2020-12", true);
   return (value) => {
     const result = validator.validate(value);
     return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
@@ -55,7 +55,9 @@ function firstErrorValidator(schema: JsonSchema): (value: unknown) => Validation
 
 /**
  * Compiles a schema once. `what` names it in definition errors ("tool add inputSchema").
- * A Standard Schema must be able to convert itself to JSON Schema (Standard JSON Schema).
+ * A Standard Schema must be able to convert itself to JSON Schema (Standard JSON Schema); it is
+ * converted here, since clients list that JSON Schema. A JSON Schema's validator is built on the
+ * first value it checks.
  */
 export function compileSchema(schema: ToolSchema, what: string): CompiledSchema {
   if (isStandardSchema(schema)) {
@@ -95,16 +97,22 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
     };
   }
   if (!isObject(schema)) throw new DefinitionError(`${what} must be a JSON Schema object`);
-  let validator: Validator;
-  try {
-    validator = new Validator(schema, "2020-12", false);
-  } catch (cause) {
-    throw new DefinitionError(`${what} is not a valid JSON Schema`, { cause });
-  }
+  // The validator is built on first use, not here: building one (dereferencing the schema) is most
+  // of what a tool costs at boot, and most isolates of a large catalogue call few of its tools.
+  let validator: Validator | undefined;
   let firstError: ((value: unknown) => ValidationOutcome) | undefined;
   return {
     json: schema,
     validate(value) {
+      if (validator === undefined) {
+        try {
+          validator = new Validator(schema as Schema, "2020-12", false);
+        } catch (cause) {
+          // A schema the validator cannot read (say, a duplicate $id) is a server bug: every value fails, with a log line.
+          console.error(`edge-mcp: ${what} is not a valid JSON Schema:`, cause instanceof Error ? cause.message : cause);
+          return { ok: false, issues: [`(root): ${what} is not a valid JSON Schema (a server bug)`] };
+        }
+      }
       let result;
       try {
         result = validator.validate(value);

@@ -17,6 +17,7 @@ import type { Skill, SkillLimits } from "./skill.ts";
 import { SkillRegistry } from "./skill-registry.ts";
 import type { TransportContext } from "./request-context.ts";
 import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
+import type { ToolSearchOptions } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 export interface ServerOptions {
@@ -33,7 +34,16 @@ export interface ServerOptions {
   /** Per-skill limits on files and bytes (defaults: 512 files, 4 MiB per file, 16 MiB per skill). */
   skillLimits?: SkillLimits;
   /** Items per list page (default 100). */
+  /** Most items on a list page (default: no bound; pages are bounded by `pageBytes`). */
   pageSize?: number;
+  /** Most bytes of items on a list page (default 128 KiB). */
+  pageBytes?: number;
+  /**
+   * Most pages of any list (default 32): pages grow past `pageSize` and `pageBytes` when a list
+   * would need more, so that clients which follow a bounded number of pages (the official v2
+   * client: 64) reach its end.
+   */
+  maxPages?: number;
   /** 2026-07-28 caching hint on list, read and discover results, in ms (default 300000). */
   listTtlMs?: number;
   /** 2026-07-28 cache scope: "public" unless results depend on who asks (default "public"). */
@@ -42,6 +52,8 @@ export interface ServerOptions {
   scope?: string;
   /** Modules that could not be loaded: calls under their prefix get an isError result naming them. */
   unavailableModules?: readonly UnavailableModule[];
+  /** Tool search, off by default: adds `search_tools`, `describe_tools` and `call_tool` (see README, "Tool search"). */
+  toolSearch?: ToolSearchOptions;
 }
 
 /** A compiled MCP server. Build it once per isolate (at module scope) with {@link createServer}. */
@@ -60,8 +72,9 @@ export interface McpServer {
 }
 
 /**
- * Compiles a server: validates every declaration, builds validators and the list pages.
- * Throws a `DefinitionError` that names the tool, resource, prompt or skill (and file) and the problem.
+ * Compiles a server: validates every declaration; validators, list pages and the search index
+ * are built on first use. Throws a `DefinitionError` that names the tool, resource, prompt or
+ * skill (and file) and the problem.
  */
 export function createServer(options: ServerOptions): McpServer {
   const info = options.info;
@@ -69,10 +82,15 @@ export function createServer(options: ServerOptions): McpServer {
   const ttlMs = options.listTtlMs ?? 300_000;
   const cacheScope = options.cacheScope ?? "public";
   const cacheHints = { ttlMs, cacheScope };
-  const modernTail = `,"resultType":"complete","ttlMs":${ttlMs},"cacheScope":${JSON.stringify(cacheScope)},"_meta":${JSON.stringify(serverInfoMeta)}`;
-  const listOptions = { pageSize: options.pageSize ?? 100, modernTail, scope: options.scope ?? info.name };
+  const tail = (scope: string) => `,"resultType":"complete","ttlMs":${ttlMs},"cacheScope":${JSON.stringify(scope)},"_meta":${JSON.stringify(serverInfoMeta)}`;
+  const listOptions = { pageSize: options.pageSize, pageBytes: options.pageBytes, maxPages: options.maxPages, modernTail: tail(cacheScope), scope: options.scope ?? info.name };
 
-  const tools = new ToolRegistry(options.tools ?? [], listOptions, options.unavailableModules);
+  const tools = new ToolRegistry(options.tools ?? [], {
+    ...listOptions,
+    privateModernTail: tail("private"),
+    unavailable: options.unavailableModules ?? [],
+    search: options.toolSearch,
+  });
   const skills = new SkillRegistry(options.skills ?? [], listOptions, options.skillLimits);
   const resources = new ResourceRegistry([...(options.resources ?? []), ...skills.resources()], options.resourceTemplates ?? [], listOptions);
   const prompts = new PromptRegistry(options.prompts ?? [], listOptions);

@@ -4,6 +4,7 @@ import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admissi
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
+import type { ToolSearchOptions } from "../server/tool-search.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -62,6 +63,8 @@ export interface TenantConfig {
   tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
+  /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
+  toolSearch?: ToolSearchOptions;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -69,6 +72,7 @@ const PREFIX = /^[A-Za-z0-9_.-]{1,32}$/;
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const HOST = /^[a-z0-9.-]{1,253}$/;
 const PATH_PREFIX = /^(\/[A-Za-z0-9._~-]+)+$/;
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 type Fail = (field: string, problem: string) => never;
 
@@ -135,6 +139,20 @@ function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks
   return settings;
 }
 
+function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
+  if (!isObject(value)) return fail("toolSearch", `must be an object such as {"exposure": "pinned", "pinned": ["tool_name"]}`);
+  const { exposure, pinned, ...unknown } = value;
+  for (const key of Object.keys(unknown)) fail(`toolSearch.${key}`, "is not a known field (exposure, pinned)");
+  const options: ToolSearchOptions = {};
+  if (exposure !== undefined) {
+    if (exposure !== "all" && exposure !== "pinned") fail("toolSearch.exposure", `must be "all" or "pinned"`);
+    options.exposure = exposure as "all" | "pinned";
+  }
+  const names = stringList(pinned, "toolSearch.pinned", fail, TOOL_NAME);
+  if (names) options.pinned = names;
+  return options;
+}
+
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
@@ -142,7 +160,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, ...unknown } = value;
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, toolSearch, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id, modules: [] };
@@ -199,6 +217,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (!isObject(auth)) fail("auth", "must be an object");
     tenant.auth = auth;
   }
+  if (toolSearch !== undefined) tenant.toolSearch = parseToolSearch(toolSearch, fail);
   return tenant;
 }
 

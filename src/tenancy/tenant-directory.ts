@@ -1,6 +1,7 @@
 /** Tenants of one deployment: resolution by host or path, and each tenant's server, compiled once per isolate. */
 
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
+import { sha256Hex } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
@@ -8,8 +9,8 @@ import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
 import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
-import type { PromptDefinition } from "../server/prompt.ts";
 import { compileSkill } from "../server/compile-skill.ts";
+import type { PromptDefinition } from "../server/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
 import type { Skill } from "../server/skill.ts";
 import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skill-registry.ts";
@@ -27,8 +28,17 @@ export interface TenantDirectoryOptions {
   info: Implementation;
   /** How long a service catalogue is used before it is read again (default 5 minutes). */
   catalogTtlMs?: number;
+  /**
+   * Announces that a tenant's tools changed (a service catalogue read again differs): by default
+   * `toolsListChanged()` on the previous server's change feed (listeners of this isolate); a
+   * Worker with a notification hub announces it on every isolate.
+   */
+  onToolsChanged?: (tenant: TenantConfig, previous: McpServer, waitUntil: WaitUntil | undefined) => void;
   now?: () => number;
 }
+
+/** Keeps a promise's work alive after the response (the platform's `ctx.waitUntil`). */
+export type WaitUntil = (promise: Promise<unknown>) => void;
 
 export interface ResolvedTenant {
   tenant: TenantConfig;
@@ -36,17 +46,30 @@ export interface ResolvedTenant {
   path: string;
 }
 
+/** A tenant's server and the digest of the catalogue it was built from. */
+interface Built {
+  server: McpServer;
+  catalog: string;
+}
+
 interface CompiledTenant {
-  server: Promise<McpServer>;
+  built: Promise<Built>;
   builtAt: number;
+}
+
+/** Everything a tenant's server is built from, and the digest of what may change between reads. */
+interface Collected {
+  tools: ToolDefinition[];
+  resources: ResourceDefinition[];
+  templates: ResourceTemplateDefinition[];
+  prompts: PromptDefinition[];
+  skills: Skill[];
+  unavailable: UnavailableModule[];
+  catalog: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const SERVICE_SKILL_LIMITS = resolveSkillLimits();
-
-function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
-  return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
-}
 
 /** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
 function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefined): Skill[] {
@@ -62,25 +85,39 @@ function clash(key: string, taken: Iterable<string>): string | undefined {
   return undefined;
 }
 
+
+function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
+  return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
+}
+
 export class TenantDirectory {
   readonly tenants: readonly TenantConfig[];
   readonly #options: TenantDirectoryOptions;
   readonly #byHost = new Map<string, TenantConfig>();
   readonly #byPath: { prefix: string; tenant: TenantConfig }[] = [];
   readonly #compiled = new Map<string, CompiledTenant>();
+  /** The last server built for each tenant: a refresh whose catalogue is unchanged keeps it. */
+  readonly #last = new Map<string, Built>();
   readonly #auth = new Map<string, AuthConfig>();
 
-  /** Checks every bundled module reference and bundled name collision; throws naming the tenant. */
-  constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions) {
+  /**
+   * Checks every bundled module reference and bundled name collision; throws naming the tenant.
+   * `previous` is the directory this one replaces (the tenants document changed): a tenant whose
+   * config and catalogue are unchanged keeps its server, and one whose tools changed is announced.
+   */
+  constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions, previous?: TenantDirectory) {
     this.tenants = tenants;
     this.#options = options;
+    for (const tenant of tenants) {
+      const built = previous ? previous.#last.get(tenant.id) : undefined;
+      if (built) this.#last.set(tenant.id, built);
+    }
     for (const tenant of tenants) {
       // Auth settings are validated with the rest of the config: errors name the tenant and field.
       if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
-      const skills = new Map<string, string>();
       for (const ref of tenant.modules) {
         if (ref.service !== undefined) continue;
         const module = options.modules[ref.name];
@@ -89,13 +126,6 @@ export class TenantDirectory {
           const owner = names.get(tool.name);
           if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
           names.set(tool.name, ref.name);
-        }
-        for (const skill of prefixed(module.skills, ref.prefix)) {
-          const other = clash(skillKey(skill), skills.keys());
-          if (other !== undefined) throw new DefinitionError(
-              `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; ` + "give one a prefix",
-            );
-          skills.set(skillKey(skill), ref.name);
         }
       }
     }
@@ -118,16 +148,34 @@ export class TenantDirectory {
     return undefined;
   }
 
-  /** The tenant's compiled server; service catalogues are re-read after their TTL. */
-  server(tenant: TenantConfig): Promise<McpServer> {
+  /**
+   * The tenant's compiled server. Service catalogues are read again after their TTL: when one
+   * changed, a new server is built (new list pages, a new search index) and the change is
+   * announced (`notifications/tools/list_changed`); otherwise the same server goes on serving.
+   */
+  server(tenant: TenantConfig, waitUntil?: WaitUntil): Promise<McpServer> {
     const now = (this.#options.now ?? Date.now)();
     const cached = this.#compiled.get(tenant.id);
-    if (cached && now - cached.builtAt < (this.#options.catalogTtlMs ?? 300_000)) return cached.server;
-    const server = this.#build(tenant);
-    this.#compiled.set(tenant.id, { server, builtAt: now });
+    if (cached && now - cached.builtAt < (this.#options.catalogTtlMs ?? 300_000)) return cached.built.then((b) => b.server);
+    const built = this.#refresh(tenant, this.#last.get(tenant.id), waitUntil);
+    this.#compiled.set(tenant.id, { built, builtAt: now });
     // A build that fails is retried on the next request rather than cached.
-    server.catch(() => this.#compiled.delete(tenant.id));
-    return server;
+    built.then(
+      (b) => this.#last.set(tenant.id, b),
+      () => this.#compiled.delete(tenant.id),
+    );
+    return built.then((b) => b.server);
+  }
+
+  async #refresh(tenant: TenantConfig, previous: Built | undefined, waitUntil: WaitUntil | undefined): Promise<Built> {
+    const collected = await this.#collect(tenant);
+    if (previous && previous.catalog === collected.catalog) return previous;
+    const server = this.#build(tenant, collected);
+    if (previous) {
+      if (this.#options.onToolsChanged) this.#options.onToolsChanged(tenant, previous.server, waitUntil);
+      else previous.server.changes.toolsListChanged();
+    }
+    return { server, catalog: collected.catalog };
   }
 
   /**
@@ -158,13 +206,15 @@ export class TenantDirectory {
     return served;
   }
 
-  async #build(tenant: TenantConfig): Promise<McpServer> {
+  async #collect(tenant: TenantConfig): Promise<Collected> {
     const tools: ToolDefinition[] = [];
     const resources: ResourceDefinition[] = [];
     const templates: ResourceTemplateDefinition[] = [];
     const prompts: PromptDefinition[] = [];
     const skills: Skill[] = [];
     const unavailable: UnavailableModule[] = [];
+    // What the server is built from and may change: the tenant's config, and what its services returned.
+    const catalogs: unknown[] = [tenant];
     const taken = new Set<string>();
     const takenSkills = new Set<string>();
     for (const ref of tenant.modules) {
@@ -187,10 +237,12 @@ export class TenantDirectory {
       if (!service) {
         console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: service binding ${ref.service} is not bound`);
         unavailable.push({ prefix, module: ref.name, reason: `its service binding ${ref.service} is not bound` });
+        catalogs.push(null);
         continue;
       }
       try {
         const catalog = await describeService(service, ref.name, timeoutMs);
+        catalogs.push(catalog);
         for (const tool of serviceTools(service, catalog, { name: ref.name, prefix, timeoutMs })) {
           if (taken.has(tool.name)) {
             console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: tool ${tool.name} collides with another module's tool; it is left out`);
@@ -204,8 +256,13 @@ export class TenantDirectory {
         const reason = error instanceof Error ? error.message : String(error);
         console.error(`edge-mcp: tenant ${tenant.id}: ${reason}`);
         unavailable.push({ prefix, module: ref.name, reason });
+        catalogs.push(null);
       }
     }
+    return { tools, resources, templates, prompts, skills, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
+  }
+
+  #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, unavailable }: Collected): McpServer {
     const info = { ...this.#options.info, ...(tenant.server?.name ? { name: tenant.server.name } : {}), ...(tenant.server?.version ? { version: tenant.server.version } : {}), ...(tenant.server?.title ? { title: tenant.server.title } : {}) };
     return createServer({
       info,
@@ -219,6 +276,7 @@ export class TenantDirectory {
       unavailableModules: unavailable,
       // Lists may differ per tenant and, with auth, per caller.
       cacheScope: tenant.auth ? "private" : "public",
+      ...(tenant.toolSearch ? { toolSearch: tenant.toolSearch } : {}),
     });
   }
 }

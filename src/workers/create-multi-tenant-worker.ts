@@ -11,6 +11,7 @@ import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
+import { relayedChangeFeed } from "../server/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
 import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
@@ -49,11 +50,11 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
   const binding = (name: string | undefined) => (name === undefined ? undefined : (env[name] as RateLimitBinding | undefined));
   const wait = limits.retryAfterSeconds ?? 60;
   return {
-    async check(admission, tool) {
+    async check(admission, tool, toolOnly) {
       // Keys are JSON, like the caller key itself: no tenant, issuer, subject or tool can collide.
       const checks: [RateLimitBinding | undefined, string][] = [
-        [binding(limits.tenant), JSON.stringify([admission.tenant])],
-        [binding(limits.principal), admission.quotaHolder],
+        [toolOnly ? undefined : binding(limits.tenant), JSON.stringify([admission.tenant])],
+        [toolOnly ? undefined : binding(limits.principal), admission.quotaHolder],
         [tool === undefined ? undefined : binding(limits.tool), JSON.stringify([admission.quotaHolder, tool])],
       ];
       for (const [limiter, key] of checks) {
@@ -86,13 +87,26 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
       if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
       return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
     };
-    const build = (text: string): TenantDirectory =>
-      new TenantDirectory(parseTenantsDocument(parseJson(text, "the tenants document")), {
-        modules: options.modules,
-        service: (name) => bindings[name] as ToolService | undefined,
-        info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
-        ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-      });
+    let previous: TenantDirectory | undefined;
+    const build = (text: string): TenantDirectory => {
+      previous = new TenantDirectory(
+        parseTenantsDocument(parseJson(text, "the tenants document")),
+        {
+          modules: options.modules,
+          service: (name) => bindings[name] as ToolService | undefined,
+          info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
+          ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
+          // A tenant's changed tools are announced where its endpoint's listeners are: through its
+          // notification hub (every isolate) when there is one, else on the previous server's feed.
+          onToolsChanged: (tenant, previousServer, waitUntil) => {
+            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true).relay;
+            (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
+          },
+        },
+        previous,
+      );
+      return previous;
+    };
     state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
     perEnv.set(env, state);
   }
@@ -204,7 +218,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
           const host = request.headers.get("host") ?? url.host;
           return errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }));
         }
-        const server = await directory.server(resolved.tenant);
+        const server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
         return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.

@@ -323,6 +323,18 @@ async function quietly(pids, measureOnce, prepare) {
   }
 }
 
+/**
+ * One measurement that cannot be redone (it changes what it measures: a first call, a first
+ * search): waits for quiet first, then measures once; `others` says how noisy it was.
+ */
+async function once(pids, measureOnce) {
+  await awaitQuiet(pids());
+  const s0 = snapshot(pids());
+  const value = await measureOnce();
+  const s1 = snapshot(pids());
+  return { value, s0, s1, others: otherCores(s0, s1) };
+}
+
 /** CPU consumed so far by a process tree: schedstat (ns, summed over live threads) and utime+stime (10 ms ticks). */
 function cpuOf(pids) {
   let schedNs = 0;
@@ -461,7 +473,7 @@ async function startWorker(b, probe = addProbe, extra = {}) {
     cf: false,
     // The Worker's own socket: requests skip miniflare's entry worker (which adds gzip, cf, etc.).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-    ...extra, // e.g. durableObjects for the task runs
+    ...extra, // e.g. durableObjects for the task runs, inspectorPort for the scale runs' heap readings
   });
   current = { mf, pid: undefined };
   const entryUrl = await mf.ready;
@@ -679,6 +691,9 @@ const helpers = () => ({
   stopWorker,
   processTree,
   quietly,
+  once,
+  // The inspector client of the heap readings: wrangler's miniflare depends on ws (Node 20 has no WebSocket).
+  WebSocket: createRequire(wranglerRequire.resolve("miniflare"))("ws"),
   median,
   percentile,
   fmt,

@@ -1,4 +1,5 @@
-// e2e global setup: two `wrangler dev` servers of the root wrangler.toml (auto and sse response modes).
+// e2e global setup: `wrangler dev` servers of the root wrangler.toml (auto and sse response modes), the multi-tenant
+// example with the tool service, and the large-catalogue example.
 import type { TestProject } from "vitest/node";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
@@ -10,6 +11,8 @@ declare module "vitest" {
     baseUrlSse: string;
     /** Base URL (no path) of the multi-tenant example served with the tool service. */
     baseUrlMultiTenant: string;
+    /** Base URL (no path) of the large-catalogue example: 10,000 tools, tool search, API keys. */
+    baseUrlLargeCatalog: string;
   }
 }
 
@@ -25,13 +28,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     servers.push(await startWranglerDev({ name: "auto" }));
     servers.push(await startWranglerDev({ name: "sse", vars: { MCP_RESPONSE_MODE: "sse" } }));
     servers.push(await startWranglerDev({ name: "multi-tenant", configPath: ["examples/multi-tenant/wrangler.toml", "examples/tool-service/wrangler.toml"] }));
+    servers.push(await startWranglerDev({ name: "large-catalog", configPath: "examples/large-catalog/wrangler.toml" }));
   } catch (error) {
     await teardown();
     throw error;
   }
-  const [auto, sse, multiTenant] = servers as [WranglerDev, WranglerDev, WranglerDev];
+  const [auto, sse, multiTenant, largeCatalog] = servers as [WranglerDev, WranglerDev, WranglerDev, WranglerDev];
   project.provide("baseUrlAuto", auto.baseUrl);
   project.provide("baseUrlSse", sse.baseUrl);
   project.provide("baseUrlMultiTenant", multiTenant.baseUrl);
+  project.provide("baseUrlLargeCatalog", largeCatalog.baseUrl);
   return teardown;
 }

@@ -122,7 +122,27 @@ export class RemoteJobs extends WorkerEntrypoint implements ToolService {
   }
 }
 
-const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes, jobs } };
+/** A fixed catalogue for tool search: ranking, detail levels, exposure modes. */
+const catalog = defineModule({
+  tools: [
+    defineTool({ name: "invoice_total", description: "Adds up the lines of an invoice.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"] as number[]).reduce((a, b) => a + b, 0)}` }),
+    defineTool({ name: "report_export", title: "Export report", description: "Exports a report that quotes invoice_total: invoice total, invoice total.", inputSchema: { type: "object" }, handler: () => "exported" }),
+    defineTool({
+      name: "crm_contact_update",
+      title: "Update contact",
+      description: "Updates a contact in the CRM. Only the first sentence is a summary.",
+      inputSchema: { type: "object", properties: { email: { type: "string", description: "The contact's email address." } }, required: ["email"] },
+      handler: (args) => `updated ${String(args["email"])}`,
+    }),
+    defineTool({ name: "crm_contact_get", title: "Get contact", description: "Reads a contact from the CRM.", inputSchema: { type: "object" }, handler: () => "contact" }),
+    defineTool({ name: "twin_b", description: "Identical words for a tie.", inputSchema: { type: "object" }, handler: () => "b" }),
+    defineTool({ name: "twin_a", description: "Identical words for a tie.", inputSchema: { type: "object" }, handler: () => "a" }),
+    defineTool({ name: "weather_now", description: "Current weather for a city.", inputSchema: { type: "object" }, _meta: { "anthropic/searchHint": "rain temperature" }, handler: () => "sunny" }),
+  ],
+});
+
+const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes, jobs, catalog } };
+
 
 export default createMultiTenantWorker(options);
 export const McpSessionObject = createMultiTenantSessionObject(options);

@@ -1,0 +1,13 @@
+/** Which tools a caller may see: lists and tool search show only those (2026-07-28 tools: lists MAY vary by authorization). */
+
+/**
+ * A caller's view of the tools, from its authorization (on auth tenants, the scopes each tool
+ * needs). Built by the transport for each request; the server keeps one list and search view per
+ * distinct `key`, so callers whose scopes allow the same tools share them.
+ */
+export interface ToolFilter {
+  /** Equal keys allow exactly the same tools. */
+  readonly key: string;
+  /** True when the caller may call the tool, so may see it. */
+  allows(name: string): boolean;
+}
