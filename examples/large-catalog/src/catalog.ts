@@ -4,7 +4,7 @@
  * `<department>_<record>_<action>` (`crm_contact_update`). Every tool has its own schemas.
  */
 
-import { defineTool, type ToolDefinition } from "../../../src/index.ts";
+import { defineTool, type ToolDefinition } from "edge-mcp";
 
 export const DEPARTMENTS = [
   ["billing", "Billing"],

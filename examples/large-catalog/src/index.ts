@@ -6,8 +6,8 @@
  * support key lacks the hr, payroll, legal and security scopes, so it neither sees nor calls them.
  */
 
-import { createAuthorizer, parseAuthConfig } from "../../../src/index.ts";
-import { createWorker } from "../../../src/workers/index.ts";
+import { createAuthorizer, parseAuthConfig } from "edge-mcp";
+import { createWorker } from "edge-mcp/workers";
 import { RESTRICTED, catalogTools, restrictedScopes } from "./catalog.ts";
 
 const tools = catalogTools();
