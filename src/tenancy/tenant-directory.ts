@@ -118,6 +118,7 @@ export class TenantDirectory {
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
+      const skills = new Map<string, string>();
       for (const ref of tenant.modules) {
         if (ref.service !== undefined) continue;
         const module = options.modules[ref.name];
@@ -126,6 +127,13 @@ export class TenantDirectory {
           const owner = names.get(tool.name);
           if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
           names.set(tool.name, ref.name);
+        }
+        for (const skill of prefixed(module.skills, ref.prefix)) {
+          const other = clash(skillKey(skill), skills.keys());
+          if (other !== undefined) {
+            throw new DefinitionError(`tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`);
+          }
+          skills.set(skillKey(skill), ref.name);
         }
       }
     }
