@@ -19,7 +19,7 @@ import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
-import { createTaskObject } from "./task-object.ts";
+import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -158,7 +158,7 @@ export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions
  * tenant that created it (its modules, service bindings and limits). Pass the same options as to
  * {@link createMultiTenantWorker}.
  */
-export function createMultiTenantTaskObject(options: MultiTenantWorkerOptions) {
+export function createMultiTenantTaskObject(options: MultiTenantWorkerOptions): TaskObjectClass {
   return createTaskObject(tenantEndpoints(options, "Task not found: its tenant no longer exists"));
 }
 

@@ -6,7 +6,7 @@ export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
 export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
-export { createTaskObject } from "./task-object.ts";
+export { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 export { durableTaskGateway } from "./task-gateway.ts";
 export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";

@@ -38,6 +38,9 @@ function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
   };
 }
 
+/** The Durable Object class `createTaskObject` makes: export it under the class name bound as MCP_TASKS. */
+export type TaskObjectClass = new (ctx: DurableObjectState, env: McpEnv) => DurableObject<McpEnv> & TaskObjectRpc;
+
 /** The endpoint of a task's tenant (multi-tenant Workers build it from the tenant's config). */
 export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endpoint>;
 
@@ -50,7 +53,7 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
  * export default createWorker(server);
  * export const McpTaskObject = createTaskObject(server);
  */
-export function createTaskObject(server: McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}) {
+export function createTaskObject(server: McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
   let resolve: TaskEndpointResolver;
   if (typeof server === "function") resolve = server;
   else {
