@@ -52,6 +52,11 @@ export interface McpAppOptions {
   accessLog?: boolean;
   /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
   relay?: ChangeRelay;
+  /**
+   * The slow-listener limit: bytes queued for a `subscriptions/listen` stream whose client reads
+   * more slowly than notifications arrive, past which the stream is ended gracefully (default 64 KiB).
+   */
+  maxListenQueueBytes?: number;
   /** Limits on tool calls: a deadline and a result size. */
   limits?: ToolLimits;
 }
@@ -89,6 +94,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,
     relay: options.relay,
+    maxListenQueueBytes: options.maxListenQueueBytes,
     limits: options.limits,
   };
   const methodNotAllowed = (method: string): Response =>

@@ -31,6 +31,8 @@ export interface PostOptions {
   rateLimiter: RateLimiter | undefined;
   /** Carries change notifications across isolates (a Durable Object hub); in-isolate only when absent. */
   relay: ChangeRelay | undefined;
+  /** The slow-listener limit of listen streams (bytes queued); the default when absent. */
+  maxListenQueueBytes: number | undefined;
   /** Revisions served (all when absent). */
   revisions: ReadonlySet<string> | undefined;
   limits: ToolLimits | undefined;
@@ -194,7 +196,9 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
       if (!options.server.hasMethod(message.method, info.era)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
       }
-      if (message.method === "subscriptions/listen") return listen(message, options.relay ?? options.server.changes, options.debug);
+      if (message.method === "subscriptions/listen") {
+        return listen(message, options.relay ?? options.server.changes, { debug: options.debug, signal: request.signal, maxQueuedBytes: options.maxListenQueueBytes });
+      }
       if (message.method === "tools/call") {
         const tool = resolveTool(options.server.tools, message.params);
         checkHeaderParams(tool, message.params ? own(message.params, "arguments") : undefined, header, message.id);

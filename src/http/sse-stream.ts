@@ -11,12 +11,6 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 
 export interface SseStreamOptions {
   headers?: Record<string, string>;
-  /**
-   * Set for streams fed by other requests (listen streams): Workers forbid one request's handler
-   * from touching I/O objects of another, even resolving a promise its stream waits on. Such a
-   * stream checks its queue on its own timer, every `crossRequestPollMs`, instead of being woken.
-   */
-  crossRequestPollMs?: number;
 }
 
 /**
@@ -26,22 +20,17 @@ export interface SseStreamOptions {
 export class SseStream {
   readonly response: Response;
   readonly #queue: string[] = [];
-  readonly #pollMs: number | undefined;
   #wake: (() => void) | undefined;
   #ended = false;
   #open = true;
 
   /** `onCancel` runs when the client goes away before the stream ends. */
   constructor(onCancel: () => void, options: SseStreamOptions = {}) {
-    this.#pollMs = options.crossRequestPollMs;
     const stream = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
           while (this.#queue.length === 0 && !this.#ended && this.#open) {
-            await new Promise<void>((resolve) => {
-              this.#wake = resolve;
-              if (this.#pollMs !== undefined) setTimeout(resolve, this.#pollMs);
-            });
+            await new Promise<void>((resolve) => (this.#wake = resolve));
           }
           if (!this.#open) return;
           if (this.#queue.length > 0) controller.enqueue(encoder.encode(this.#queue.splice(0).join("")));
@@ -86,7 +75,7 @@ export class SseStream {
   #push(text: string): void {
     if (!this.open) return;
     this.#queue.push(text);
-    if (this.#pollMs === undefined) this.#flush();
+    this.#flush();
   }
 
   #flush(): void {

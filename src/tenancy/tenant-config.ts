@@ -3,6 +3,7 @@
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
+import { MAX_RELAY_SHARDS } from "../server/change-relay.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -34,6 +35,14 @@ export interface TenantRateLimits {
   retryAfterSeconds?: number;
 }
 
+/** Change notifications of a tenant (the McpNotificationHub objects). */
+export interface TenantNotifications {
+  /** Hub objects the notifications are spread over, 1 to 64 (default 1). */
+  shards?: number;
+  /** The slow-listener limit of listen streams, in bytes queued (default 65536). */
+  maxQueuedBytes?: number;
+}
+
 export interface TenantConfig {
   id: string;
   /** Host names (no port) that select this tenant, e.g. `mcp.acme.com`. */
@@ -50,6 +59,7 @@ export interface TenantConfig {
   rateLimits?: TenantRateLimits;
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
+  notifications?: TenantNotifications;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -94,6 +104,21 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   return module;
 }
 
+function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
+  if (!isObject(value)) return fail("notifications", "must be an object such as {\"shards\": 4}");
+  const { shards, maxQueuedBytes, ...unknown } = value;
+  for (const key of Object.keys(unknown)) fail(`notifications.${key}`, "is not a known field");
+  const out: TenantNotifications = {};
+  const count = positiveInt(shards, "notifications.shards", fail);
+  if (count !== undefined) {
+    if (count > MAX_RELAY_SHARDS) fail("notifications.shards", `must be at most ${MAX_RELAY_SHARDS}`);
+    out.shards = count;
+  }
+  const bytes = positiveInt(maxQueuedBytes, "notifications.maxQueuedBytes", fail);
+  if (bytes !== undefined) out.maxQueuedBytes = bytes;
+  return out;
+}
+
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
@@ -101,7 +126,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, auth, ...unknown } = value;
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, auth, notifications, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id as string, modules: [] };
@@ -155,6 +180,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (!isObject(auth)) fail("auth", "must be an object");
     tenant.auth = auth as Record<string, unknown>;
   }
+  if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
   return tenant;
 }
 

@@ -16,7 +16,7 @@ import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
+import { durableChangeRelay } from "./durable-change-relay.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 
@@ -130,6 +130,7 @@ export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions
           ...(limits.maxResultBytes === undefined ? {} : { maxResultBytes: limits.maxResultBytes }),
         };
       },
+      hubShardsFor: async (scope, env) => (await tenantOf(scope, env as MultiTenantEnv)).tenant.notifications?.shards ?? 1,
     },
   );
 }
@@ -177,7 +178,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
         ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
         ...(tenant.legacySessions && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
-        ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant.id) } : {}),
+        ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant.id, { shards: tenant.notifications?.shards ?? 1 }) } : {}),
+        ...(tenant.notifications?.maxQueuedBytes === undefined ? {} : { maxListenQueueBytes: tenant.notifications.maxQueuedBytes }),
       });
       byPath.set(path, app);
     }

@@ -7,12 +7,17 @@ import type { ResponseMode } from "../http/mcp-post.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
+import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 
 export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore"> {
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
+  /**
+   * Hub objects (MCP_NOTIFICATIONS) the change notifications are spread over, 1 to 64 (default 1).
+   * Also MCP_NOTIFICATION_SHARDS. Give `createSessionObject` the same count.
+   */
+  notificationShards?: number;
 }
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
@@ -24,7 +29,7 @@ function list(value: string | undefined): string[] {
 function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): McpAppOptions {
   const mode = env.MCP_RESPONSE_MODE?.trim() || options.responseMode || "auto";
   if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
-  const { legacySessions, ...rest } = options;
+  const { legacySessions, notificationShards, ...rest } = options;
   const sessionsOn = env.MCP_LEGACY_SESSIONS === undefined ? legacySessions === true : env.MCP_LEGACY_SESSIONS.trim().toLowerCase() === "true";
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
@@ -33,7 +38,7 @@ function appOptions(server: McpServer, options: WorkerOptions, env: McpEnv): Mcp
     ...rest,
     server,
     ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
-    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, "default") } : {}),
+    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, "default", { shards: notificationShardsOf(env, notificationShards) }) } : {}),
     responseMode: mode as ResponseMode,
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),

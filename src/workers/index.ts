@@ -6,4 +6,5 @@ export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
 export { createSessionObject, type SessionObjectOptions } from "./session-object.ts";
 export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
-export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";
+export { McpNotificationHub } from "./notification-hub.ts";
+export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";

@@ -21,7 +21,7 @@ import { CREATE_HEADER, SCOPE_HEADER, SESSION_HEADER } from "./session-gateway.t
 import type { SessionStorage, StoredEvent } from "../session/session-record.ts";
 import type { McpEnv } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
+import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 
 const MAX_EVENTS = 1000;
 
@@ -55,6 +55,10 @@ export type SessionServerResolver = (scope: string, env: McpEnv) => Promise<McpS
 export interface SessionObjectOptions {
   /** The tool limits of a session's tenant, by scope (multi-tenant Workers). */
   limitsFor?: (scope: string, env: McpEnv) => Promise<ToolLimits | undefined>;
+  /** The notification hub shards of a session's tenant, by scope (multi-tenant Workers). */
+  hubShardsFor?: (scope: string, env: McpEnv) => Promise<number>;
+  /** Single tenant: the `notificationShards` given to createWorker (MCP_NOTIFICATION_SHARDS wins). */
+  notificationShards?: number;
   /** How long a server→client request waits for the client (default 60 s). */
   inputTimeoutMs?: number;
   /** Idle time after which a session expires (default 30 minutes). */
@@ -80,13 +84,15 @@ export function createSessionObject(server: McpServer | ServerOptions | SessionS
 
     constructor(ctx: DurableObjectState, env: McpEnv) {
       super(ctx, env);
+      const { hubShardsFor } = options;
+      const shardsFor = (scope: string) => (hubShardsFor ? () => hubShardsFor(scope, env) : notificationShardsOf(env, options.notificationShards));
       this.#engine = new SessionEngine({
         serverFor: (scope) => resolve(scope, env),
         storage: sqlSessionStorage(ctx.storage),
         sealer: createStateSealer({ secret: env.MCP_STATE_SECRET }),
         handleStore: env.MCP_HANDLES ? durableHandleStore(env.MCP_HANDLES) : undefined,
         debug: env.MCP_DEBUG?.trim().toLowerCase() === "true",
-        ...(env.MCP_NOTIFICATIONS ? { relay: (scope: string) => durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, scope.split(":")[0] as string) } : {}),
+        ...(env.MCP_NOTIFICATIONS ? { relay: (scope: string) => durableChangeRelay(env.MCP_NOTIFICATIONS as NonNullable<McpEnv["MCP_NOTIFICATIONS"]>, scope.split(":")[0] as string, { shards: shardsFor(scope) }) } : {}),
         ...(options.inputTimeoutMs === undefined ? {} : { inputTimeoutMs: options.inputTimeoutMs }),
         ...(options.idleTtlMs === undefined ? {} : { idleTtlMs: options.idleTtlMs }),
         ...(options.limitsFor ? { limitsFor: (scope: string) => (options.limitsFor as NonNullable<SessionObjectOptions["limitsFor"]>)(scope, env) } : {}),

@@ -39,6 +39,14 @@ const { values: opt } = parseArgs({
     "scale-rounds": { type: "string", default: "5" }, // fresh workerds per round: instances differ by up to ~10%, so rounds beat requests
     "scale-requests": { type: "string", default: "2000" }, // sequential tools/list and tools/call per size and revision
     "scale-sizes": { type: "string", default: "10,100,10000" }, // registry sizes; the first and last are compared
+    notifications: { type: "boolean", default: false }, // the notifications run (notifications.mjs) after the others
+    "notifications-only": { type: "boolean", default: false }, // only the notifications run (npm run bench:notifications)
+    "notify-listeners": { type: "string", default: "1,100,500" }, // listen streams per run; the largest runs --notify-cycles cycles
+    "notify-changes": { type: "string", default: "50" }, // changes per cycle
+    "notify-rate": { type: "string", default: "20" }, // changes per second
+    "notify-cycles": { type: "string", default: "5" }, // open → changes → close cycles at the largest listener count
+    "notify-idle": { type: "string", default: "10" }, // seconds of idle CPU measurement
+    "notify-raw": { type: "string", default: "500" }, // raw hub subscriptions for the hub's own cost
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -48,7 +56,10 @@ if (opt.help) {
   console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
-Measures the demo Worker against the bare floor Worker, then the scale runs; see test/bench/README.md.`);
+                    [--notifications | --notifications-only] [--notify-listeners 1,100,500] [--notify-changes N]
+                    [--notify-rate N] [--notify-cycles N] [--notify-idle S] [--notify-raw N]
+Measures the demo Worker against the bare floor Worker, then the scale runs (and, when asked, the
+notifications run); see test/bench/README.md.`);
   process.exit(0);
 }
 const num = (name, min) => {
@@ -65,7 +76,9 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const SCALE = opt["scale-only"] || opt.scale;
+const NOTIFICATIONS_ONLY = opt["notifications-only"];
+const NOTIFICATIONS = NOTIFICATIONS_ONLY || opt.notifications;
+const SCALE = !NOTIFICATIONS_ONLY && (opt["scale-only"] || opt.scale);
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
 const SCALE_SIZES = opt["scale-sizes"].split(",").map((s) => Number(s.trim()));
@@ -371,7 +384,7 @@ async function addProbe(base, agent) {
  * Starts the bundle in workerd. Boot ends at the first answer to `probe(base, agent)`, which
  * resolves with the check of that answer (run after the clock stops; boot counts only if it passes).
  */
-async function startWorker(b, probe = addProbe) {
+async function startWorker(b, probe = addProbe, extraOptions = {}) {
   const before = new Set(childPids(process.pid).map((c) => c.pid));
   const t0 = performance.now();
   const mf = new Miniflare({
@@ -387,6 +400,7 @@ async function startWorker(b, probe = addProbe) {
     cf: false,
     // The Worker's own socket: requests skip miniflare's entry worker (which adds gzip, cf, etc.).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    ...extraOptions,
   });
   current = { mf, pid: undefined };
   const entryUrl = await mf.ready;
@@ -601,6 +615,9 @@ const scaleHelpers = () => ({
   startWorker,
   stopWorker,
   processTree,
+  cpuOf,
+  snapshot,
+  otherCores,
   quietly,
   median,
   percentile,
@@ -615,12 +632,18 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   try {
     let mainResult; // lines printed after the scale table, the bench: line last
-    if (!opt["scale-only"]) mainResult = await mainRounds(started, workDir);
+    if (!opt["scale-only"] && !NOTIFICATIONS_ONLY) mainResult = await mainRounds(started, workDir);
     if (SCALE) {
       phaseNoiseStart = noiseMs;
       const { runScale } = await import("./scale.mjs");
       const scale = await runScale(scaleHelpers(), workDir);
       console.log(`\n${scale.text}`);
+    }
+    if (NOTIFICATIONS) {
+      phaseNoiseStart = noiseMs;
+      const { runNotifications } = await import("./notifications.mjs");
+      const notifications = await runNotifications(scaleHelpers(), workDir);
+      console.log(`\n${notifications.text}`);
     }
     console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);
     if (mainResult) console.log(mainResult.lastLine);
