@@ -77,6 +77,8 @@ export class SessionEngine {
   #loaded = false;
   #standalone: SessionStream | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The standalone stream's filter: updated in place when the client subscribes to a resource. */
+  #filter: { resourceSubscriptions: string[] } | undefined;
   #server: McpServer | undefined;
 
   constructor(options: SessionEngineOptions) {
@@ -190,11 +192,18 @@ export class SessionEngine {
 
   /** Feeds the standalone stream from the change source; `again` after the source ended (the hub went away). */
   #subscribe(again = false): void {
+    const record = this.#record;
+    if (this.#unsubscribe && this.#filter && record && !again) {
+      // Only the resource subscriptions changed: the live subscription reads its filter at each
+      // notification, so nothing published meanwhile is missed (re-subscribing could miss it).
+      this.#filter.resourceSubscriptions = record.subscriptions;
+      return;
+    }
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    const record = this.#record;
     if (!record) return;
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
+    this.#filter = filter;
     const source = this.#options.relay?.(record.scope) ?? this.#server?.changes;
     if (!source) return;
     const send = (method: string, params: JsonObject): void => this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));

@@ -36,9 +36,11 @@ describe("parseTenantConfig", () => {
       server: { name: "acme", instructions: "…" },
       limits: { maxBodyBytes: 1000, toolTimeoutMs: 500 },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
+      notifications: { shards: 4, maxQueuedBytes: 8192 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
+    expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192 });
   });
 
   it.each([
@@ -56,6 +58,13 @@ describe("parseTenantConfig", () => {
     [{ ...base, rateLimits: { tool: "a-b" } }, /tenant acme: rateLimits.tool must be a rate limiting binding name/],
     [{ ...base, hosts: ["Bad Host"] }, /tenant acme: hosts must be an array of strings matching/],
     [{ ...base, colour: "red" }, /tenant acme: colour is not a known field/],
+    [{ ...base, notifications: 4 }, /tenant acme: notifications must be an object/],
+    [{ ...base, notifications: { shards: 0 } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { shards: 2.5 } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { shards: 65 } }, /tenant acme: notifications.shards must be at most 64/],
+    [{ ...base, notifications: { shards: "4" } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { maxQueuedBytes: -1 } }, /tenant acme: notifications.maxQueuedBytes must be a positive integer/],
+    [{ ...base, notifications: { shard: 2 } }, /tenant acme: notifications.shard is not a known field/],
   ])("refuses %j, naming tenant and field", (config, message) => {
     expect(failure(() => parseTenantConfig(config))).toMatch(message);
   });
