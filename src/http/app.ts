@@ -12,6 +12,7 @@ import { createStateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { preflight, withCors } from "./cors.ts";
 import { createHostPolicy, type HostPolicyOptions } from "./host-policy.ts";
+import type { ListenSettings } from "./listen.ts";
 import { handlePost, type RateLimiter, type ResponseMode } from "./mcp-post.ts";
 import { errorResponse } from "./responses.ts";
 
@@ -52,11 +53,8 @@ export interface McpAppOptions {
   accessLog?: boolean;
   /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
   relay?: ChangeRelay;
-  /**
-   * The slow-listener limit: bytes queued for a `subscriptions/listen` stream whose client reads
-   * more slowly than notifications arrive, past which the stream is ended gracefully (default 64 KiB).
-   */
-  maxListenQueueBytes?: number;
+  /** `subscriptions/listen` streams: the slow-listener limit and the heartbeat. */
+  listen?: ListenSettings;
   /** Limits on tool calls: a deadline and a result size. */
   limits?: ToolLimits;
 }
@@ -94,7 +92,7 @@ export function createMcpApp(options: McpAppOptions): Hono {
     revisions: options.revisions ? new Set(options.revisions) : undefined,
     accessLog: options.accessLog ?? false,
     relay: options.relay,
-    maxListenQueueBytes: options.maxListenQueueBytes,
+    listen: options.listen,
     limits: options.limits,
   };
   const methodNotAllowed = (method: string): Response =>

@@ -11,8 +11,14 @@ import { SSE_HEADERS } from "./sse-stream.ts";
 
 const encoder = new TextEncoder();
 
-/** A comment this often keeps idle streams open through proxies (and keeps workerd from seeing the request as hung). */
-export const KEEP_ALIVE_MS = 15_000;
+/**
+ * A heartbeat (an empty SSE comment) after this long without a write, by default. It keeps idle
+ * streams open through proxies. It also bounds how long a stream is held after its client closed
+ * the connection quietly (a TCP FIN): workerd notices that only when it next writes (a reset
+ * connection, or a cancellation by the edge, aborts request.signal at once). See ListenSettings.
+ */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+const HEARTBEAT = encoder.encode(":\n\n");
 /**
  * The slow-listener limit: text queued for a client that reads more slowly than notifications
  * arrive. Past it the stream is ended gracefully (its backlog dropped) rather than buffered
@@ -32,6 +38,7 @@ export interface ListenStreamOptions {
   /** The request's signal: aborts when the client goes away (workerd: `enable_request_signal`). */
   signal: AbortSignal | undefined;
   maxQueuedBytes: number;
+  heartbeatMs: number;
   /** Set only where a wake-up from another request cannot run here (see crossRequestWakeSupported). */
   pollMs: number | undefined;
   /** Called once when the stream lets go of everything (client gone, or ended and cleaned up). */
@@ -50,9 +57,9 @@ export class ListenStream implements ChangeSink {
   readonly #queue: string[] = [];
   readonly #tasks: (() => void)[] = [];
   readonly #tag: JsonObject;
-  readonly #keepAlive: ReturnType<typeof setInterval>;
   readonly #onAbort = () => this.#dispose();
   #queuedBytes = 0;
+  #lastWrite = Date.now();
   #acked = false;
   #ending = false;
   #disposed = false;
@@ -61,31 +68,43 @@ export class ListenStream implements ChangeSink {
   constructor(options: ListenStreamOptions) {
     this.#options = options;
     this.#tag = { [MetaKey.subscriptionId]: options.id };
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          while (this.#queue.length === 0 && !this.#ending && !this.#disposed) await this.#bell.wait(options.pollMs);
-          if (this.#queue.length > 0) {
-            const text = this.#queue.join("");
-            this.#queue.length = 0;
-            this.#queuedBytes = 0;
-            controller.enqueue(encoder.encode(text));
-          } else if (!this.#disposed) {
-            controller.close();
-            this.#dispose();
-          }
-        },
-        cancel: () => this.#dispose(),
-      },
-      { highWaterMark: 0 },
-    );
+    const stream = new ReadableStream<Uint8Array>({ pull: (controller) => this.#pull(controller), cancel: () => this.#dispose() }, { highWaterMark: 0 });
     this.response = new Response(stream, { status: 200, headers: SSE_HEADERS });
-    // The timer is also what keeps this request pending while it waits for others to wake it.
-    this.#keepAlive = setInterval(() => this.#push(": keep-alive\n\n"), KEEP_ALIVE_MS);
     options.signal?.addEventListener("abort", this.#onAbort, { once: true });
     // Without cross-request wake-ups nothing hands tasks over (each listener reads its own hub
     // stream), and the pull loop, which polls, releases the stream when it closes.
     if (options.pollMs === undefined) void this.#control();
+  }
+
+  /**
+   * Writes what is queued, waiting for it in this request; a heartbeat after `heartbeatMs` of
+   * silence. The pending wait (and its timer) is also what keeps workerd from seeing the request
+   * as hung while it waits for other requests to wake it.
+   */
+  async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      if (this.#queue.length > 0) {
+        const text = this.#queue.join("");
+        this.#queue.length = 0;
+        this.#queuedBytes = 0;
+        this.#lastWrite = Date.now();
+        controller.enqueue(encoder.encode(text));
+        return;
+      }
+      if (this.#ending || this.#disposed) {
+        if (!this.#disposed) {
+          controller.close();
+          this.#dispose();
+        }
+        return;
+      }
+      const rang = await this.#bell.wait(this.#options.pollMs ?? this.#options.heartbeatMs);
+      if (!rang && this.#queue.length === 0 && !this.#ending && Date.now() - this.#lastWrite >= this.#options.heartbeatMs - 10) {
+        this.#lastWrite = Date.now();
+        controller.enqueue(HEARTBEAT.slice());
+        return;
+      }
+    }
   }
 
   /** Hands the stream the function that ends its subscription (called when the stream lets go). */
@@ -178,9 +197,8 @@ export class ListenStream implements ChangeSink {
     }
   }
 
-  /** Lets go of the subscription and the timer (in this request: timers belong to the request that set them). */
+  /** Lets go of the subscription (in this request: a holder of a shared hub stream cancels it here). */
   #release(): void {
-    clearInterval(this.#keepAlive);
     this.#options.signal?.removeEventListener("abort", this.#onAbort);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;

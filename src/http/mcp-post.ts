@@ -15,7 +15,7 @@ import type { StateSealer } from "../server/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
-import { listen } from "./listen.ts";
+import { listen, type ListenSettings } from "./listen.ts";
 import { readBody } from "./read-body.ts";
 import { Exchange, type ResponseMode } from "./exchange.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
@@ -31,8 +31,8 @@ export interface PostOptions {
   rateLimiter: RateLimiter | undefined;
   /** Carries change notifications across isolates (a Durable Object hub); in-isolate only when absent. */
   relay: ChangeRelay | undefined;
-  /** The slow-listener limit of listen streams (bytes queued); the default when absent. */
-  maxListenQueueBytes: number | undefined;
+  /** Settings of listen streams (the defaults when absent). */
+  listen: ListenSettings | undefined;
   /** Revisions served (all when absent). */
   revisions: ReadonlySet<string> | undefined;
   limits: ToolLimits | undefined;
@@ -197,7 +197,7 @@ async function answer(request: Request, options: PostOptions, entry: AccessEntry
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
       }
       if (message.method === "subscriptions/listen") {
-        return listen(message, options.relay ?? options.server.changes, { debug: options.debug, signal: request.signal, maxQueuedBytes: options.maxListenQueueBytes });
+        return listen(message, options.relay ?? options.server.changes, { ...options.listen, debug: options.debug, signal: request.signal });
       }
       if (message.method === "tools/call") {
         const tool = resolveTool(options.server.tools, message.params);

@@ -18,18 +18,33 @@ export function crossRequestWakeSupported(): boolean {
 }
 
 /**
- * One pending wake-up at a time: `wait()` resolves at the next `ring()`. Create and await it
- * inside the request that owns the stream it guards; any request may ring it.
+ * One pending wake-up at a time: `wait()` resolves at the next `ring()`, or when its timeout
+ * passes. Call `wait` inside the request that owns the stream it guards; any request may ring.
+ *
+ * Why a race: on workerd 1.20260426, with some 300 or more requests waiting at once, the
+ * continuation of an `await` (or a `.then` callback) on a promise that another request resolved
+ * was silently dropped after a few thousand wake-ups, and the waiters never woke again; the same
+ * promise raced against one created by the waiter kept working (measured up to 800 waiters). The
+ * timeout, when given, also recovers a waiter from any wake-up that is lost anyway.
  */
 export class Doorbell {
   #promise: Promise<void> | undefined;
   #resolve: (() => void) | undefined;
 
-  /** Resolves at the next ring, or after `pollMs` when given (the fallback without cross-request wake-ups). */
-  wait(pollMs?: number): Promise<void> {
+  /** Resolves with true at the next ring, with false when `timeoutMs` passes first. */
+  async wait(timeoutMs?: number): Promise<boolean> {
     if (!this.#promise) this.#promise = new Promise<void>((resolve) => (this.#resolve = resolve));
-    if (pollMs === undefined) return this.#promise;
-    return Promise.race([this.#promise, new Promise<void>((resolve) => setTimeout(resolve, pollMs))]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const own = new Promise<boolean>((resolve) => {
+      if (timeoutMs !== undefined) timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      // The bell's own promise goes into the race as it is (a `.then` on it was dropped the same way).
+      return (await Promise.race([this.#promise, own])) !== false;
+    } finally {
+      // In the waiter's request, which set the timer: a timer cannot be cleared from another.
+      if (timer !== undefined) clearTimeout(timer);
+    }
   }
 
   ring(): void {

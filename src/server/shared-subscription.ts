@@ -22,20 +22,30 @@ export interface HubPosition {
 export type OpenHubStream = (after: HubPosition | undefined, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
 
 /** How often each listener checks that the holder still hears the hub. */
-const WATCHDOG_MS = 20_000;
-/** The hub writes a heartbeat every 15 s: this much silence means the holder's request is gone. */
-const SILENCE_MS = 45_000;
+const WATCHDOG_MS = 5_000;
+/** The hub writes a heartbeat every second: this much silence means the holder's request is gone. */
+const SILENCE_MS = 10_000;
+/**
+ * Takeovers that fail before the hub answers (the successor's request was ending too, as when many
+ * clients leave at once) are passed to another listener this many times in a row, then every
+ * subscription ends.
+ */
+const MAX_FAILED_TAKEOVERS = 5;
 
 interface Member {
   filter: SubscriptionFilter;
   sink: ChangeSink;
   ready: boolean;
   left: boolean;
+  /** Its request could not open the hub stream: not asked again until the stream is live. */
+  unfit: boolean;
 }
 
 interface Connection {
   holder: Member;
   controller: AbortController;
+  /** The hub answered (its first line arrived). */
+  answered: boolean;
 }
 
 type State = "idle" | "opening" | "live" | "handover";
@@ -68,6 +78,7 @@ export class SharedSubscription implements ChangeSource {
   #position: HubPosition | undefined;
   #heardAt = 0;
   #successor: Member | undefined;
+  #failedTakeovers = 0;
 
   constructor(open: OpenHubStream) {
     this.#open = open;
@@ -79,7 +90,7 @@ export class SharedSubscription implements ChangeSource {
   }
 
   subscribe(filter: SubscriptionFilter, sink: ChangeSink): () => void {
-    const member: Member = { filter, sink, ready: false, left: false };
+    const member: Member = { filter, sink, ready: false, left: false, unfit: false };
     this.#members.add(member);
     if (this.#state === "idle") this.#connect(member, undefined);
     else if (this.#stalled()) this.#takeOver(member);
@@ -122,7 +133,7 @@ export class SharedSubscription implements ChangeSource {
 
   /** Opens the hub stream inside `holder`'s request (the caller runs there), resuming after `after`. */
   #connect(holder: Member, after: HubPosition | undefined): void {
-    const connection = { holder, controller: new AbortController() };
+    const connection = { holder, controller: new AbortController(), answered: false };
     this.#connection = connection;
     this.#successor = undefined;
     this.#setState("opening");
@@ -153,13 +164,24 @@ export class SharedSubscription implements ChangeSource {
         for (let end = buffer.indexOf("\n"); end !== -1 && this.#connection === connection; end = buffer.indexOf("\n")) {
           const line = buffer.slice(0, end);
           buffer = buffer.slice(end + 1);
-          if (line.trim() !== "") this.#line(JSON.parse(line) as HubHello | HubLine, after);
+          if (line.trim() === "") continue;
+          connection.answered = true;
+          this.#line(JSON.parse(line) as HubHello | HubLine, after);
         }
       }
       // Replaced (handed over, or the last listener left): this request lets go of its stream.
       void reader.cancel().catch(() => {});
     } catch (error) {
-      if (this.#connection === connection && !connection.controller.signal.aborted) this.#fail(`the notification hub subscription failed: ${messageOf(error)}`);
+      if (this.#connection !== connection || connection.controller.signal.aborted) return;
+      if (!connection.answered && this.#failedTakeovers < MAX_FAILED_TAKEOVERS) {
+        // The holder's request could not open the stream (it is most likely ending): another takes over.
+        connection.holder.unfit = true;
+        this.#failedTakeovers++;
+        this.#connection = undefined;
+        this.#setState("handover");
+        if (this.#handOver()) return;
+      }
+      this.#fail(`the notification hub subscription failed: ${messageOf(error)}`);
     }
   }
 
@@ -171,6 +193,8 @@ export class SharedSubscription implements ChangeSource {
       }
       this.#position = after ?? { epoch: message.hub.epoch, seq: message.hub.seq };
       this.#setState("live");
+      this.#failedTakeovers = 0;
+      for (const member of this.#members) member.unfit = false;
       for (const member of this.#members) this.#makeReady(member);
       return;
     }
@@ -193,6 +217,7 @@ export class SharedSubscription implements ChangeSource {
     this.#connection = undefined;
     this.#successor = undefined;
     this.#position = undefined;
+    this.#failedTakeovers = 0;
     this.#setState("idle");
     // Runs in the holder's request (its read loop): cancelling its own stream is allowed.
     connection?.controller.abort();
@@ -224,22 +249,19 @@ export class SharedSubscription implements ChangeSource {
       this.#connection = undefined;
       this.#successor = undefined;
       this.#position = undefined;
+      this.#failedTakeovers = 0;
       this.#setState("idle");
       return;
     }
-    if (holding) {
-      this.#setState("handover");
-      this.#handOver();
-    } else if (this.#successor === member) {
-      this.#handOver();
-    }
+    if (holding) this.#setState("handover");
+    if ((holding || this.#successor === member) && !this.#handOver()) this.#fail("no listener left could hold the notification hub subscription");
   }
 
-  /** Asks another member to take the stream over inside its own request. */
-  #handOver(): void {
+  /** Asks another member to take the stream over inside its own request; false when none can. */
+  #handOver(): boolean {
     let successor: Member | undefined;
-    for (const member of this.#members) successor = member; // the newest: likely to stay longest
-    if (!successor) return;
+    for (const member of this.#members) if (!member.unfit) successor = member; // the newest: likely to stay longest
+    if (!successor) return false;
     this.#successor = successor;
     const chosen = successor;
     const takeOver = () => {
@@ -247,5 +269,6 @@ export class SharedSubscription implements ChangeSource {
     };
     if (chosen.sink.run) chosen.sink.run(takeOver);
     else takeOver(); // a sink without its own request (one Durable Object) runs it here
+    return true;
   }
 }

@@ -41,6 +41,8 @@ export interface TenantNotifications {
   shards?: number;
   /** The slow-listener limit of listen streams, in bytes queued (default 65536). */
   maxQueuedBytes?: number;
+  /** A listen stream writes an SSE comment after this many ms without a write (default 15000). */
+  heartbeatMs?: number;
 }
 
 export interface TenantConfig {
@@ -106,7 +108,7 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
 
 function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
   if (!isObject(value)) return fail("notifications", "must be an object such as {\"shards\": 4}");
-  const { shards, maxQueuedBytes, ...unknown } = value;
+  const { shards, maxQueuedBytes, heartbeatMs, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(`notifications.${key}`, "is not a known field");
   const out: TenantNotifications = {};
   const count = positiveInt(shards, "notifications.shards", fail);
@@ -116,6 +118,11 @@ function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
   }
   const bytes = positiveInt(maxQueuedBytes, "notifications.maxQueuedBytes", fail);
   if (bytes !== undefined) out.maxQueuedBytes = bytes;
+  const heartbeat = positiveInt(heartbeatMs, "notifications.heartbeatMs", fail);
+  if (heartbeat !== undefined) {
+    if (heartbeat < 100 || heartbeat > 300_000) fail("notifications.heartbeatMs", "must be from 100 to 300000 (ms)");
+    out.heartbeatMs = heartbeat;
+  }
   return out;
 }
 

@@ -6,12 +6,13 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
 import { createMcpApp, type McpAppOptions } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
+import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/mcp-post.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import type { McpServer } from "../server/server.ts";
-import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "../tenancy/tenant-config.ts";
+import { parseTenantsDocument, type TenantConfig, type TenantNotifications, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { McpEnv } from "./env.ts";
@@ -62,6 +63,11 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
       return undefined;
     },
   };
+}
+
+/** The listen stream settings in a tenant's `notifications` (shards are the relay's). */
+function listenSettingsOf({ maxQueuedBytes, heartbeatMs }: TenantNotifications): ListenSettings {
+  return { ...(maxQueuedBytes === undefined ? {} : { maxQueuedBytes }), ...(heartbeatMs === undefined ? {} : { heartbeatMs }) };
 }
 
 function list(value: string | undefined): string[] {
@@ -179,7 +185,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
         ...(tenant.legacySessions && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
         ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant.id, { shards: tenant.notifications?.shards ?? 1 }) } : {}),
-        ...(tenant.notifications?.maxQueuedBytes === undefined ? {} : { maxListenQueueBytes: tenant.notifications.maxQueuedBytes }),
+        ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
       });
       byPath.set(path, app);
     }

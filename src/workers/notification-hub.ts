@@ -9,7 +9,7 @@
  * streams end; relays then end their listen streams gracefully and clients reconnect.
  * Lifecycle: `fetch` opens a subscription (an NDJSON stream read inside the subscriber's request:
  * first `{"hub":{epoch,seq,resumed}}`, then `{"seq","method","params"}` lines and a blank heartbeat
- * line every 15 s); `publish()` (RPC) numbers a notification and writes it to every subscription,
+ * line every second); `publish()` (RPC) numbers a notification and writes it to every subscription,
  * coalescing list changes; `stats()` (RPC) reports the open subscriptions.
  */
 
@@ -18,8 +18,11 @@ import type { JsonObject } from "../core/types.ts";
 import { coalesceKey } from "../server/subscription-filter.ts";
 
 const encoder = new TextEncoder();
-/** A blank line this often keeps idle subscriptions open and tells their readers the hub is alive. */
-const HEARTBEAT_MS = 15_000;
+/**
+ * A blank line this often tells readers the hub is alive, and lets the hub notice within about a
+ * second that a reader went away (workerd reports a cancelled stream at its next write).
+ */
+const HEARTBEAT_MS = 1_000;
 /** Notifications kept for a subscription that resumes (a handover between listeners takes milliseconds). */
 const RECENT = 1024;
 /**

@@ -3,6 +3,8 @@
 // Reports delivered/lost/duplicated, latency, workerd CPU per change and per delivery, idle CPU per
 // open stream, time to release closed streams, V8 heap (after a forced GC) and RSS over cycles of
 // open → changes → close, and what one raw hub subscription costs the hub (its capacity).
+// Half the streams are closed with a TCP reset, half with a FIN: workerd notices a reset at once,
+// a FIN only at its next write to the stream (the heartbeat), so the two release times differ.
 // The Worker is test/bench/notify. What is measured and how: README.md, "Notifications".
 import http from "node:http";
 import net from "node:net";
@@ -73,6 +75,7 @@ export async function runNotifications(h, workDir) {
   const CYCLES = Math.floor(Number(opt["notify-cycles"]));
   const IDLE_S = Number(opt["notify-idle"]);
   const RAW = Math.floor(Number(opt["notify-raw"]));
+  const HEARTBEAT_MS = opt["notify-heartbeat-ms"] === undefined ? undefined : Math.floor(Number(opt["notify-heartbeat-ms"]));
   if (listenerCounts.some((n) => !Number.isSafeInteger(n) || n < 1) || !(CHANGES >= 1) || !(RATE > 0) || !(CYCLES >= 1) || !(IDLE_S > 0) || !(RAW >= 1)) {
     throw new Error("bench: --notify-listeners must be positive integers (1,100,500); --notify-changes, --notify-rate, --notify-cycles, --notify-idle, --notify-raw positive numbers");
   }
@@ -190,6 +193,17 @@ export async function runNotifications(h, workDir) {
     return (m.s1.workerd.schedNs - m.s0.workerd.schedNs) / 1e6 / (m.s1.t - m.s0.t);
   }
 
+  /** Polls /bench/stats until at most `target` listen streams are open; ms from t0, or undefined (no stats, or the cap). */
+  async function streamsDownTo(base, target, t0) {
+    while (performance.now() - t0 < RELEASE_CAP_MS) {
+      const s = await getJson(base, "/bench/stats");
+      if (s.listeners === null) return undefined;
+      if (s.listeners <= target) return performance.now() - t0;
+      await sleep(10);
+    }
+    return undefined;
+  }
+
   /**
    * After the clients went away: how long until (a) the Worker reports no listen stream and no hub
    * subscription left (/bench/stats; builds without it report null), and (b) workerd's CPU is back
@@ -198,6 +212,7 @@ export async function runNotifications(h, workDir) {
    */
   async function releaseTimes(base, pids, t0, quietCores) {
     let statsMs;
+    let listenersMs;
     let cpuQuietMs;
     let quietSince;
     let quietRun = 0;
@@ -208,7 +223,10 @@ export async function runNotifications(h, workDir) {
       if (statsMs === undefined && statsAvailable) {
         const s = await getJson(base, "/bench/stats");
         if (s.listeners === null) statsAvailable = false;
-        else if (s.listeners === 0 && (s.hubSubscribers === 0 || s.hubSubscribers === null)) statsMs = performance.now() - t0;
+        else {
+          if (s.listeners === 0 && listenersMs === undefined) listenersMs = performance.now() - t0;
+          if (s.listeners === 0 && (s.hubSubscribers === 0 || s.hubSubscribers === null)) statsMs = performance.now() - t0;
+        }
       }
       const now = { t: performance.now(), cpu: cpuMs(pids) };
       if (now.t - last.t >= 200) {
@@ -223,7 +241,7 @@ export async function runNotifications(h, workDir) {
         last = now;
       }
     }
-    return { statsMs, cpuQuietMs };
+    return { statsMs, listenersMs, cpuQuietMs };
   }
 
   // --- one cycle: open L, (idle), C changes, close, release, heap ---------------------------------
@@ -294,13 +312,23 @@ export async function runNotifications(h, workDir) {
         latencies.push(r.at - sentAt[n]);
       }
     }
-    // Close every stream the way a client that goes away does: the socket is destroyed.
+    // Close the streams the ways clients go away: half with a TCP reset (a killed process, or
+    // unread data on close), then the rest with a FIN (an orderly close).
+    const resets = Math.floor(L / 2);
+    const tReset = performance.now();
+    for (const l of listeners.slice(0, resets)) {
+      l.closing = true;
+      if (l.req.socket?.resetAndDestroy) l.req.socket.resetAndDestroy();
+      else l.req.destroy();
+    }
+    const resetMs = resets > 0 ? await streamsDownTo(base, L - resets, tReset) : undefined;
     const tClose = performance.now();
-    for (const l of listeners) {
+    for (const l of listeners.slice(resets)) {
       l.closing = true;
       l.req.destroy();
     }
     const release = await releaseTimes(base, pids, tClose, idle0 + Math.max(0.002, (idle.cores - idle0) / 4));
+    release.resetMs = resetMs;
     const heapMiB = await insp.heapAfterGcMiB();
     return {
       L,
@@ -323,7 +351,11 @@ export async function runNotifications(h, workDir) {
   async function onFreshWorker(fn) {
     const inspectorPort = await freePort();
     // The hub binding (run.mjs passes only [vars]); SQLite-backed as in wrangler.toml.
-    const worker = await h.startWorker(b, discoverProbe, { inspectorPort, durableObjects: { MCP_NOTIFICATIONS: { className: "McpNotificationHub", useSQLite: true } } });
+    const worker = await h.startWorker(b, discoverProbe, {
+      inspectorPort,
+      durableObjects: { MCP_NOTIFICATIONS: { className: "McpNotificationHub", useSQLite: true } },
+      bindings: { ...b.vars, ...(HEARTBEAT_MS === undefined ? {} : { BENCH_HEARTBEAT_MS: String(HEARTBEAT_MS) }) },
+    });
     const pids = () => h.processTree(worker.pid);
     const insp = await inspector(WebSocket, inspectorPort, b.label);
     try {
@@ -354,7 +386,7 @@ export async function runNotifications(h, workDir) {
         log(
           `bench: notifications L=${L} cycle ${c + 1}/${cycles}: delivered ${r.delivered}/${L * CHANGES}, dup ${r.duplicated}, ` +
             `p50/p99 ${fmt(percentile(r.latencies, 50))}/${fmt(percentile(r.latencies, 99))} ms, cpu/change ${fmt(r.changeCpuMs / CHANGES)} ms, ` +
-            `release ${r.release.statsMs === undefined ? "-" : fmt(r.release.statsMs)} ms (cpu idle after ${r.release.cpuQuietMs === undefined ? ">cap" : fmt(r.release.cpuQuietMs)} ms), ` +
+            `release after reset ${r.release.resetMs === undefined ? "-" : fmt(r.release.resetMs)} ms, after FIN ${r.release.statsMs === undefined ? "-" : fmt(r.release.statsMs)} ms (streams ${r.release.listenersMs === undefined ? "-" : fmt(r.release.listenersMs)} ms, cpu idle after ${r.release.cpuQuietMs === undefined ? ">cap" : fmt(r.release.cpuQuietMs)} ms), ` +
             `heap ${fmt(r.heapMiB)} MiB, rss ${fmt(r.rssMiB)} MiB (${((performance.now() - started) / 1000).toFixed(0)} s)`,
         );
         if (r.errors.length) log(`bench: notifications L=${L}: ${r.errors.length} protocol problems, e.g. ${r.errors.slice(0, 3).join(" | ")}`);
@@ -402,7 +434,7 @@ export async function runNotifications(h, workDir) {
   });
 
   // --- report ------------------------------------------------------------------------------------
-  const rows = [["listeners", "cycles", "delivered", "lost", "dup", "p50 ms", "p99 ms", "cpu/change ms", "cpu/delivery µs", "idle µs/s/stream", "release ms (max)", "cpu idle ms (max)", "heap MiB first→last", "rss MiB before→after", "open ms"]];
+  const rows = [["listeners", "cycles", "delivered", "lost", "dup", "p50 ms", "p99 ms", "cpu/change ms", "cpu/delivery µs", "idle µs/s/stream", "release ms reset (max)", "release ms FIN (max)", "cpu idle ms (max)", "heap MiB first→last", "rss MiB before→after", "open ms"]];
   for (const r of runs) {
     const c = r.cycles;
     const lat = c.flatMap((x) => x.latencies);
@@ -425,6 +457,7 @@ export async function runNotifications(h, workDir) {
       fmt(cpuChange),
       fmt(cpuDelivery),
       fmt(c[0].idlePerStreamUs),
+      r.L < 2 ? "-" : maxOf(c.map((x) => x.release.resetMs)),
       maxOf(rel),
       quiet.some((x) => x === undefined) ? `>${RELEASE_CAP_MS}` : fmt(Math.max(...quiet)),
       `${fmt(c[0].heapMiB)}→${fmt(c.at(-1).heapMiB)}`,
@@ -435,7 +468,10 @@ export async function runNotifications(h, workDir) {
   const soak = runs.find((r) => r.cycles.length === CYCLES && r.L === Math.max(...listenerCounts));
   const lines = [];
   lines.push(`notifications: ${CHANGES} changes at ${RATE}/s per cycle (resources/updated, one tools/call each), listeners over one connection each; workerd straight`);
-  lines.push(`(idle: workerd ${fmt(runs[0].idle0 * 1000)} ms/s before any stream; heap = V8 used size after a forced GC; release = until /bench/stats shows no stream and no hub subscription)\n`);
+  lines.push(
+    `(heartbeat ${HEARTBEAT_MS === undefined ? "the default" : `${HEARTBEAT_MS} ms`}; idle: workerd ${fmt(runs[0].idle0 * 1000)} ms/s before any stream, then per open stream; heap = V8 used size after a forced GC; ` +
+      `release = until /bench/stats shows the streams closed with a reset gone, then (FIN) no stream and no hub subscription)\n`,
+  );
   lines.push(table(rows));
   lines.push(
     `\nhub: a change costs ${fmt(hub.noneMsPerChange)} ms of workerd CPU with no subscriber (the tools/call and the publish), ${fmt(hub.rawMsPerChange)} ms with ${RAW} raw hub subscriptions: ` +
@@ -448,10 +484,12 @@ export async function runNotifications(h, workDir) {
     const heapRatio = c.at(-1).heapMiB / c[0].heapMiB;
     const p99 = percentile(c.flatMap((x) => x.latencies), 99);
     const rel = c.map((x) => x.release.statsMs);
+    const reset = c.map((x) => x.release.resetMs);
     const idle = c[0].idlePerStreamUs;
+    const most = (xs) => (xs.some((x) => x === undefined) ? "n/a" : fmt(Math.max(...xs)));
     lines.push(
       `notifications: soak L=${soak.L} x ${c.length} cycles: lost=${lost} dup=${dup} heap_last/first=${heapRatio.toFixed(3)} ` +
-        `idle_us_per_stream_s=${fmt(idle)} release_ms_max=${rel.some((x) => x === undefined) ? "n/a" : fmt(Math.max(...rel))} p99_ms=${fmt(p99)}`,
+        `idle_us_per_stream_s=${fmt(idle)} release_reset_ms_max=${most(reset)} release_fin_ms_max=${most(rel)} p99_ms=${fmt(p99)}`,
     );
   }
   if (busiest >= h.NOISY_CORES) lines.push(`note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; figures are skewed.`);

@@ -45,8 +45,9 @@ const { values: opt } = parseArgs({
     "notify-changes": { type: "string", default: "50" }, // changes per cycle
     "notify-rate": { type: "string", default: "20" }, // changes per second
     "notify-cycles": { type: "string", default: "5" }, // open → changes → close cycles at the largest listener count
-    "notify-idle": { type: "string", default: "10" }, // seconds of idle CPU measurement
+    "notify-idle": { type: "string", default: "15" }, // seconds of idle CPU measurement (one heartbeat period by default)
     "notify-raw": { type: "string", default: "500" }, // raw hub subscriptions for the hub's own cost
+    "notify-heartbeat-ms": { type: "string" }, // listen streams' heartbeat (default: the runtime's)
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -57,7 +58,7 @@ if (opt.help) {
                     [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
                     [--notifications | --notifications-only] [--notify-listeners 1,100,500] [--notify-changes N]
-                    [--notify-rate N] [--notify-cycles N] [--notify-idle S] [--notify-raw N]
+                    [--notify-rate N] [--notify-cycles N] [--notify-idle S] [--notify-raw N] [--notify-heartbeat-ms N]
 Measures the demo Worker against the bare floor Worker, then the scale runs (and, when asked, the
 notifications run); see test/bench/README.md.`);
   process.exit(0);

@@ -104,7 +104,7 @@ describe("listen streams over a relay", () => {
 
   it("ends a listener that reads too slowly instead of queueing without bound", async () => {
     const { relay, sinks, unsubscribed } = fakeRelay();
-    const stream = await openListen(createMcpApp({ server, relay, maxListenQueueBytes: 2048 }), 1);
+    const stream = await openListen(createMcpApp({ server, relay, listen: { maxQueuedBytes: 2048 } }), 1);
     const sink = sinks[0] as ChangeSink;
     sink.ready?.();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -128,6 +128,14 @@ describe("listen streams over a relay", () => {
     abort.abort();
     expect(unsubscribed()).toBe(1);
     expect(openListenStreams()).toBe(before);
+  });
+
+  it("writes a heartbeat comment after the configured time without a write", async () => {
+    const { relay, sinks } = fakeRelay();
+    const stream = await openListen(createMcpApp({ server, relay, listen: { heartbeatMs: 100 } }), 6);
+    sinks[0]?.ready?.();
+    expect(await stream.until(/acknowledged[^]*\n\n:\n\n/)).toMatch(/\n\n:\n\n$/);
+    await stream.cancel();
   });
 
   it("runs a task a source hands it, on the stream's own loop", async () => {

@@ -196,6 +196,33 @@ describe("SharedSubscription", () => {
     expect(hub.opened).toHaveLength(2);
   });
 
+  it("passes a takeover that cannot open the stream to another listener, and keeps the position", async () => {
+    let failNext = false;
+    const hub = fakeHub();
+    const pool = new SharedSubscription((after, signal) => (failNext ? ((failNext = false), Promise.reject(new Error("ending request"))) : hub.open(after, signal)));
+    const leaveHolder = pool.subscribe(TOOLS, recorder().sink);
+    const steady = recorder();
+    pool.subscribe(TOOLS, steady.sink);
+    const ending = recorder();
+    pool.subscribe(TOOLS, ending.sink);
+    await flush();
+    hub.opened[0]?.write(hello(4));
+    await flush();
+    leaveHolder();
+    failNext = true;
+    ending.tasks[0]?.(); // the newest, asked first: its request cannot open the stream
+    await flush();
+    expect(steady.tasks).toHaveLength(1);
+    steady.tasks[0]?.();
+    await flush();
+    expect(hub.opened[1]?.after).toEqual({ epoch: "e1", seq: 4 });
+    hub.opened[1]?.write(hello(4, true));
+    hub.opened[1]?.write({ seq: 5, method: "notifications/tools/list_changed", params: {} });
+    await flush();
+    expect(steady.events).toEqual(["ready", "notifications/tools/list_changed {}"]);
+    expect(ending.events).toEqual(["ready", "notifications/tools/list_changed {}"]);
+  });
+
   it("ends listeners that were never acknowledged when the hub cannot be reached", async () => {
     const pool = new SharedSubscription(() => Promise.reject(new Error("no route")));
     const a = recorder();
@@ -204,9 +231,10 @@ describe("SharedSubscription", () => {
     await flush();
     warn.mockRestore();
     expect(a.events).toEqual(["end: the notification hub subscription failed: no route"]);
+    expect(pool.stats).toEqual({ members: 0, state: "idle" });
   });
 
-  it("takes over from a holder whose request went silent (no heartbeat for 45 s)", async () => {
+  it("takes over from a holder whose request went silent (no heartbeat for 10 s)", async () => {
     vi.useFakeTimers();
     const hub = fakeHub();
     const pool = new SharedSubscription(hub.open);
@@ -216,9 +244,9 @@ describe("SharedSubscription", () => {
     await vi.advanceTimersByTimeAsync(0);
     hub.opened[0]?.write(hello(2));
     await vi.advanceTimersByTimeAsync(0);
-    await vi.advanceTimersByTimeAsync(40_000);
+    await vi.advanceTimersByTimeAsync(8_000);
     expect(hub.opened).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(20_000);
+    await vi.advanceTimersByTimeAsync(8_000);
     expect(hub.opened).toHaveLength(2);
     expect(hub.opened[1]?.after).toEqual({ epoch: "e1", seq: 2 });
   });

@@ -36,11 +36,11 @@ describe("parseTenantConfig", () => {
       server: { name: "acme", instructions: "…" },
       limits: { maxBodyBytes: 1000, toolTimeoutMs: 500 },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
-      notifications: { shards: 4, maxQueuedBytes: 8192 },
+      notifications: { shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
-    expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192 });
+    expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 });
   });
 
   it.each([
@@ -65,6 +65,8 @@ describe("parseTenantConfig", () => {
     [{ ...base, notifications: { shards: "4" } }, /tenant acme: notifications.shards must be a positive integer/],
     [{ ...base, notifications: { maxQueuedBytes: -1 } }, /tenant acme: notifications.maxQueuedBytes must be a positive integer/],
     [{ ...base, notifications: { shard: 2 } }, /tenant acme: notifications.shard is not a known field/],
+    [{ ...base, notifications: { heartbeatMs: 50 } }, /tenant acme: notifications.heartbeatMs must be from 100 to 300000/],
+    [{ ...base, notifications: { heartbeatMs: 0 } }, /tenant acme: notifications.heartbeatMs must be a positive integer/],
   ])("refuses %j, naming tenant and field", (config, message) => {
     expect(failure(() => parseTenantConfig(config))).toMatch(message);
   });

@@ -4,6 +4,7 @@
  * - `GET /bench/stats`: open listen streams in this isolate and the hub's open subscriptions;
  * - `GET /bench/hub-subscribe?n=K`: K raw hub subscriptions held (and drained) while the client
  *   keeps the response open, to measure what one hub subscription costs the hub.
+ * The var BENCH_HEARTBEAT_MS, when set, is the listen streams' heartbeat (ListenSettings).
  * See ../../README.md, "Notifications".
  */
 
@@ -23,9 +24,16 @@ const announce = defineTool({
   },
 });
 
-const worker = createWorker({ info: { name: "edge-mcp-bench-notify", version: "0.0.0" }, tools: [announce] });
+type Env = McpEnv & { MCP_NOTIFICATIONS: DurableObjectNamespace; BENCH_HEARTBEAT_MS?: string };
 
-type Env = McpEnv & { MCP_NOTIFICATIONS: DurableObjectNamespace };
+const info = { name: "edge-mcp-bench-notify", version: "0.0.0" };
+let worker: ReturnType<typeof createWorker<Env>> | undefined;
+const workerFor = (env: Env) => {
+  // Older builds have no `listen` option (it is ignored there).
+  const heartbeatMs = env.BENCH_HEARTBEAT_MS ? Number(env.BENCH_HEARTBEAT_MS) : undefined;
+  worker ??= createWorker<Env>({ info, tools: [announce] }, heartbeatMs === undefined ? {} : ({ listen: { heartbeatMs } } as object));
+  return worker;
+};
 // The single-tenant Worker's hub (shard 0) is named "default".
 const hubOf = (env: Env) => env.MCP_NOTIFICATIONS.get(env.MCP_NOTIFICATIONS.idFromName("default"));
 
@@ -69,6 +77,7 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === "/bench/stats") return stats(env);
     if (url.pathname === "/bench/hub-subscribe") return hubSubscribe(request, env, Number(url.searchParams.get("n") ?? "1"));
-    return worker.fetch!(request as Parameters<NonNullable<typeof worker.fetch>>[0], env, ctx);
+    const handler = workerFor(env);
+    return (handler.fetch as NonNullable<typeof handler.fetch>)(request as Parameters<NonNullable<typeof handler.fetch>>[0], env, ctx);
   },
 } satisfies ExportedHandler<Env>;
