@@ -30,6 +30,11 @@ export interface ChangeSink {
    * subscription handed over to this subscriber) belongs to a request that is still open.
    */
   run?(task: () => void): void;
+  /**
+   * Has the subscriber call `check` now and then from its own request (a listen stream: at its
+   * heartbeat timer), so that a source needs no timer of its own per subscriber.
+   */
+  watch?(check: () => void): void;
 }
 
 /** Where listeners subscribe: the in-isolate hub, or a relay across isolates. */

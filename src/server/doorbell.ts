@@ -24,14 +24,13 @@ export function crossRequestWakeSupported(): boolean {
  * Why a race: on workerd 1.20260426, with some 300 or more requests waiting at once, the
  * continuation of an `await` (or a `.then` callback) on a promise that another request resolved
  * was silently dropped after a few thousand wake-ups, and the waiters never woke again; the same
- * promise raced against one created by the waiter kept working (measured up to 800 waiters). The
- * timeout, when given, also recovers a waiter from any wake-up that is lost anyway.
+ * promise raced against one created by the waiter kept working (measured up to 800 waiters).
  */
 export class Doorbell {
   #promise: Promise<void> | undefined;
   #resolve: (() => void) | undefined;
 
-  /** Resolves with true at the next ring, with false when `timeoutMs` passes first. */
+  /** Resolves with true at the next ring, with false when `timeoutMs` (polling, when given) passes first. */
   async wait(timeoutMs?: number): Promise<boolean> {
     if (!this.#promise) this.#promise = new Promise<void>((resolve) => (this.#resolve = resolve));
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -21,7 +21,7 @@ export interface HubPosition {
  */
 export type OpenHubStream = (after: HubPosition | undefined, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
 
-/** How often each listener checks that the holder still hears the hub. */
+/** How often a listener without its own timer (`sink.watch`) checks that the holder still hears the hub. */
 const WATCHDOG_MS = 5_000;
 /** The hub writes a heartbeat every second: this much silence means the holder's request is gone. */
 const SILENCE_MS = 10_000;
@@ -107,12 +107,16 @@ export class SharedSubscription implements ChangeSource {
     return this.#state !== "idle" && now - this.#since > SILENCE_MS;
   }
 
-  /** A timer in the member's own request: if the holder stalls, this member takes over. */
+  /** A check in the member's own request, now and then: if the holder stalls, this member takes over. */
   #watch(member: Member): void {
+    const check = () => {
+      if (!member.left && this.#connection?.holder !== member && this.#stalled()) this.#takeOver(member);
+    };
+    if (member.sink.watch) return member.sink.watch(check);
     const timer = setInterval(() => {
       // Cleared here, in the request that set it (a timer cannot be cleared from another request).
       if (member.left) clearInterval(timer);
-      else if (this.#connection?.holder !== member && this.#stalled()) this.#takeOver(member);
+      else check();
     }, WATCHDOG_MS);
   }
 

@@ -23,7 +23,7 @@ function fakeHub() {
 }
 
 interface Recorded {
-  sink: Required<ChangeSink>;
+  sink: Required<Pick<ChangeSink, "send" | "ready" | "end" | "run">> & ChangeSink;
   events: string[];
   tasks: (() => void)[];
 }
@@ -232,6 +232,24 @@ describe("SharedSubscription", () => {
     warn.mockRestore();
     expect(a.events).toEqual(["end: the notification hub subscription failed: no route"]);
     expect(pool.stats).toEqual({ members: 0, state: "idle" });
+  });
+
+  it("checks the holder from a listener's own timer when the listener offers one, and sets none itself", async () => {
+    vi.useFakeTimers();
+    const hub = fakeHub();
+    const pool = new SharedSubscription(hub.open);
+    pool.subscribe(TOOLS, recorder().sink); // its request dies without leaving
+    const checks: (() => void)[] = [];
+    pool.subscribe(TOOLS, { ...recorder().sink, watch: (check) => checks.push(check) });
+    await vi.advanceTimersByTimeAsync(0);
+    hub.opened[0]?.write(hello(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(checks).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 11_000);
+    checks[0]?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(hub.opened).toHaveLength(2);
+    expect(hub.opened[1]?.after).toEqual({ epoch: "e1", seq: 2 });
   });
 
   it("takes over from a holder whose request went silent (no heartbeat for 10 s)", async () => {
