@@ -150,10 +150,14 @@ export class SharedSubscription implements ChangeSource {
   }
 
   async #read(connection: Connection, after: HubPosition | undefined): Promise<void> {
-    let reader: ReadableStreamDefaultReader<string> | undefined;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {
       const body = await this.#open(after, connection.controller.signal);
-      reader = body.pipeThrough(new TextDecoderStream()).getReader();
+      // A plain reader and a TextDecoder, not pipeThrough(TextDecoderStream): on workerd
+      // 1.20260426 a pipe whose source was aborted when its request went away kept about 2 KiB
+      // reachable per subscription (measured: 100 subscriptions per cycle, heap after a full GC).
+      reader = body.getReader();
+      const decoder = new TextDecoder();
       let buffer = "";
       for (;;) {
         if (this.#connection !== connection) break;
@@ -164,7 +168,7 @@ export class SharedSubscription implements ChangeSource {
           return;
         }
         this.#heardAt = Date.now();
-        buffer += value;
+        buffer += decoder.decode(value, { stream: true });
         for (let end = buffer.indexOf("\n"); end !== -1 && this.#connection === connection; end = buffer.indexOf("\n")) {
           const line = buffer.slice(0, end);
           buffer = buffer.slice(end + 1);

@@ -23,8 +23,13 @@ const encoder = new TextEncoder();
  * second that a reader went away (workerd reports a cancelled stream at its next write).
  */
 const HEARTBEAT_MS = 1_000;
-/** Notifications kept for a subscription that resumes (a handover between listeners takes milliseconds). */
+/**
+ * Notifications kept for a subscription that resumes: the last 1,024, none older than a minute.
+ * A handover between listeners takes milliseconds; a takeover from a holder whose request died
+ * without a word, about 10 to 20 s.
+ */
 const RECENT = 1024;
+const RECENT_MS = 60_000;
 /**
  * Notifications that say the same thing (a list changed; one resource changed) are sent at most
  * twice per window: the first at once, the last of the rest when the window closes.
@@ -40,13 +45,14 @@ interface Window {
 export class McpNotificationHub extends DurableObject {
   readonly #epoch = crypto.randomUUID();
   #seq = 0;
-  readonly #recent: { seq: number; bytes: Uint8Array }[] = [];
+  readonly #recent: { seq: number; at: number; bytes: Uint8Array }[] = [];
   readonly #subscribers = new Set<ReadableStreamDefaultController<Uint8Array>>();
   readonly #windows = new Map<string, Window>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   /** Opens a subscription; `?epoch=E&after=N` resumes after notification N of epoch E when the hub still holds what followed. */
   override fetch(request: Request): Response {
+    this.#forget();
     const url = new URL(request.url);
     const after = Number(url.searchParams.get("after") ?? Number.NaN);
     const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
@@ -103,9 +109,17 @@ export class McpNotificationHub extends DurableObject {
   #send(method: string, params: JsonObject): void {
     const seq = ++this.#seq;
     const bytes = encoder.encode(`${JSON.stringify({ seq, method, params })}\n`);
-    this.#recent.push({ seq, bytes });
-    if (this.#recent.length > RECENT) this.#recent.shift();
+    this.#recent.push({ seq, at: Date.now(), bytes });
+    this.#forget();
     this.#write(bytes);
+  }
+
+  /** Drops what no resuming subscription may still need (see RECENT). */
+  #forget(): void {
+    const since = Date.now() - RECENT_MS;
+    let drop = Math.max(0, this.#recent.length - RECENT);
+    while (drop < this.#recent.length && (this.#recent[drop] as { at: number }).at < since) drop++;
+    if (drop > 0) this.#recent.splice(0, drop);
   }
 
   #write(bytes: Uint8Array): void {
