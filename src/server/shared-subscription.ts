@@ -23,8 +23,8 @@ export type OpenHubStream = (after: HubPosition | undefined, signal: AbortSignal
 
 /** How often a listener without its own timer (`sink.watch`) checks that the holder still hears the hub. */
 const WATCHDOG_MS = 5_000;
-/** The hub writes a heartbeat every second: this much silence means the holder's request is gone. */
-const SILENCE_MS = 10_000;
+/** The hub writes a heartbeat every 5 s: this much silence means the holder's request is gone. */
+const SILENCE_MS = 15_000;
 /**
  * Takeovers that fail before the hub answers (the successor's request was ending too, as when many
  * clients leave at once) are passed to another listener this many times in a row, then every

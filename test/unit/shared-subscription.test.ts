@@ -245,14 +245,14 @@ describe("SharedSubscription", () => {
     hub.opened[0]?.write(hello(2));
     await vi.advanceTimersByTimeAsync(0);
     expect(checks).toHaveLength(1);
-    vi.setSystemTime(Date.now() + 11_000);
+    vi.setSystemTime(Date.now() + 16_000);
     checks[0]?.();
     await vi.advanceTimersByTimeAsync(0);
     expect(hub.opened).toHaveLength(2);
     expect(hub.opened[1]?.after).toEqual({ epoch: "e1", seq: 2 });
   });
 
-  it("takes over from a holder whose request went silent (no heartbeat for 10 s)", async () => {
+  it("takes over from a holder whose request went silent (no heartbeat for 15 s)", async () => {
     vi.useFakeTimers();
     const hub = fakeHub();
     const pool = new SharedSubscription(hub.open);
@@ -262,7 +262,7 @@ describe("SharedSubscription", () => {
     await vi.advanceTimersByTimeAsync(0);
     hub.opened[0]?.write(hello(2));
     await vi.advanceTimersByTimeAsync(0);
-    await vi.advanceTimersByTimeAsync(8_000);
+    await vi.advanceTimersByTimeAsync(13_000);
     expect(hub.opened).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(8_000);
     expect(hub.opened).toHaveLength(2);

@@ -8,6 +8,8 @@ import { auxiliary, call, hubSubscribers, legacyPost, listen, openStreams, reset
 
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const WAIT = { timeout: 5000, interval: 20 };
+// A hub object learns that a subscription was cancelled at its next write (a heartbeat every 5 s).
+const HUB_WAIT = { timeout: 12_000, interval: 50 };
 
 const completeFor = (listener: Listener) => ({
   jsonrpc: "2.0",
@@ -46,8 +48,8 @@ describe("listen streams through the hub (workerd defaults)", () => {
     await call(auxiliary, "solo", "announce_tools");
     expect((await second.next())?.["method"]).toBe(TOOLS_CHANGED);
     await second.close();
-    await vi.waitFor(async () => expect([await openStreams(auxiliary), await hubSubscribers(auxiliary, "solo")]).toEqual([0, 0]), WAIT);
-  });
+    await vi.waitFor(async () => expect([await openStreams(auxiliary), await hubSubscribers(auxiliary, "solo")]).toEqual([0, 0]), HUB_WAIT);
+  }, 20_000);
 
   it("ends a listener that reads too slowly with the listen result, instead of queueing without bound", async () => {
     const slow = await listen(auxiliary, "slow", { resourceSubscriptions: ["test://slow"] });
@@ -58,8 +60,8 @@ describe("listen streams through the hub (workerd defaults)", () => {
     for (let message = await slow.next(); message; message = await slow.next()) messages.push(message);
     expect(messages.at(-1)).toEqual(completeFor(slow));
     expect(messages.length).toBeLessThan(300);
-    await vi.waitFor(async () => expect(await hubSubscribers(auxiliary, "slow")).toBe(0), WAIT);
-  });
+    await vi.waitFor(async () => expect(await hubSubscribers(auxiliary, "slow")).toBe(0), HUB_WAIT);
+  }, 20_000);
 
   it("ends every listen stream gracefully when the hub is reset, and a client that listens again gets the next change", async () => {
     const listeners = [await listen(auxiliary, "solo", { toolsListChanged: true }), await listen(auxiliary, "solo", { toolsListChanged: true })];
@@ -133,8 +135,8 @@ describe("listen streams without cross-request wake-ups (the runner's flags, as 
     await call(runner, "solo", "announce_tools");
     for (const listener of listeners) expect((await listener.next())?.["method"]).toBe(TOOLS_CHANGED);
     for (const listener of listeners) await listener.close();
-    await vi.waitFor(async () => expect(await hubSubscribers(runner, "solo")).toBe(0), WAIT);
-  });
+    await vi.waitFor(async () => expect(await hubSubscribers(runner, "solo")).toBe(0), HUB_WAIT);
+  }, 20_000);
 });
 
 describe("2025 session GET streams through the hub", () => {
