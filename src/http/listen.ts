@@ -21,7 +21,7 @@ export interface ListenSettings {
    * An SSE comment after this long without a write (default 15 s). It keeps idle streams open
    * through proxies, and bounds how long a stream whose client closed its connection quietly
    * (a TCP FIN) is held: workerd notices such a client only when it next writes to it. Shorter
-   * releases sooner and costs more idle CPU (about 60 µs per heartbeat, measured locally).
+   * releases sooner and costs more idle CPU (a heartbeat is about 60 to 85 µs, measured locally).
    */
   heartbeatMs?: number;
 }
