@@ -4,6 +4,9 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+// Where test/workers-notify/global-setup.ts bundles the notifications fixture Worker.
+const NOTIFY_FIXTURE_DIR = new URL("./.wrangler/notify-fixture", import.meta.url).pathname;
+
 // Keep every wrangler/miniflare started in this process (the workers pool) offline and quiet.
 process.env["WRANGLER_SEND_METRICS"] = "false";
 process.env["WRANGLER_SEND_ERROR_REPORTS"] = "false";
@@ -71,6 +74,41 @@ export default defineConfig({
         test: {
           name: "workers-admission",
           include: ["test/workers-admission/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest({
+            // Change notifications. The fixture Worker runs twice: as the Worker under test (the
+            // runner turns cross-request wake-ups off: the fallback path) and bundled as the
+            // auxiliary Worker NOTIFY with workerd's defaults (global-setup.ts bundles it).
+            wrangler: { configPath: "./test/workers-notify/fixture/wrangler.toml" },
+            remoteBindings: false,
+            miniflare: {
+              serviceBindings: { NOTIFY: "notify-fixture" },
+              durableObjects: { NOTIFY_HUB: { className: "McpNotificationHub", scriptName: "notify-fixture" } },
+              workers: [
+                {
+                  name: "notify-fixture",
+                  modules: true,
+                  scriptPath: `${NOTIFY_FIXTURE_DIR}/fixture-worker.js`,
+                  compatibilityDate: "2026-04-01",
+                  compatibilityFlags: ["enable_request_signal"],
+                  bindings: { MCP_DEBUG: "false" },
+                  durableObjects: {
+                    MCP_NOTIFICATIONS: { className: "McpNotificationHub", useSQLite: true },
+                    MCP_SESSIONS: { className: "McpSessionObject", useSQLite: true },
+                  },
+                },
+              ],
+            },
+          }),
+        ],
+        test: {
+          name: "workers-notify",
+          include: ["test/workers-notify/**/*.test.ts"],
+          globalSetup: ["test/workers-notify/global-setup.ts"],
         },
       },
       {

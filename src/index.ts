@@ -46,7 +46,9 @@ export {
 export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompt.ts";
 export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/handler-context.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/input.ts";
-export type { ChangeFeed, SubscriptionFilter } from "./server/change-hub.ts";
+export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/change-hub.ts";
+export type { ChangeRelay } from "./server/change-relay.ts";
+export type { SubscriptionFilter } from "./server/subscription-filter.ts";
 export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleStore, type Handles } from "./server/handles.ts";
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
 export type { ToolSearchOptions } from "./server/tool-search.ts";

@@ -8,6 +8,7 @@ import { createStateSealer, type StateSealer } from "../server/request-state.ts"
 import type { McpServer } from "../server/server.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
+import type { ListenSettings } from "./listen.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { SessionGateway } from "./session-gateway.ts";
 import type { TaskGateway } from "./task-gateway.ts";
@@ -68,6 +69,8 @@ export interface McpAppOptions {
   accessLog?: boolean;
   /** Carries change notifications across isolates; on Workers, the MCP_NOTIFICATIONS hub. */
   relay?: ChangeRelay;
+  /** `subscriptions/listen` streams: the slow-listener limit and the heartbeat. */
+  listen?: ListenSettings;
   /** Limits on tool calls: a deadline and a result size. */
   limits?: CallLimits;
   /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
@@ -91,6 +94,7 @@ export interface Endpoint {
   readonly sessions: SessionGateway | undefined;
   readonly tasks: TaskGateway | undefined;
   readonly relay: ChangeRelay | undefined;
+  readonly listen: ListenSettings | undefined;
   readonly maxBodyBytes: number;
   readonly maxJsonDepth: number;
   readonly bodyTimeoutMs: number;
@@ -131,6 +135,7 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     sessions: options.sessions,
     tasks: options.tasks,
     relay: options.relay,
+    listen: options.listen,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,

@@ -40,7 +40,7 @@ async function route(request: Request, endpoint: Endpoint, admitted: AdmittedPos
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
   if (info.era === "modern" && message.method === "subscriptions/listen") {
-    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, endpoint.debug);
+    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, { ...endpoint.listen, debug: endpoint.debug, signal: request.signal });
   }
   const exchange = new Exchange(request, endpoint, {
     era: info.era,

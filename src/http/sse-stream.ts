@@ -12,12 +12,6 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 export interface SseStreamOptions {
   headers?: Record<string, string>;
   /**
-   * Set for streams fed by other requests (listen streams): Workers forbid one request's handler
-   * from touching I/O objects of another, even resolving a promise its stream waits on. Such a
-   * stream checks its queue on its own timer, every `crossRequestPollMs`, instead of being woken.
-   */
-  crossRequestPollMs?: number;
-  /**
    * Writes an SSE comment after this long without other writes. On Workers a client that went
    * away is only noticed when a write to its connection fails, so this bounds how long that takes.
    * Off when absent or 0.
@@ -34,7 +28,6 @@ const KEEP_ALIVE = ": keep-alive\n\n";
 export class SseStream {
   readonly response: Response;
   readonly #queue: string[] = [];
-  readonly #pollMs: number | undefined;
   readonly #keepAliveMs: number | undefined;
   #wake: (() => void) | undefined;
   #ended = false;
@@ -42,7 +35,6 @@ export class SseStream {
 
   /** `onCancel` runs when the client goes away before the stream ends. */
   constructor(onCancel: () => void, options: SseStreamOptions = {}) {
-    this.#pollMs = options.crossRequestPollMs;
     this.#keepAliveMs = options.keepAliveMs || undefined;
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -51,7 +43,6 @@ export class SseStream {
             let keepAlive: ReturnType<typeof setTimeout> | undefined;
             await new Promise<void>((resolve) => {
               this.#wake = resolve;
-              if (this.#pollMs !== undefined) setTimeout(resolve, this.#pollMs);
               if (this.#keepAliveMs === undefined) return;
               keepAlive = setTimeout(() => {
                 this.#queue.push(KEEP_ALIVE);
@@ -103,7 +94,7 @@ export class SseStream {
   #push(text: string): void {
     if (!this.open) return;
     this.#queue.push(text);
-    if (this.#pollMs === undefined) this.#flush();
+    this.#flush();
   }
 
   #flush(): void {

@@ -1,18 +1,7 @@
 /** List-change and resource-update notifications, fanned out to the listeners of this isolate. */
 
-import { invalidParams } from "../core/errors.ts";
-import { isObject, own } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
-
-/** What a `subscriptions/listen` request may ask for (2026-07-28 `SubscriptionFilter`). */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-  /** `notifications/tasks` for these tasks (tasks extension); the HTTP layer keeps only the caller's own. */
-  taskIds?: string[];
-}
+import { wants, type SubscriptionFilter } from "./subscription-filter.ts";
 
 /** Announces changes; handlers reach it as `ctx.changes`, Workers as `server.changes`. */
 export interface ChangeFeed {
@@ -23,72 +12,53 @@ export interface ChangeFeed {
   resourceUpdated(uri: string): void;
 }
 
-export type ChangeListener = (method: string, params: JsonObject) => void;
+/**
+ * The receiving end of one subscription (a listen stream, a session's GET stream). A source may
+ * call it from another request than the subscriber's: `send`, `ready` and `end` only queue and
+ * wake (Workers let one request resolve a promise another request waits on, and run the
+ * continuation in the waiter's request; they do not let it write to the other's stream).
+ */
+export interface ChangeSink {
+  /** A notification the filter asked for. */
+  send(method: string, params: JsonObject): void;
+  /** The subscription is live: every notification published from now on reaches `send`. */
+  ready?(): void;
+  /** The source ended the subscription (its hub went away, or lost notifications): nothing more comes. */
+  end?(reason: string): void;
+  /**
+   * Runs `task` soon inside the subscriber's own request, so that the I/O it starts (a shared hub
+   * subscription handed over to this subscriber) belongs to a request that is still open.
+   */
+  run?(task: () => void): void;
+  /**
+   * Has the subscriber call `check` now and then from its own request (a listen stream: at its
+   * heartbeat timer), so that a source needs no timer of its own per subscriber.
+   */
+  watch?(check: () => void): void;
+}
+
+/** Where listeners subscribe: the in-isolate hub, or a relay across isolates. */
+export interface ChangeSource {
+  /**
+   * Registers a sink; returns the function that removes it (idempotent). Call it inside the
+   * subscriber's own request: a source may start I/O there that must belong to that request.
+   */
+  subscribe(filter: SubscriptionFilter, sink: ChangeSink): () => void;
+}
 
 interface Subscription {
   filter: SubscriptionFilter;
-  send: ChangeListener;
+  sink: ChangeSink;
 }
 
-const BOOLEAN_KEYS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
-
-/**
- * Validates a listen filter and returns the part this server honours (unknown kinds are left out,
- * as the acknowledgement must show). Throws -32602 for values of the wrong type.
- */
-export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
-  if (!isObject(value)) throw invalidParams(`subscriptions/listen needs params.notifications, an object such as {"toolsListChanged": true}`);
-  const honoured: SubscriptionFilter = {};
-  for (const key of BOOLEAN_KEYS) {
-    const flag = own(value, key);
-    if (flag === undefined) continue;
-    if (typeof flag !== "boolean") throw invalidParams(`params.notifications.${key} must be a boolean`);
-    if (flag) honoured[key] = true;
-  }
-  const uris = own(value, "resourceSubscriptions");
-  if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) {
-      throw invalidParams(`params.notifications.resourceSubscriptions must be an array of resource URIs`);
-    }
-    if (uris.length > 0) honoured.resourceSubscriptions = [...new Set(uris)];
-  }
-  const taskIds = own(value, "taskIds");
-  if (taskIds !== undefined) {
-    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) throw invalidParams(`params.notifications.taskIds must be an array of task ids`);
-    if (taskIds.length > 0) honoured.taskIds = [...new Set(taskIds as string[])];
-  }
-  return honoured;
-}
-
-function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
-}
-
-/** Whether a notification is one the filter asked for. */
-export function wants(filter: SubscriptionFilter, method: string, params: JsonObject): boolean {
-  switch (method) {
-    case "notifications/tools/list_changed":
-      return filter.toolsListChanged === true;
-    case "notifications/prompts/list_changed":
-      return filter.promptsListChanged === true;
-    case "notifications/resources/list_changed":
-      return filter.resourcesListChanged === true;
-    case "notifications/resources/updated":
-      return typeof params["uri"] === "string" && filter.resourceSubscriptions?.some((s) => covers(s, params["uri"] as string)) === true;
-    case "notifications/tasks":
-      return typeof params["taskId"] === "string" && filter.taskIds?.includes(params["taskId"]) === true;
-    default:
-      return false;
-  }
-}
-
-export class ChangeHub implements ChangeFeed {
+/** The in-isolate fan-out: delivers each change to the subscriptions of this isolate that ask for it. */
+export class ChangeHub implements ChangeFeed, ChangeSource {
   readonly #subscriptions = new Set<Subscription>();
 
-  /** Registers a listener; returns the function that removes it. */
-  subscribe(filter: SubscriptionFilter, send: ChangeListener): () => void {
-    const subscription = { filter, send };
+  subscribe(filter: SubscriptionFilter, sink: ChangeSink): () => void {
+    const subscription = { filter, sink };
     this.#subscriptions.add(subscription);
+    sink.ready?.();
     return () => this.#subscriptions.delete(subscription);
   }
 
@@ -98,13 +68,26 @@ export class ChangeHub implements ChangeFeed {
 
   /** Delivers a notification to the listeners whose filter asks for it. */
   emit(method: string, params: JsonObject): void {
-    for (const subscription of this.#subscriptions) {
-      if (!wants(subscription.filter, method, params)) continue;
+    for (const { filter, sink } of this.#subscriptions) {
+      if (!wants(filter, method, params)) continue;
       try {
-        subscription.send(method, params);
+        sink.send(method, params);
       } catch (error) {
         // One broken listener must not stop the others.
         console.error("edge-mcp: a change listener failed", error);
+      }
+    }
+  }
+
+  /** Ends every subscription (their sinks get `end`) and forgets them. */
+  endAll(reason: string): void {
+    const ended = [...this.#subscriptions];
+    this.#subscriptions.clear();
+    for (const { sink } of ended) {
+      try {
+        sink.end?.(reason);
+      } catch (error) {
+        console.error("edge-mcp: a change listener failed to end", error);
       }
     }
   }

@@ -1,17 +1,15 @@
 /** Change notifications across isolates: a relay (a Durable Object hub on Workers) that every listener reads. */
 
 import type { JsonObject } from "../core/types.ts";
-import type { ChangeFeed, ChangeListener, SubscriptionFilter } from "./change-hub.ts";
+import type { ChangeFeed, ChangeSource } from "./change-hub.ts";
 
-// The filter rule lives with the filter (change-hub.ts); re-exported for the relays that apply it.
-export { wants } from "./change-hub.ts";
+/** The most hub shards a tenant's notifications may be spread over (tenant config, Worker options). */
+export const MAX_RELAY_SHARDS = 64;
 
 /** Carries one tenant's change notifications between isolates. */
-export interface ChangeRelay {
+export interface ChangeRelay extends ChangeSource {
   /** Sends a notification to every listener of the tenant, on every isolate. */
   publish(method: string, params: JsonObject): Promise<void>;
-  /** Receives the tenant's notifications that match the filter; returns the function that stops it. */
-  subscribe(filter: SubscriptionFilter, send: ChangeListener): () => void;
 }
 
 /**

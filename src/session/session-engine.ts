@@ -61,6 +61,8 @@ export class SessionEngine {
   #loaded = false;
   #standalone: SessionStream | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The standalone stream's filter: updated in place when the client subscribes to a resource. */
+  #filter: { resourceSubscriptions: string[] } | undefined;
 
   constructor(options: SessionEngineOptions) {
     this.#options = options;
@@ -179,14 +181,39 @@ export class SessionEngine {
     return stream.response;
   }
 
-  #subscribe(endpoint: Endpoint): void {
-    this.#unsubscribe?.();
+  /** Feeds the standalone stream from the change source; `again` after the source ended (the hub went away). */
+  #subscribe(endpoint: Endpoint, again = false): void {
     const record = this.#record;
+    if (this.#unsubscribe && this.#filter && record && !again) {
+      // Only the resource subscriptions changed: the live subscription reads its filter at each
+      // notification, so nothing published meanwhile is missed (re-subscribing could miss it).
+      this.#filter.resourceSubscriptions = record.subscriptions;
+      return;
+    }
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     if (!record) return;
     const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
+    this.#filter = filter;
     const source = endpoint.relay ?? endpoint.server.changes;
-    this.#unsubscribe = source.subscribe(filter, (method, params) => {
-      this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    const send = (method: string, params: JsonObject): void => this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    this.#unsubscribe = source.subscribe(filter, {
+      send,
+      // What the lost hub may have dropped is announced again: list changes and updates are
+      // idempotent (the client lists or reads again), and 2025 clients have no other way to learn it.
+      ready: () => {
+        if (!again) return;
+        for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"]) send(method, {});
+        for (const uri of filter.resourceSubscriptions) send("notifications/resources/updated", { uri });
+      },
+      // The hub went away (reset, eviction, deploy): subscribe again after 1 to 5 s, spread so
+      // that a hub's sessions do not all come back at once.
+      end: () => {
+        this.#unsubscribe = undefined;
+        setTimeout(() => {
+          if (this.#standalone && this.#record && !this.#unsubscribe) this.#subscribe(endpoint, true);
+        }, 1000 + Math.floor(Math.random() * 4000));
+      },
     });
   }
 
@@ -194,8 +221,8 @@ export class SessionEngine {
     const stream = new SessionStream({
       storage: this.#options.storage,
       retryMs: this.#options.retryMs ?? 1000,
-      // The standalone stream is fed by other requests, possibly outside this object.
-      ...(standalone ? { crossRequestPollMs: 50, keepAliveMs: 15_000 } : {}),
+      // The standalone stream is fed by other requests of this object (one I/O context: no polling).
+      ...(standalone ? { keepAliveMs: 15_000 } : {}),
     });
     this.#streams.set(stream.id, stream);
     return stream;

@@ -18,8 +18,6 @@ export interface SessionStreamOptions {
   storage: SessionStorage;
   /** The `retry` (ms) sent in the priming event: how long a client waits before reconnecting. */
   retryMs: number;
-  /** For streams written by other requests (the standalone GET stream): see SseStream. */
-  crossRequestPollMs?: number;
   /**
    * Writes an SSE comment this often while the stream is open. Workers notice a client that left
    * only when they next write, so idle streams need a heartbeat to be cleaned up.
@@ -85,12 +83,9 @@ export class SessionStream implements ResponseStream {
 
   #connect(afterSeq: number | undefined): Response {
     this.#connection?.close();
-    const connection = new SseStream(
-      () => {
-        if (this.#connection === connection) this.#connection = undefined;
-      },
-      this.#options.crossRequestPollMs === undefined ? {} : { crossRequestPollMs: this.#options.crossRequestPollMs },
-    );
+    const connection = new SseStream(() => {
+      if (this.#connection === connection) this.#connection = undefined;
+    });
     if (afterSeq === undefined) {
       // Priming event (SEP-1699): an id to resume from, empty data, and how long to wait.
       connection.raw(`id: ${this.id}.${this.#seq}\nretry: ${this.#options.retryMs}\ndata: \n\n`);

@@ -5,6 +5,7 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tool-search.ts";
+import { MAX_RELAY_SHARDS } from "../server/change-relay.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -41,6 +42,16 @@ export interface TenantRateLimits {
   retryAfterSeconds?: number;
 }
 
+/** Change notifications of a tenant (the McpNotificationHub objects). */
+export interface TenantNotifications {
+  /** Hub objects the notifications are spread over, 1 to 64 (default 1). */
+  shards?: number;
+  /** The slow-listener limit of listen streams, in bytes queued (default 65536). */
+  maxQueuedBytes?: number;
+  /** A listen stream writes an SSE comment after this many ms without a write (default 15000). */
+  heartbeatMs?: number;
+}
+
 export interface TenantConfig {
   id: string;
   /** Host names (no port) that select this tenant, e.g. `mcp.acme.com`. */
@@ -65,6 +76,7 @@ export interface TenantConfig {
   auth?: Record<string, unknown>;
   /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
   toolSearch?: ToolSearchOptions;
+  notifications?: TenantNotifications;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -153,6 +165,26 @@ function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
   return options;
 }
 
+function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
+  if (!isObject(value)) return fail("notifications", "must be an object such as {\"shards\": 4}");
+  const { shards, maxQueuedBytes, heartbeatMs, ...unknown } = value;
+  for (const key of Object.keys(unknown)) fail(`notifications.${key}`, "is not a known field");
+  const out: TenantNotifications = {};
+  const count = positiveInt(shards, "notifications.shards", fail);
+  if (count !== undefined) {
+    if (count > MAX_RELAY_SHARDS) fail("notifications.shards", `must be at most ${MAX_RELAY_SHARDS}`);
+    out.shards = count;
+  }
+  const bytes = positiveInt(maxQueuedBytes, "notifications.maxQueuedBytes", fail);
+  if (bytes !== undefined) out.maxQueuedBytes = bytes;
+  const heartbeat = positiveInt(heartbeatMs, "notifications.heartbeatMs", fail);
+  if (heartbeat !== undefined) {
+    if (heartbeat < 100 || heartbeat > 300_000) fail("notifications.heartbeatMs", "must be from 100 to 300000 (ms)");
+    out.heartbeatMs = heartbeat;
+  }
+  return out;
+}
+
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const label = isObject(value) && typeof value["id"] === "string" ? value["id"] : `#${index}`;
@@ -160,7 +192,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, toolSearch, ...unknown } = value;
+  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, toolSearch, notifications, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id, modules: [] };
@@ -218,6 +250,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     tenant.auth = auth;
   }
   if (toolSearch !== undefined) tenant.toolSearch = parseToolSearch(toolSearch, fail);
+  if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
   return tenant;
 }
 

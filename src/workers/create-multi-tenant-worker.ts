@@ -7,13 +7,14 @@ import type { Implementation } from "../core/types.ts";
 import { createEndpointApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
+import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
-import { parseTenantsDocument, type TenantConfig, type TenantRateLimits } from "../tenancy/tenant-config.ts";
+import { parseTenantsDocument, type TenantConfig, type TenantNotifications, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
@@ -99,7 +100,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {
-            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true).relay;
+            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true, false, tenant.notifications?.shards ?? 1).relay;
             (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
           },
         },
@@ -111,6 +112,11 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
     perEnv.set(env, state);
   }
   return state;
+}
+
+/** The listen stream settings in a tenant's `notifications` (shards are the relay's). */
+function listenSettingsOf({ maxQueuedBytes, heartbeatMs }: TenantNotifications): ListenSettings {
+  return { ...(maxQueuedBytes === undefined ? {} : { maxQueuedBytes }), ...(heartbeatMs === undefined ? {} : { heartbeatMs }) };
 }
 
 /**
@@ -141,7 +147,8 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
-    ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true),
+    ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1),
+    ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay } from "./notification-hub.ts";
+import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
@@ -21,6 +21,11 @@ export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions"
    * an object sets their TTL and polling interval.
    */
   tasks?: boolean | TaskSettings;
+  /**
+   * Hub objects (MCP_NOTIFICATIONS) the change notifications are spread over, 1 to 64 (default 1).
+   * Also MCP_NOTIFICATION_SHARDS. The session and task objects read the same options.
+   */
+  notificationShards?: number;
 }
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
@@ -42,6 +47,7 @@ export function durableBindings(
   tenant: string,
   sessionsOn: boolean,
   tasks: boolean | TaskSettings = true,
+  shards = 1,
 ): Pick<McpAppOptions, "handleStore" | "sessions" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
@@ -55,19 +61,19 @@ export function durableBindings(
     ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
     ...(tasksOn && env.MCP_TASKS ? { tasks: durableTaskGateway(env.MCP_TASKS, typeof tasks === "object" ? tasks : undefined) } : {}),
     ...(env.MCP_QUOTAS ? { quotaCounter: durableQuotaCounter(env.MCP_QUOTAS) } : {}),
-    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant) } : {}),
+    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards }) } : {}),
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
   };
 }
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint(server: McpServer, options: WorkerOptions, env: McpEnv): Endpoint {
-  const { legacySessions, tasks, ...rest } = options;
+  const { legacySessions, tasks, notificationShards, ...rest } = options;
   const sessionsOn = envFlag(env.MCP_LEGACY_SESSIONS, legacySessions === true);
   return createEndpoint({
     ...rest,
     server,
-    ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks),
+    ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards)),
     responseMode: responseModeOf(env, options.responseMode),
     debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
     allow: {

@@ -8,5 +8,6 @@ export { durableSessionGateway } from "./session-gateway.ts";
 export { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
 export { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 export { durableTaskGateway } from "./task-gateway.ts";
-export { McpNotificationHub, durableChangeRelay } from "./notification-hub.ts";
+export { McpNotificationHub } from "./notification-hub.ts";
+export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";

@@ -49,6 +49,15 @@ const { values: opt } = parseArgs({
     tasks: { type: "boolean", default: true }, // the task runs after the main rounds (--no-tasks skips them)
     "tasks-rounds": { type: "string", default: "3" }, // fresh workerds for the task runs
     "tasks-only": { type: "boolean", default: false }, // only the task runs
+    notifications: { type: "boolean", default: false }, // the notifications run (notifications.mjs) after the others
+    "notifications-only": { type: "boolean", default: false }, // only the notifications run (npm run bench:notifications)
+    "notify-listeners": { type: "string", default: "1,100,500" }, // listen streams per run; the largest runs --notify-cycles cycles
+    "notify-changes": { type: "string", default: "50" }, // changes per cycle
+    "notify-rate": { type: "string", default: "20" }, // changes per second
+    "notify-cycles": { type: "string", default: "5" }, // open → changes → close cycles at the largest listener count
+    "notify-idle": { type: "string", default: "15" }, // seconds of idle CPU measurement (one heartbeat period by default)
+    "notify-raw": { type: "string", default: "500" }, // raw hub subscriptions for the hub's own cost
+    "notify-heartbeat-ms": { type: "string" }, // listen streams' heartbeat (default: the runtime's)
     verbose: { type: "boolean", short: "v", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -60,8 +69,11 @@ if (opt.help) {
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
                     [--no-session | --session-only] [--session-rounds N] [--session-requests N] [--session-opens N]
                     [--no-tasks | --tasks-only] [--tasks-rounds N]
-Measures the demo Worker against the bare floor Worker, then the task runs, the scale runs and the session run;
-see test/bench/README.md. The --*-only flags combine (each runs its part) and skip the main rounds.`);
+                    [--notifications | --notifications-only] [--notify-listeners 1,100,500] [--notify-changes N]
+                    [--notify-rate N] [--notify-cycles N] [--notify-idle S] [--notify-raw N] [--notify-heartbeat-ms N]
+Measures the demo Worker against the bare floor Worker, then the task runs, the scale runs and the session run
+(and, when asked, the notifications run); see test/bench/README.md. The --*-only flags combine (each runs its part)
+and skip the main rounds.`);
   process.exit(0);
 }
 const num = (name, min) => {
@@ -78,10 +90,11 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"];
+const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"] || opt["notifications-only"];
 const SCALE = opt["scale-only"] || (!ONLY && opt.scale);
 const SESSION = opt["session-only"] || (!ONLY && opt.session);
 const TASKS = opt["tasks-only"] || (!ONLY && opt.tasks);
+const NOTIFICATIONS = opt["notifications-only"] || (!ONLY && opt.notifications);
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
 const SESSION_ROUNDS = Math.floor(num("session-rounds", 1));
@@ -690,6 +703,9 @@ const helpers = () => ({
   startWorker,
   stopWorker,
   processTree,
+  cpuOf,
+  snapshot,
+  otherCores,
   quietly,
   once,
   // The inspector client of the heap readings: wrangler's miniflare depends on ws (Node 20 has no WebSocket).
@@ -742,6 +758,12 @@ async function main() {
       const { runSession } = await import("./session.mjs");
       const session = await runSession(sessionHelpers(), workDir);
       console.log(`\n${session.text}`);
+    }
+    if (NOTIFICATIONS) {
+      phaseNoiseStart = noiseMs;
+      const { runNotifications } = await import("./notifications.mjs");
+      const notifications = await runNotifications(scaleHelpers(), workDir);
+      console.log(`\n${notifications.text}`);
     }
     const total = ((performance.now() - started) / 1000).toFixed(0);
     console.log(`\n(total ${total} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);

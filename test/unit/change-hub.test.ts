@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { ChangeHub, parseSubscriptionFilter } from "../../src/server/change-hub.ts";
+import { ChangeHub } from "../../src/server/change-hub.ts";
+import { parseSubscriptionFilter, wants } from "../../src/server/subscription-filter.ts";
 
 describe("parseSubscriptionFilter", () => {
   it("keeps the kinds asked for and leaves out unknown kinds and false flags", () => {
@@ -26,8 +27,8 @@ describe("ChangeHub", () => {
     const hub = new ChangeHub();
     const tools: string[] = [];
     const resources: unknown[] = [];
-    const stopTools = hub.subscribe({ toolsListChanged: true }, (method) => tools.push(method));
-    hub.subscribe({ resourceSubscriptions: ["file:///dir"] }, (method, params) => resources.push([method, params]));
+    const stopTools = hub.subscribe({ toolsListChanged: true }, { send: (method) => tools.push(method) });
+    hub.subscribe({ resourceSubscriptions: ["file:///dir"] }, { send: (method, params) => resources.push([method, params]) });
     hub.toolsListChanged();
     hub.promptsListChanged();
     hub.resourceUpdated("file:///dir/a.txt");
@@ -42,10 +43,12 @@ describe("ChangeHub", () => {
   it("keeps delivering to other listeners when one throws", () => {
     const hub = new ChangeHub();
     const seen: string[] = [];
-    hub.subscribe({ toolsListChanged: true }, () => {
-      throw new Error("broken");
+    hub.subscribe({ toolsListChanged: true }, {
+      send: () => {
+        throw new Error("broken");
+      },
     });
-    hub.subscribe({ toolsListChanged: true }, (method) => seen.push(method));
+    hub.subscribe({ toolsListChanged: true }, { send: (method) => seen.push(method) });
     const original = console.error;
     console.error = () => {};
     try {
@@ -54,5 +57,34 @@ describe("ChangeHub", () => {
       console.error = original;
     }
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("wants", () => {
+  it("matches a resource update to a subscribed URI or a sub-resource of it, never a sibling with the same prefix", () => {
+    const filter = { resourceSubscriptions: ["file:///dir", "db://t/"] };
+    expect(wants(filter, "notifications/resources/updated", { uri: "file:///dir" })).toBe(true);
+    expect(wants(filter, "notifications/resources/updated", { uri: "file:///dir/a" })).toBe(true);
+    expect(wants(filter, "notifications/resources/updated", { uri: "db://t/rows" })).toBe(true);
+    expect(wants(filter, "notifications/resources/updated", { uri: "file:///dirt" })).toBe(false);
+    expect(wants(filter, "notifications/resources/updated", {})).toBe(false);
+  });
+
+  it("refuses methods that are not notification kinds, including prototype names", () => {
+    const all = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["a://"] };
+    for (const method of ["constructor", "__proto__", "toString", "notifications/message", "notifications/progress"]) expect(wants(all, method, {})).toBe(false);
+  });
+});
+
+describe("ChangeHub.endAll", () => {
+  it("ends every subscription once and forgets it", () => {
+    const hub = new ChangeHub();
+    const ended: string[] = [];
+    hub.subscribe({ toolsListChanged: true }, { send: () => {}, end: (reason) => ended.push(reason) });
+    hub.subscribe({ toolsListChanged: true }, { send: () => {}, end: (reason) => ended.push(reason) });
+    hub.endAll("bye");
+    hub.endAll("again");
+    expect(ended).toEqual(["bye", "bye"]);
+    expect(hub.listenerCount).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createEndpointApp } from "../../src/http/app.ts";
 import { createEndpoint, type Endpoint } from "../../src/http/endpoint.ts";
 import { resolveTaskSettings } from "../../src/http/task-gateway.ts";
-import { parseSubscriptionFilter } from "../../src/server/change-hub.ts";
+import { parseSubscriptionFilter } from "../../src/server/subscription-filter.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tool.ts";
 import { createMemoryTaskGateway } from "../../src/tasks/memory-task-gateway.ts";

@@ -37,11 +37,13 @@ describe("parseTenantConfig", () => {
       limits: { maxBodyBytes: 1000, toolTimeoutMs: 500, bodyTimeoutMs: 2000 },
       quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
+      notifications: { shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
     expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } });
     expect(config.limits?.bodyTimeoutMs).toBe(2000);
+    expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 });
   });
 
   it.each([
@@ -66,6 +68,15 @@ describe("parseTenantConfig", () => {
     [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
     [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
     [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],
+    [{ ...base, notifications: 4 }, /tenant acme: notifications must be an object/],
+    [{ ...base, notifications: { shards: 0 } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { shards: 2.5 } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { shards: 65 } }, /tenant acme: notifications.shards must be at most 64/],
+    [{ ...base, notifications: { shards: "4" } }, /tenant acme: notifications.shards must be a positive integer/],
+    [{ ...base, notifications: { maxQueuedBytes: -1 } }, /tenant acme: notifications.maxQueuedBytes must be a positive integer/],
+    [{ ...base, notifications: { shard: 2 } }, /tenant acme: notifications.shard is not a known field/],
+    [{ ...base, notifications: { heartbeatMs: 50 } }, /tenant acme: notifications.heartbeatMs must be from 100 to 300000/],
+    [{ ...base, notifications: { heartbeatMs: 0 } }, /tenant acme: notifications.heartbeatMs must be a positive integer/],
   ])("refuses %j, naming tenant and field", (config, message) => {
     expect(failure(() => parseTenantConfig(config))).toMatch(message);
   });

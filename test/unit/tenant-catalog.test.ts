@@ -80,7 +80,7 @@ describe("a tenant's catalogue, read again after its TTL", () => {
     const directory = make();
     const first = await directory.server(tenant);
     const heard: string[] = [];
-    first.changes.subscribe({ toolsListChanged: true }, (method) => heard.push(method));
+    first.changes.subscribe({ toolsListChanged: true }, { send: (method) => void heard.push(method) });
     service.tools = [forecast, alerts];
     now = 500;
     const second = await directory.server(tenant);
@@ -114,7 +114,7 @@ describe("a tenant's catalogue, read again after its TTL", () => {
     const directory = make();
     const first = await directory.server(tenant);
     const heard: string[] = [];
-    first.changes.subscribe({ toolsListChanged: true }, (method) => heard.push(method));
+    first.changes.subscribe({ toolsListChanged: true }, { send: (method) => void heard.push(method) });
     expect(await make(directory).server(tenant)).toBe(first);
     const pinned = { ...config, toolSearch: { exposure: "pinned" as const } };
     const next = await make(directory, pinned).server(parseTenantConfig(pinned));
