@@ -99,6 +99,7 @@ export default defineConfig({
                   durableObjects: {
                     MCP_NOTIFICATIONS: { className: "McpNotificationHub", useSQLite: true },
                     MCP_SESSIONS: { className: "McpSessionObject", useSQLite: true },
+                    MCP_QUOTAS: { className: "McpQuotaObject", useSQLite: true },
                   },
                 },
               ],
