@@ -147,7 +147,7 @@ export class ListenStream implements ChangeSink {
   ready(): void {
     if (this.#acked || this.#ending) return;
     this.#acked = true;
-    this.#message("notifications/subscriptions/acknowledged", { notifications: this.#options.filter as JsonObject });
+    this.#message("notifications/subscriptions/acknowledged", { notifications: this.#options.filter });
   }
 
   send(method: string, params: JsonObject): void {

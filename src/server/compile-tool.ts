@@ -89,8 +89,8 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
     input,
     output,
     headerParams,
-    handler: definition.handler as CompiledTool["handler"],
+    handler: definition.handler,
     task,
-    beforeTask: definition.beforeTask as CompiledTool["beforeTask"],
+    beforeTask: definition.beforeTask,
   };
 }

@@ -1,6 +1,6 @@
 /** Turns a JSON Schema or Standard Schema into a listed JSON Schema and a compiled validator. */
 
-import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
+import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../core/standard-schema.ts";
@@ -46,7 +46,7 @@ function describeStandardIssues(issues: ReadonlyArray<StandardIssue>): string[] 
 
 /** A validator that stops at the first error: bounded work and output, whatever the value. */
 function firstErrorValidator(schema: JsonSchema): (value: unknown) => ValidationOutcome {
-  const validator = new Validator(schema as Schema, "2020-12", true);
+  const validator = new Validator(schema, "2020-12", true);
   return (value) => {
     const result = validator.validate(value);
     return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
@@ -106,7 +106,7 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
     validate(value) {
       if (validator === undefined) {
         try {
-          validator = new Validator(schema as Schema, "2020-12", false);
+          validator = new Validator(schema, "2020-12", false);
         } catch (cause) {
           // A schema the validator cannot read (say, a duplicate $id) is a server bug: every value fails, with a log line.
           console.error(`edge-mcp: ${what} is not a valid JSON Schema:`, cause instanceof Error ? cause.message : cause);

@@ -19,7 +19,7 @@ export function stem(word: string): string {
   return word.slice(0, -1);
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function isUpper(c: number): boolean {
   return c >= 65 && c <= 90;

@@ -46,8 +46,8 @@ function summary(description: unknown): string | undefined {
 
 function shaped(tool: JsonObject, detail: Detail): JsonObject {
   if (detail === "full") return tool;
-  if (detail === "names") return { name: tool["name"] as string };
-  const out: JsonObject = { name: tool["name"] as string };
+  if (detail === "names") return { name: tool["name"] };
+  const out: JsonObject = { name: tool["name"] };
   if (typeof tool["title"] === "string") out["title"] = tool["title"];
   const description = summary(tool["description"]);
   if (description !== undefined) out["description"] = description;
@@ -56,7 +56,8 @@ function shaped(tool: JsonObject, detail: Detail): JsonObject {
 
 function line(tool: JsonObject): string {
   const title = typeof tool["title"] === "string" ? ` (${tool["title"]})` : "";
-  return typeof tool["description"] === "string" ? `- ${tool["name"]}${title}: ${tool["description"]}` : `- ${tool["name"]}${title}`;
+  const name = String(tool["name"]);
+  return typeof tool["description"] === "string" ? `- ${name}${title}: ${tool["description"]}` : `- ${name}${title}`;
 }
 
 const NEXT_STEP = `Call a tool by its name, or through ${CALL_TOOL} {name, arguments}; ${DESCRIBE_TOOLS} {names} gives full definitions.`;

@@ -88,7 +88,7 @@ export function parseSubscriptionFilter(value: unknown): SubscriptionFilter {
     if (!Array.isArray(given) || !given.every((item) => typeof item === "string")) {
       throw invalidParams(`params.notifications.${kind.field} must be ${kind.describe}`);
     }
-    if (given.length > 0) honoured[kind.field] = [...new Set(given as string[])];
+    if (given.length > 0) honoured[kind.field] = [...new Set(given)];
   }
   return honoured;
 }

@@ -55,7 +55,7 @@ export function taskView(record: TaskRecord): JsonObject {
 /** The DetailedTask of `tasks/get` and `notifications/tasks`: the Task plus what its status carries. */
 export function detailedTask(record: TaskRecord): JsonObject {
   const view = taskView(record);
-  if (record.status === "input_required") view["inputRequests"] = record.inputRequests as unknown as JsonObject;
+  if (record.status === "input_required") view["inputRequests"] = record.inputRequests;
   if (record.status === "completed" && record.result !== undefined) view["result"] = record.result;
   if (record.status === "failed" && record.error !== undefined) view["error"] = record.error;
   return view;

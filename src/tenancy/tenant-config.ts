@@ -146,7 +146,7 @@ function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks
   const settings: { ttlMs?: number; pollIntervalMs?: number } = {};
   for (const [key, n] of Object.entries(value)) {
     if (key !== "ttlMs" && key !== "pollIntervalMs") fail(`tasks.${key}`, "is not a known field (ttlMs, pollIntervalMs)");
-    settings[key as "ttlMs" | "pollIntervalMs"] = positiveInt(n, `tasks.${key}`, fail) as number;
+    settings[key] = positiveInt(n, `tasks.${key}`, fail) as number;
   }
   return settings;
 }
@@ -158,7 +158,7 @@ function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
   const options: ToolSearchOptions = {};
   if (exposure !== undefined) {
     if (exposure !== "all" && exposure !== "pinned") fail("toolSearch.exposure", `must be "all" or "pinned"`);
-    options.exposure = exposure as "all" | "pinned";
+    options.exposure = exposure;
   }
   const names = stringList(pinned, "toolSearch.pinned", fail, TOOL_NAME);
   if (names) options.pinned = names;

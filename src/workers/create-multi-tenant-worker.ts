@@ -173,7 +173,7 @@ export function createMultiTenantTaskObject(options: MultiTenantWorkerOptions): 
 function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: string, env: McpEnv) => Promise<Endpoint> {
   const endpoints = new WeakMap<McpServer, Endpoint>();
   return async (id, env) => {
-    const directory = await tenantState(options, env as MultiTenantEnv).config.get();
+    const directory = await tenantState(options, env).config.get();
     const tenant = directory.tenants.find((t) => t.id === id);
     if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, gone, { status: 404 });
     const server = await directory.server(tenant);

@@ -210,7 +210,7 @@ describe("views per caller", () => {
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-scopes": scopes },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       })
-    ).json() as Promise<{ result?: Record<string, unknown>; error?: { code: number } }>;
+    ).json<{ result?: Record<string, unknown>; error?: { code: number } }>();
   const walk = async (scopes: string) => {
     const names: string[] = [];
     let cursor: unknown;
@@ -236,7 +236,7 @@ describe("views per caller", () => {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-scopes": "crm", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
-    })).json()) as { result: { cacheScope: string; nextCursor: string } };
+    })).json<{ result: { cacheScope: string; nextCursor: string } }>());
     expect(first.result.cacheScope).toBe("private");
     expect((await ask("", "tools/list", { cursor: first.result.nextCursor })).error).toMatchObject({ code: -32602 });
     expect((await ask("crm", "tools/list", { cursor: first.result.nextCursor })).result).toBeDefined();

@@ -183,7 +183,7 @@ describe("tasks: negotiation and errors", () => {
       headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": "someone-else" },
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    expect(((await response.json<{ error: { code: number } }>())).error.code).toBe(-32020);
   });
 
   it("keeps tasks off on a tenant that turns them off: tasks/* are unknown, optional tools run synchronously, required ones explain", async () => {

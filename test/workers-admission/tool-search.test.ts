@@ -116,7 +116,7 @@ describe("call_tool gets the admission of a direct call", () => {
     expect(b.status).toBe(a.status);
     expect(b.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:read"/);
     expect(b.headers.get("www-authenticate")).toBe(a.headers.get("www-authenticate"));
-    const [bodyA, bodyB] = [(await a.json()) as { error: unknown }, (await b.json()) as { error: unknown }];
+    const [bodyA, bodyB] = [(await a.json<{ error: unknown }>()), (await b.json<{ error: unknown }>())];
     expect(bodyB.error).toEqual(bodyA.error);
     expect((await resultOf(await through(`Bearer ${API_KEY}`))).result?.content[0]?.text).toBe("Total: 3");
   });

@@ -92,10 +92,10 @@ const jobs = defineModule({
       inputSchema: { type: "object", properties: { steps: { type: "integer" }, ms: { type: "integer" } }, required: ["steps"] },
       task: "optional",
       handler: async (args, ctx) => {
-        const steps = args["steps"] as number;
+        const steps = args["steps"];
         for (let step = 1; step <= steps; step++) {
           ctx.progress(step, steps, `step ${step} of ${steps}`);
-          if ((await pause((args["ms"] as number | undefined) ?? 10, ctx.signal)) === "aborted") return "stopped";
+          if ((await pause((args["ms"]) ?? 10, ctx.signal)) === "aborted") return "stopped";
         }
         return `report of ${steps} steps for ${ctx.principal?.subject ?? "anonymous"} in task ${ctx.taskId ?? "none"}`;
       },
@@ -125,7 +125,7 @@ export class RemoteJobs extends WorkerEntrypoint implements ToolService {
 /** A fixed catalogue for tool search: ranking, detail levels, exposure modes. */
 const catalog = defineModule({
   tools: [
-    defineTool({ name: "invoice_total", description: "Adds up the lines of an invoice.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"] as number[]).reduce((a, b) => a + b, 0)}` }),
+    defineTool({ name: "invoice_total", description: "Adds up the lines of an invoice.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"]).reduce((a, b) => a + b, 0)}` }),
     defineTool({ name: "report_export", title: "Export report", description: "Exports a report that quotes invoice_total: invoice total, invoice total.", inputSchema: { type: "object" }, handler: () => "exported" }),
     defineTool({
       name: "crm_contact_update",

@@ -23,7 +23,7 @@ export const slowCompute = defineTool({
   inputSchema: { type: "object", properties: { seconds: { type: "number", minimum: 0, maximum: 600 }, label: { type: "string" } }, required: ["seconds"] },
   task: "optional",
   handler: async (args, ctx) => {
-    const seconds = args["seconds"] as number;
+    const seconds = args["seconds"];
     for (let done = 0; done < seconds; done++) {
       ctx.progress(done, seconds, `${done} of ${seconds} seconds`);
       await sleep(Math.min(1000, (seconds - done) * 1000), ctx.signal);

@@ -37,9 +37,9 @@ export const report = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   task: "optional",
   handler: async (args, ctx) => {
-    const topic = args["topic"] as string;
-    const sections = (args["sections"] as number | undefined) ?? 3;
-    const delayMs = (args["delayMs"] as number | undefined) ?? 1000;
+    const topic = args["topic"];
+    const sections = (args["sections"]) ?? 3;
+    const delayMs = (args["delayMs"]) ?? 1000;
     const lines = [`# Report: ${topic}`];
     for (let n = 1; n <= sections; n++) {
       ctx.progress(n - 1, sections, `Writing section ${n} of ${sections}`);
