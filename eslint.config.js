@@ -14,7 +14,10 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       // Files outside both tsconfig projects (vitest.config.ts) are checked with the tests' settings.
-      parserOptions: { projectService: { allowDefaultProject: ["vitest.config.ts"], defaultProject: "test/tsconfig.json" }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["vitest.config.ts"], defaultProject: "test/tsconfig.json" },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // Unawaited promises lose errors and Durable Object storage writes.
@@ -42,7 +45,10 @@ export default tseslint.config(
     files: ["src/**/*.ts"],
     ignores: ["src/workers/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^cloudflare:", message: "Only src/workers/ may import cloudflare:* (DESIGN.md §4): keep the other layers platform-free." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^cloudflare:", message: "Only src/workers/ may import cloudflare:* (DESIGN.md §4): keep the other layers platform-free." }] },
+      ],
     },
   },
   {
@@ -50,7 +56,31 @@ export default tseslint.config(
     files: ["**/*.mjs", "**/*.js"],
     rules: { "no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }] },
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", performance: "readonly", fetch: "readonly", Buffer: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", crypto: "readonly", structuredClone: "readonly", queueMicrotask: "readonly", setImmediate: "readonly", ReadableStream: "readonly", WebSocket: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        performance: "readonly",
+        fetch: "readonly",
+        Buffer: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        Response: "readonly",
+        Request: "readonly",
+        Headers: "readonly",
+        crypto: "readonly",
+        structuredClone: "readonly",
+        queueMicrotask: "readonly",
+        setImmediate: "readonly",
+        ReadableStream: "readonly",
+        WebSocket: "readonly",
+      },
     },
   },
 );

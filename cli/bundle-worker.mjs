@@ -54,11 +54,13 @@ function moduleRulesPlugin(config, collected, outdir) {
       build.onResolve({ filter }, (/** @type {{ path: string, resolveDir: string }} */ args) => {
         const rule = rules.find((r) => r.patterns.some((pattern) => pattern.test(args.path)));
         if (!rule || rule.type === "ESModule" || rule.type === "CommonJS") return undefined;
-        if (!SUPPORTED_RULE_TYPES.has(rule.type)) return { errors: [{ text: `edge-mcp stdio cannot load ${args.path}: module rules of type ${rule.type} are not supported` }] };
+        if (!SUPPORTED_RULE_TYPES.has(rule.type))
+          return { errors: [{ text: `edge-mcp stdio cannot load ${args.path}: module rules of type ${rule.type} are not supported` }] };
         const file = resolve(args.resolveDir, args.path.replace(/\?module$/, ""));
         const contents = readFileSync(file);
         const name = `./${createHash("sha1").update(contents).digest("hex")}-${basename(file)}`;
-        if (!collected.some((m) => m.path === join(outdir, name))) collected.push({ type: rule.type, path: join(outdir, name), contents: new Uint8Array(contents) });
+        if (!collected.some((m) => m.path === join(outdir, name)))
+          collected.push({ type: rule.type, path: join(outdir, name), contents: new Uint8Array(contents) });
         return { path: name, external: true };
       });
     },

@@ -113,7 +113,14 @@ export async function runStdio(args) {
 
   /** @param {string} json */
   const write = (json) => new Promise((resolve) => writeOut(`${json}\n`, () => resolve(undefined)));
-  relay = new StdioRelay({ dispatch: workers.dispatch, endpoint: `http://${options.host}${options.path}`, headers: options.headers, write, log: logLine, debug });
+  relay = new StdioRelay({
+    dispatch: workers.dispatch,
+    endpoint: `http://${options.host}${options.path}`,
+    headers: options.headers,
+    write,
+    log: logLine,
+    debug,
+  });
   for (const line of early.splice(0)) relay.receive(line);
 
   const reason = await Promise.race([ended, broken, signalled]);

@@ -27,7 +27,8 @@ export async function followSessionStream({ open, emit, signal }) {
       const text = await response.text();
       if (response.status === 405) return;
       // 404 for a Last-Event-ID: its events expired; open a fresh stream.
-      if (response.status !== 404 || lastEventId === undefined) throw new Error(`the session's GET stream was refused with HTTP ${response.status}: ${clip(text)}`);
+      if (response.status !== 404 || lastEventId === undefined)
+        throw new Error(`the session's GET stream was refused with HTTP ${response.status}: ${clip(text)}`);
       lastEventId = undefined;
       continue;
     }

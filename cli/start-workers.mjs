@@ -32,15 +32,24 @@ export async function startWorkers(tools, options, cwd, log) {
   let persistRoot;
   try {
     for (const [index, path] of paths.entries()) {
-      const config = tools.wrangler.unstable_readConfig({ ...(path ? { config: path } : {}), ...(options.env ? { env: options.env } : {}) }, { hideWarnings: true });
-      if (!config.configPath) throw new Error(`no wrangler.toml, wrangler.json or wrangler.jsonc in ${cwd} or above: run edge-mcp stdio in the Worker's project directory, or pass --config`);
+      const config = tools.wrangler.unstable_readConfig(
+        { ...(path ? { config: path } : {}), ...(options.env ? { env: options.env } : {}) },
+        { hideWarnings: true },
+      );
+      if (!config.configPath)
+        throw new Error(
+          `no wrangler.toml, wrangler.json or wrangler.jsonc in ${cwd} or above: run edge-mcp stdio in the Worker's project directory, or pass --config`,
+        );
       if (!config.main) throw new Error(`${config.configPath} names no main module`);
       const { workerOptions } = tools.wrangler.unstable_getMiniflareWorkerOptions(config, options.env);
       if (index === 0) workerOptions["bindings"] = { ...workerOptions["bindings"], ...options.vars };
       const modules = await bundleWorker(tools.esbuild, config, resolve(dirname(config.configPath), config.main));
       workers.push({ name: config.name ?? "", ...workerOptions, ...modules });
       // wrangler dev's default: .wrangler/state beside the user's config.
-      persistRoot ??= join(options.persistTo ? resolve(cwd, options.persistTo) : join(dirname(config.userConfigPath ?? config.configPath), ".wrangler", "state"), "v3");
+      persistRoot ??= join(
+        options.persistTo ? resolve(cwd, options.persistTo) : join(dirname(config.userConfigPath ?? config.configPath), ".wrangler", "state"),
+        "v3",
+      );
     }
   } finally {
     // esbuild keeps a service process for later builds; there are none.

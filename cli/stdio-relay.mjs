@@ -129,7 +129,8 @@ export class StdioRelay {
     if (isRequestId(id)) this.#inflight.set(key, entry);
     try {
       const version = modernVersionOf(message);
-      const headers = version === undefined ? this.#legacyHeaders(message["method"]) : { ...modernHeaders(message, version), ...(await this.#paramHeaders(message)) };
+      const headers =
+        version === undefined ? this.#legacyHeaders(message["method"]) : { ...modernHeaders(message, version), ...(await this.#paramHeaders(message)) };
       const response = await this.#send("POST", headers, line, entry.controller.signal);
       if (message["method"] === "initialize" && version === undefined) this.#adoptSession(response.headers.get("mcp-session-id"));
       if (isEventStream(response) && response.body) await this.#relayStream(response.body, message, entry);
@@ -138,7 +139,8 @@ export class StdioRelay {
       if (entry.cancelled || this.#closed) return;
       const reason = error instanceof Error ? error.message : String(error);
       this.#options.log(`edge-mcp stdio: request ${JSON.stringify(id)} failed: ${reason}`);
-      if (isRequestId(id)) await this.#emit(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: no answer from the Worker (${reason})` } }));
+      if (isRequestId(id))
+        await this.#emit(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: no answer from the Worker (${reason})` } }));
     } finally {
       if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
     }
@@ -179,7 +181,8 @@ export class StdioRelay {
       await delay(entry.retryMs, entry.controller.signal);
       const headers = { accept: "text/event-stream", "mcp-session-id": this.#session, "last-event-id": entry.lastEventId, ...this.#versionHeader() };
       const resumed = await this.#send("GET", headers, undefined, entry.controller.signal);
-      if (!isEventStream(resumed) || !resumed.body) throw new Error(`resuming the response stream failed with HTTP ${resumed.status}: ${clip(await resumed.text())}`);
+      if (!isEventStream(resumed) || !resumed.body)
+        throw new Error(`resuming the response stream failed with HTTP ${resumed.status}: ${clip(await resumed.text())}`);
       body = resumed.body;
     }
   }
@@ -222,7 +225,17 @@ export class StdioRelay {
     const controller = new AbortController();
     this.#listening = controller;
     const open = (/** @type {string | undefined} */ lastEventId) =>
-      this.#send("GET", { accept: "text/event-stream", "mcp-session-id": session, ...this.#versionHeader(), ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) }, undefined, controller.signal);
+      this.#send(
+        "GET",
+        {
+          accept: "text/event-stream",
+          "mcp-session-id": session,
+          ...this.#versionHeader(),
+          ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+        },
+        undefined,
+        controller.signal,
+      );
     followSessionStream({ open, emit: (line) => this.#emit(line), signal: controller.signal }).catch((error) => {
       if (!controller.signal.aborted && !this.#closed) this.#options.log(`edge-mcp stdio: ${error instanceof Error ? error.message : String(error)}`);
     });

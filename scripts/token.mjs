@@ -117,6 +117,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`token: ${error instanceof UsageError ? error.message : error?.stack ?? String(error)}\n`);
+  process.stderr.write(`token: ${error instanceof UsageError ? error.message : (error?.stack ?? String(error))}\n`);
   process.exit(1);
 });

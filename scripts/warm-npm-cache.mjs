@@ -29,7 +29,10 @@ const dir = mkdtempSync(join(tmpdir(), "edge-mcp-warm-"));
 try {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "warm", private: true, type: "module", dependencies, devDependencies }, null, 2));
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const result = spawnSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+  const result = spawnSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+    cwd: dir,
+    stdio: "inherit",
+  });
   if (result.status !== 0) {
     console.error(`warm-npm-cache: npm install failed (exit ${result.status})`);
     process.exitCode = 1;

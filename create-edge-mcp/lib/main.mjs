@@ -20,7 +20,8 @@ export async function main(argv) {
     }
     const ask = process.stdin.isTTY && process.stdout.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
     try {
-      const directory = options.directory ?? (ask ? (await ask.question("Directory of the new project: (my-mcp-server) ")).trim() || "my-mcp-server" : undefined);
+      const directory =
+        options.directory ?? (ask ? (await ask.question("Directory of the new project: (my-mcp-server) ")).trim() || "my-mcp-server" : undefined);
       if (directory === undefined) throw new UsageError("give the directory of the new project");
       const name = options.name ?? checkName(basename(resolve(directory)), "the directory's name (pass --name)");
       const template = options.template ?? (ask ? checkTemplate(await chooseTemplate(ask)) : "basic");

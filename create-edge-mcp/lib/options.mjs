@@ -81,6 +81,7 @@ export function checkTemplate(template) {
  * @param {string} what where the name came from, for the message
  */
 export function checkName(name, what) {
-  if (!NAME.test(name)) throw new UsageError(`${what} "${name}" is not a usable name: use 1-50 lowercase letters, digits and single dashes (e.g. my-mcp-server)`);
+  if (!NAME.test(name))
+    throw new UsageError(`${what} "${name}" is not a usable name: use 1-50 lowercase letters, digits and single dashes (e.g. my-mcp-server)`);
   return name;
 }

@@ -73,7 +73,10 @@ export async function scaffold({ template, name, target }) {
   }
   if (devApiKey) {
     const devVars = join(target, ".dev.vars");
-    await writeFile(devVars, `# Local development only (git-ignored, never deployed). Clients send: Authorization: Bearer <DEV_API_KEY>\nDEV_API_KEY="${devApiKey}"\n`);
+    await writeFile(
+      devVars,
+      `# Local development only (git-ignored, never deployed). Clients send: Authorization: Bearer <DEV_API_KEY>\nDEV_API_KEY="${devApiKey}"\n`,
+    );
     written.push(devVars);
   }
   return { files: written, devApiKey };

@@ -77,8 +77,29 @@ const MAX_CLOCK_SKEW_SECONDS = 300;
 const TOOL_KEY = /^(?:\*|[A-Za-z0-9_.-]{1,128})$/;
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
-const FIELDS = new Set(["resource", "issuer", "authorizationServers", "jwksUri", "keys", "algorithms", "scopesSupported", "toolScopes", "clockSkewSeconds", "jwksCooldownSeconds", "apiKeys", "scopeHierarchy", "tokenType"]);
-const HINTS: Record<string, string> = { audience: "resource", aud: "resource", issuers: "issuer", jwks_uri: "jwksUri", jwks: "keys", scopes: "scopesSupported" };
+const FIELDS = new Set([
+  "resource",
+  "issuer",
+  "authorizationServers",
+  "jwksUri",
+  "keys",
+  "algorithms",
+  "scopesSupported",
+  "toolScopes",
+  "clockSkewSeconds",
+  "jwksCooldownSeconds",
+  "apiKeys",
+  "scopeHierarchy",
+  "tokenType",
+]);
+const HINTS: Record<string, string> = {
+  audience: "resource",
+  aud: "resource",
+  issuers: "issuer",
+  jwks_uri: "jwksUri",
+  jwks: "keys",
+  scopes: "scopesSupported",
+};
 
 /**
  * Validates a tenant's `auth` object and fills in the defaults. Throws one {@link DefinitionError}
@@ -96,7 +117,8 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const resource = checkResource(value["resource"], fail);
   const issuers = urlList(value["issuer"], "issuer", fail, true);
-  const authorizationServers = value["authorizationServers"] === undefined ? issuers : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+  const authorizationServers =
+    value["authorizationServers"] === undefined ? issuers : urlList(value["authorizationServers"], "authorizationServers", fail, false);
 
   const jwksUri = value["jwksUri"];
   if (jwksUri !== undefined && !isHttpsOrLoopback(jwksUri)) fail("jwksUri", "must be an https URL (http only on 127.0.0.1, localhost or [::1])");
@@ -108,24 +130,29 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const algorithms = value["algorithms"] === undefined ? DEFAULT_ALGORITHMS : checkAlgorithms(value["algorithms"], fail);
   const scopesSupported = value["scopesSupported"] === undefined ? undefined : scopeList(value["scopesSupported"], "scopesSupported", fail);
-  if (scopesSupported?.includes("offline_access")) fail("scopesSupported", `must not list "offline_access" (MCP 2026-07-28 authorization: the resource server should not advertise it)`);
+  if (scopesSupported?.includes("offline_access"))
+    fail("scopesSupported", `must not list "offline_access" (MCP 2026-07-28 authorization: the resource server should not advertise it)`);
   const toolScopes = checkToolScopes(value["toolScopes"], fail);
   const apiKeys = checkApiKeys(value["apiKeys"], fail);
 
   const skew = value["clockSkewSeconds"] ?? DEFAULT_CLOCK_SKEW_SECONDS;
-  if (typeof skew !== "number" || !Number.isInteger(skew) || skew < 0 || skew > MAX_CLOCK_SKEW_SECONDS) fail("clockSkewSeconds", `must be an integer from 0 to ${MAX_CLOCK_SKEW_SECONDS}`);
+  if (typeof skew !== "number" || !Number.isInteger(skew) || skew < 0 || skew > MAX_CLOCK_SKEW_SECONDS)
+    fail("clockSkewSeconds", `must be an integer from 0 to ${MAX_CLOCK_SKEW_SECONDS}`);
   const cooldown = value["jwksCooldownSeconds"];
-  if (cooldown !== undefined && (typeof cooldown !== "number" || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 3600)) fail("jwksCooldownSeconds", "must be an integer from 0 to 3600");
+  if (cooldown !== undefined && (typeof cooldown !== "number" || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 3600))
+    fail("jwksCooldownSeconds", "must be an integer from 0 to 3600");
   const hierarchy = value["scopeHierarchy"] ?? "none";
   if (hierarchy !== "none" && hierarchy !== "colon") fail("scopeHierarchy", `must be "none" or "colon"`);
 
   const tokenType = value["tokenType"];
-  if (tokenType !== undefined && (typeof tokenType !== "string" || !/^[A-Za-z0-9!#$&^_.+-]{1,64}$/.test(tokenType))) fail("tokenType", `must be a media type such as "at+jwt" (RFC 9068)`);
+  if (tokenType !== undefined && (typeof tokenType !== "string" || !/^[A-Za-z0-9!#$&^_.+-]{1,64}$/.test(tokenType)))
+    fail("tokenType", `must be a media type such as "at+jwt" (RFC 9068)`);
 
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
-  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined) fail("issuer", "set issuer (with jwksUri or keys) and/or apiKeys: auth needs at least one way in");
+  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined)
+    fail("issuer", "set issuer (with jwksUri or keys) and/or apiKeys: auth needs at least one way in");
 
   if (issues.length > 0) throw new DefinitionError(`tenant "${tenantId}" has an invalid auth config: ${issues.join("; ")}`);
   const config: AuthConfig = {
@@ -161,7 +188,10 @@ function checkResource(value: unknown, fail: Fail): string {
   if (value.includes("#") || value.includes("?") || url.username !== "" || url.password !== "") {
     fail("resource", "must have no fragment, query or user info (RFC 8707 §2)");
   } else if (value !== url.origin + url.pathname && !(url.pathname === "/" && value === url.origin)) {
-    fail("resource", `must be written canonically as "${url.origin + url.pathname}" (lowercase scheme and host, no default port): tokens must carry it exactly`);
+    fail(
+      "resource",
+      `must be written canonically as "${url.origin + url.pathname}" (lowercase scheme and host, no default port): tokens must carry it exactly`,
+    );
   }
   return value;
 }
@@ -198,7 +228,12 @@ function checkAlgorithms(value: unknown, fail: Fail): readonly string[] {
   for (const alg of value) {
     if (typeof alg === "string" && ASYMMETRIC_ALGORITHMS.has(alg)) continue;
     const shown = JSON.stringify(alg)?.slice(0, 40);
-    const why = alg === "none" ? "unsigned tokens are never accepted" : typeof alg === "string" && /^HS/i.test(alg) ? "HMAC algorithms are refused: with public keys they allow forged tokens" : "not a supported asymmetric JWS algorithm";
+    const why =
+      alg === "none"
+        ? "unsigned tokens are never accepted"
+        : typeof alg === "string" && /^HS/i.test(alg)
+          ? "HMAC algorithms are refused: with public keys they allow forged tokens"
+          : "not a supported asymmetric JWS algorithm";
     fail("algorithms", `${shown}: ${why}; use some of ${[...ASYMMETRIC_ALGORITHMS].join(", ")}`);
   }
   return [...new Set(value as string[])];
@@ -229,7 +264,8 @@ function checkApiKeys(value: unknown, fail: Fail): readonly ApiKeyEntry[] {
     const field = `apiKeys[${i}]`;
     if (!isObject(entry)) return fail(field, "must be an object { id, sha256, scopes? }");
     const { id, sha256, scopes } = entry;
-    for (const key of Object.keys(entry)) if (key !== "id" && key !== "sha256" && key !== "scopes") fail(`${field}.${key}`, "unknown field (store the key's SHA-256 in sha256, never the key)");
+    for (const key of Object.keys(entry))
+      if (key !== "id" && key !== "sha256" && key !== "scopes") fail(`${field}.${key}`, "unknown field (store the key's SHA-256 in sha256, never the key)");
     if (typeof id !== "string" || !KEY_ID.test(id)) return fail(`${field}.id`, "must be 1-64 chars of A-Z a-z 0-9 _ - .");
     if (entries.some((other) => other.id === id)) return fail(`${field}.id`, `"${id}" is used twice`);
     if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return fail(`${field}.sha256`, "must be the 64-character hex SHA-256 of the key");

@@ -15,7 +15,7 @@ export function joseCode(error: unknown): unknown {
 
 /** Keeps only printable ASCII and at most 100 characters of a value taken from a token. */
 export function shown(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   const clean = text.replace(/[^\x20-\x7E]/g, "?");
   return clean.length > 100 ? `${clean.slice(0, 100)}…` : clean;
 }
@@ -28,10 +28,18 @@ function claimError(claim: unknown, reason: unknown, payload: Record<string, unk
       : new AuthError("ERR_WRONG_ISSUER", `the token's issuer "${shown(payload["iss"])}" is not trusted by this resource`, cause);
   }
   if (claim === "aud") {
-    return new AuthError("ERR_WRONG_AUDIENCE", "the token was not issued for this resource (its aud claim does not name it); request a token with this resource as its audience", cause);
+    return new AuthError(
+      "ERR_WRONG_AUDIENCE",
+      "the token was not issued for this resource (its aud claim does not name it); request a token with this resource as its audience",
+      cause,
+    );
   }
   if (claim === "typ") {
-    return new AuthError("ERR_MALFORMED_TOKEN", "the token's typ header does not say it is an access token of the type this resource requires (RFC 9068 at+jwt); send an access token, not an ID token", cause);
+    return new AuthError(
+      "ERR_MALFORMED_TOKEN",
+      "the token's typ header does not say it is an access token of the type this resource requires (RFC 9068 at+jwt); send an access token, not an ID token",
+      cause,
+    );
   }
   if (claim === "nbf" && reason === "check_failed") return new AuthError("ERR_TOKEN_NOT_YET_VALID", "the token is not valid yet (nbf is in the future)", cause);
   if (reason === "missing") return new AuthError("ERR_MALFORMED_TOKEN", `the token has no ${shown(claim)} claim`, cause);

@@ -16,7 +16,9 @@ export interface ScopeFilter {
  * which distinct scope lists of `toolScopes` the principal satisfies, so it stays short whatever
  * the principal's scopes, and two principals with the same key see the same tools.
  */
-export function createScopeFilters(config: Pick<AuthConfig, "toolScopes" | "scopeHierarchy">): (principal: Pick<Principal, "scopes">) => ScopeFilter | undefined {
+export function createScopeFilters(
+  config: Pick<AuthConfig, "toolScopes" | "scopeHierarchy">,
+): (principal: Pick<Principal, "scopes">) => ScopeFilter | undefined {
   const lists: (readonly string[])[] = [];
   const listIds = new Map<string, number>();
   const groups = new Map<string, number>();

@@ -43,7 +43,11 @@ export function assertToolScopes(config: Pick<AuthConfig, "toolScopes" | "scopeH
   const required = requiredScopes(config, toolName);
   const missing = missingScopes(principal, required, config.scopeHierarchy);
   if (missing.length === 0) return;
-  throw new AuthError("ERR_INSUFFICIENT_SCOPE", `the tool "${shown(toolName)}" needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}, which the token does not grant`, {
-    requiredScopes: required,
-  });
+  throw new AuthError(
+    "ERR_INSUFFICIENT_SCOPE",
+    `the tool "${shown(toolName)}" needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}, which the token does not grant`,
+    {
+      requiredScopes: required,
+    },
+  );
 }

@@ -10,7 +10,6 @@ import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
 import { API_KEY_ISSUER, type Principal } from "../core/principal.ts";
 
-
 /** Options of {@link createBearerVerifier}: JWKS tuning, and a clock for tests. */
 export interface BearerVerifierOptions extends KeySourceOptions {
   /** Current time in ms, for `exp`/`nbf` checks (default `Date.now`). */
@@ -33,7 +32,8 @@ function readBearer(header: string | null | undefined): string {
   const value = header?.trim() ?? "";
   if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
   const scheme = SCHEME.exec(value);
-  if (scheme?.[1]?.toLowerCase() !== "bearer") throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
+  if (scheme?.[1]?.toLowerCase() !== "bearer")
+    throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
   const token = value.slice(scheme[0].length);
   if (!B64TOKEN.test(token)) throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 §2.1)");
   if (token.length > MAX_TOKEN_LENGTH) throw new AuthError("ERR_MALFORMED_TOKEN", `the bearer token is longer than ${MAX_TOKEN_LENGTH} characters`);

@@ -74,9 +74,13 @@ export function decodeAdmission(text: string | null): Admission | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(value) || typeof value["tenant"] !== "string" || typeof value["caller"] !== "string" || typeof value["quotaHolder"] !== "string") return undefined;
+  if (!isRecord(value) || typeof value["tenant"] !== "string" || typeof value["caller"] !== "string" || typeof value["quotaHolder"] !== "string")
+    return undefined;
   const principal = value["principal"];
-  if (principal !== undefined && !(isRecord(principal) && typeof principal["issuer"] === "string" && typeof principal["subject"] === "string" && Array.isArray(principal["scopes"]))) {
+  if (
+    principal !== undefined &&
+    !(isRecord(principal) && typeof principal["issuer"] === "string" && typeof principal["subject"] === "string" && Array.isArray(principal["scopes"]))
+  ) {
     return undefined;
   }
   if (!isRecord(value["limits"]) || !isRecord(value["quotas"])) return undefined;

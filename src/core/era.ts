@@ -58,14 +58,17 @@ function checkModern(message: InboundRequest | InboundNotification, header: Head
     new ProtocolError(ErrorCode.InvalidParams, text, id === undefined ? { status: 400 } : { status: 400, requestId: id });
   const headerVersion = header("mcp-protocol-version");
   const m = meta(message.params);
-  if (!m) throw invalid(`Missing params._meta: every 2026-07-28 request carries "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}" in params._meta`);
+  if (!m)
+    throw invalid(`Missing params._meta: every 2026-07-28 request carries "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}" in params._meta`);
   const version = own(m, MetaKey.protocolVersion);
   if (typeof version !== "string") throw invalid(`Missing params._meta["${MetaKey.protocolVersion}"]`);
   const clientCapabilities = own(m, MetaKey.clientCapabilities);
-  if (!isObject(clientCapabilities)) throw invalid(`Missing params._meta["${MetaKey.clientCapabilities}"] (an object; {} when the client has no optional capabilities)`);
+  if (!isObject(clientCapabilities))
+    throw invalid(`Missing params._meta["${MetaKey.clientCapabilities}"] (an object; {} when the client has no optional capabilities)`);
   // Order fixed by 2026-07-28 server validation: missing _meta keys (-32602), then header
   // disagreement (-32020), then an unsupported version (-32022).
-  if (headerVersion === null) throw headerMismatch(`Missing MCP-Protocol-Version header: it must equal params._meta["${MetaKey.protocolVersion}"] (${version})`, id);
+  if (headerVersion === null)
+    throw headerMismatch(`Missing MCP-Protocol-Version header: it must equal params._meta["${MetaKey.protocolVersion}"] (${version})`, id);
   if (headerVersion !== version) {
     throw headerMismatch(`Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${version}'`, id);
   }

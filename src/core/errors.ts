@@ -58,9 +58,7 @@ export class ProtocolError extends Error {
 
   /** The `error` member of a JSON-RPC response. */
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 

@@ -80,4 +80,3 @@ export function classifyMessage(body: unknown): InboundMessage {
   }
   return fail(`A JSON-RPC message needs "method" (request or notification) or "result"/"error" with an "id" (response)`);
 }
-

@@ -5,9 +5,7 @@ export interface StandardIssue {
   readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
 }
 
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> };
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
 
 /** Any validator that implements Standard Schema v1 (zod, valibot, arktype…). */
 export interface StandardSchema<Input = unknown, Output = Input> {

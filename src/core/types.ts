@@ -67,8 +67,7 @@ export interface ResourceLink {
 }
 
 export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
-  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
+  { uri: string; mimeType?: string; text: string; _meta?: JsonObject } | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
 
 export interface EmbeddedResource {
   type: "resource";

@@ -119,7 +119,10 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   }
   let tool: CompiledTool | undefined;
   if (message.method === "tools/call" && server.tools.size > 0) {
-    const beforeLimits = info.era === "modern" ? (found: CompiledTool) => checkHeaderParams(found, message.params ? own(message.params, "arguments") : undefined, header, message.id) : undefined;
+    const beforeLimits =
+      info.era === "modern"
+        ? (found: CompiledTool) => checkHeaderParams(found, message.params ? own(message.params, "arguments") : undefined, header, message.id)
+        : undefined;
     tool = await admitToolCall(endpoint, admission, request, message.params ? own(message.params, "name") : undefined, message.id, beforeLimits);
   } else {
     await checkRateLimits(endpoint, admission, undefined, message.id);
@@ -162,7 +165,13 @@ export async function admitToolCall(
   return tool;
 }
 
-async function checkRateLimits(endpoint: Endpoint, admission: Admission, tool: string | undefined, requestId: RequestId | undefined, toolOnly = false): Promise<void> {
+async function checkRateLimits(
+  endpoint: Endpoint,
+  admission: Admission,
+  tool: string | undefined,
+  requestId: RequestId | undefined,
+  toolOnly = false,
+): Promise<void> {
   if (!endpoint.rateLimiter) return;
   const wait = await endpoint.rateLimiter.check(admission, tool, toolOnly);
   if (wait !== undefined) throw rateLimited(wait, requestId);

@@ -38,7 +38,9 @@ async function handleStream(request: Request, endpoint: Endpoint): Promise<Respo
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
       response = errorResponse(
-        new ProtocolError(ErrorCode.InvalidRequest, `Method Not Allowed: ${request.method} ${endpoint.path} needs ${needs}; send JSON-RPC messages with POST`, { status: 405 }),
+        new ProtocolError(ErrorCode.InvalidRequest, `Method Not Allowed: ${request.method} ${endpoint.path} needs ${needs}; send JSON-RPC messages with POST`, {
+          status: 405,
+        }),
         undefined,
         { allow: endpoint.sessions ? "GET, POST, DELETE" : "POST" },
       );
@@ -74,7 +76,8 @@ export function createEndpointApp(endpoint: Endpoint): Hono {
   const app = new Hono();
   if (authorizer) {
     // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
-    const metadata = () => new Response(JSON.stringify(authorizer.metadata), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+    const metadata = () =>
+      new Response(JSON.stringify(authorizer.metadata), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
     app.get(METADATA_PATH, guarded(metadata));
     app.get(`${METADATA_PATH}${authorizer.resourcePath}`, guarded(metadata));
   }

@@ -32,7 +32,10 @@ function metadataUrl(request: Request, resourcePath: string): string {
 }
 
 function fromAuthError(error: AuthError, request: Request, config: AuthConfig, resourcePath: string): ProtocolError {
-  const response = authErrorResponse(error, { resourceMetadata: metadataUrl(request, resourcePath), ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}) });
+  const response = authErrorResponse(error, {
+    resourceMetadata: metadataUrl(request, resourcePath),
+    ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}),
+  });
   return new ProtocolError(response.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidRequest, response.body.error.message, {
     status: response.status,
     headers: response.headers,
@@ -64,7 +67,10 @@ export function createAuthorizer(config: AuthConfig): Authorizer {
       throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${missing.join(" ")}`, {
         status: 403,
         headers: {
-          "www-authenticate": insufficientScopeChallenge(required, { resourceMetadata: metadataUrl(request, resourcePath), description: `tool ${toolName} needs ${missing.join(" ")}` }),
+          "www-authenticate": insufficientScopeChallenge(required, {
+            resourceMetadata: metadataUrl(request, resourcePath),
+            description: `tool ${toolName} needs ${missing.join(" ")}`,
+          }),
         },
       });
     },

@@ -1,6 +1,15 @@
 /** CORS for browser clients that connect directly (e.g. the MCP Inspector without its proxy). */
 
-const ALLOWED_HEADERS = new Set(["content-type", "accept", "authorization", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "last-event-id"]);
+const ALLOWED_HEADERS = new Set([
+  "content-type",
+  "accept",
+  "authorization",
+  "mcp-protocol-version",
+  "mcp-session-id",
+  "mcp-method",
+  "mcp-name",
+  "last-event-id",
+]);
 const EXPOSED_HEADERS = "mcp-session-id, www-authenticate, retry-after";
 
 /**

@@ -97,12 +97,15 @@ export class ListenStream implements ChangeSink {
     // ticking twice per heartbeat: a heartbeat goes out 1 to 1.5 heartbeats after the last write.
     // It also runs the source's checks (`watch`), and keeps workerd from seeing the request,
     // which waits for others, as hung.
-    this.#heartbeat = setInterval(() => {
-      for (const check of this.#checks) check();
-      if (Date.now() - this.#lastWrite < options.heartbeatMs - 10 || this.#beat) return;
-      this.#beat = true;
-      this.#bell.ring();
-    }, Math.max(50, options.heartbeatMs / 2));
+    this.#heartbeat = setInterval(
+      () => {
+        for (const check of this.#checks) check();
+        if (Date.now() - this.#lastWrite < options.heartbeatMs - 10 || this.#beat) return;
+        this.#beat = true;
+        this.#bell.ring();
+      },
+      Math.max(50, options.heartbeatMs / 2),
+    );
     options.signal?.addEventListener("abort", this.#onAbort, { once: true });
     // Without cross-request wake-ups nothing hands tasks over (each listener reads its own hub
     // stream), and the pull loop, which polls, releases the stream when it closes.
@@ -182,7 +185,9 @@ export class ListenStream implements ChangeSink {
     if (this.#queuedBytes + event.length > this.#options.maxQueuedBytes) {
       this.#queue.length = 0;
       this.#queuedBytes = 0;
-      console.warn(`edge-mcp: ended a listen stream whose client read more slowly than notifications arrived (over ${this.#options.maxQueuedBytes} bytes queued)`);
+      console.warn(
+        `edge-mcp: ended a listen stream whose client read more slowly than notifications arrived (over ${this.#options.maxQueuedBytes} bytes queued)`,
+      );
       this.#finish({ resultType: "complete", _meta: this.#tag });
       return;
     }

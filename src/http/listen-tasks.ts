@@ -23,9 +23,11 @@ export async function agreeTaskIds(message: InboundRequest, info: ModernRequestI
   const taskIds = isObject(notifications) ? own(notifications, "taskIds") : undefined;
   if (taskIds === undefined) return message;
   if (!declaresTasks(info.clientCapabilities)) throw tasksExtensionRequired("Task notifications (notifications.taskIds)");
-  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) throw invalidParams(`params.notifications.taskIds must be an array of task ids`);
+  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string"))
+    throw invalidParams(`params.notifications.taskIds must be an array of task ids`);
   const unique = [...new Set(taskIds)];
-  if (unique.length > MAX_LISTEN_TASK_IDS) throw invalidParams(`params.notifications.taskIds names ${unique.length} tasks; one stream may follow at most ${MAX_LISTEN_TASK_IDS}`);
+  if (unique.length > MAX_LISTEN_TASK_IDS)
+    throw invalidParams(`params.notifications.taskIds names ${unique.length} tasks; one stream may follow at most ${MAX_LISTEN_TASK_IDS}`);
   const gateway = endpoint.tasks;
   const owned = gateway ? await Promise.all(unique.map(async (id) => ((await gateway.get(admission, id)) === undefined ? undefined : id))) : [];
   const agreed = owned.filter((id): id is string => id !== undefined);

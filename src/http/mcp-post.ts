@@ -40,7 +40,11 @@ async function route(request: Request, endpoint: Endpoint, admitted: AdmittedPos
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
   if (info.era === "modern" && message.method === "subscriptions/listen") {
-    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, { ...endpoint.listen, debug: endpoint.debug, signal: request.signal });
+    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, {
+      ...endpoint.listen,
+      debug: endpoint.debug,
+      signal: request.signal,
+    });
   }
   const exchange = new Exchange(request, endpoint, {
     era: info.era,
@@ -68,7 +72,9 @@ async function toSession(request: Request, endpoint: Endpoint, admitted: Admitte
   }
   const sessionId = headerReader(request)("mcp-session-id");
   if (sessionId === null) {
-    throw invalidRequest(`Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`);
+    throw invalidRequest(
+      `Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`,
+    );
   }
   return sessions.forward(sessionId, request, admitted.text, admitted.admission, false);
 }

@@ -7,7 +7,9 @@ function tooLarge(limit: number): ProtocolError {
 }
 
 function tooSlow(timeoutMs: number): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, `Request Timeout: the request body did not arrive within ${timeoutMs} ms; send it in one go`, { status: 408 });
+  return new ProtocolError(ErrorCode.InvalidRequest, `Request Timeout: the request body did not arrive within ${timeoutMs} ms; send it in one go`, {
+    status: 408,
+  });
 }
 
 /**

@@ -38,7 +38,9 @@ export function checkAccept(request: Request): void {
   const json = types.some((t) => t === "application/json" || t === "application/*" || t === "*/*");
   const sse = types.some((t) => t === "text/event-stream" || t === "text/*" || t === "*/*");
   if (!json || !sse) {
-    throw new ProtocolError(ErrorCode.InvalidRequest, `Not Acceptable: the Accept header must list both application/json and text/event-stream`, { status: 406 });
+    throw new ProtocolError(ErrorCode.InvalidRequest, `Not Acceptable: the Accept header must list both application/json and text/event-stream`, {
+      status: 406,
+    });
   }
 }
 
@@ -47,9 +49,16 @@ export function checkContentType(request: Request): void {
   const header = request.headers.get("content-type");
   if (header === "application/json") return;
   const [type = "", ...parameters] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
-  const charset = parameters.find((p) => p.startsWith("charset="))?.slice("charset=".length).replaceAll('"', "");
+  const charset = parameters
+    .find((p) => p.startsWith("charset="))
+    ?.slice("charset=".length)
+    .replaceAll('"', "");
   if (type !== "application/json" || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
-    throw new ProtocolError(ErrorCode.InvalidRequest, `Unsupported Media Type: send the JSON-RPC message as application/json (UTF-8); received ${header === null ? "no Content-Type" : `'${header}'`}`, { status: 415 });
+    throw new ProtocolError(
+      ErrorCode.InvalidRequest,
+      `Unsupported Media Type: send the JSON-RPC message as application/json (UTF-8); received ${header === null ? "no Content-Type" : `'${header}'`}`,
+      { status: 415 },
+    );
   }
 }
 

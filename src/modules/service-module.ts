@@ -43,7 +43,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, module: string, 
 
 function checkCatalog(value: unknown, module: string): ServiceCatalog {
   if (!isObject(value) || !Array.isArray(value["tools"])) throw new DefinitionError(`module ${module}: describe() must return {tools: [...]}`);
-  if (value["skills"] !== undefined && !Array.isArray(value["skills"])) throw new DefinitionError(`module ${module}: describe() returned skills that are not an array`);
+  if (value["skills"] !== undefined && !Array.isArray(value["skills"]))
+    throw new DefinitionError(`module ${module}: describe() returned skills that are not an array`);
   for (const tool of value["tools"] as unknown[]) {
     if (!isObject(tool) || typeof tool["name"] !== "string" || !isObject(tool["inputSchema"])) {
       throw new DefinitionError(`module ${module}: every tool needs a name and an inputSchema object`);

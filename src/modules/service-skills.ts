@@ -21,7 +21,8 @@ function shapeProblem(value: unknown): string | undefined {
   if (files === undefined) return undefined;
   if (!Array.isArray(files)) return "files must be an array";
   for (const file of files as unknown[]) {
-    if (!isObject(file) || typeof file["path"] !== "string" || typeof file["size"] !== "number" || typeof file["digest"] !== "string") return "every file needs a path, a size and a digest";
+    if (!isObject(file) || typeof file["path"] !== "string" || typeof file["size"] !== "number" || typeof file["digest"] !== "string")
+      return "every file needs a path, a size and a digest";
     if (file["mimeType"] !== undefined && typeof file["mimeType"] !== "string") return "mimeType must be a string";
     if (file["path"] === "SKILL.md") return "SKILL.md travels in skillMd, not in files";
   }
@@ -34,7 +35,11 @@ function shapeProblem(value: unknown): string | undefined {
  * an error naming the module and leaves everything else working. Skills of the wrong shape are
  * returned in `refused`; the caller still compiles the others one by one (bad frontmatter, limits).
  */
-export function serviceSkills(service: ToolService, skills: readonly unknown[], options: ServiceModuleOptions): { skills: SkillDefinition[]; refused: RefusedServiceSkill[] } {
+export function serviceSkills(
+  service: ToolService,
+  skills: readonly unknown[],
+  options: ServiceModuleOptions,
+): { skills: SkillDefinition[]; refused: RefusedServiceSkill[] } {
   const accepted: SkillDefinition[] = [];
   const refused: RefusedServiceSkill[] = [];
   for (const value of skills) {
@@ -57,11 +62,19 @@ export function serviceSkills(service: ToolService, skills: readonly unknown[], 
         read: async (ctx) => {
           try {
             if (typeof service.readSkillFile !== "function") throw new ModuleFailure(`module ${options.name} lists skill files but has no readSkillFile()`);
-            return await withTimeout(service.readSkillFile(listedAs, file.path, callContext(ctx)), options.timeoutMs, options.name, `readSkillFile(${listedAs}, ${file.path})`);
+            return await withTimeout(
+              service.readSkillFile(listedAs, file.path, callContext(ctx)),
+              options.timeoutMs,
+              options.name,
+              `readSkillFile(${listedAs}, ${file.path})`,
+            );
           } catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
             console.error(`edge-mcp: module ${options.name}: skill ${listedAs}: file ${file.path}: ${reason}`);
-            throw new ProtocolError(ErrorCode.InternalError, error instanceof ModuleFailure ? reason : `module ${options.name} failed to read ${file.path} of skill ${listedAs}: ${reason}`);
+            throw new ProtocolError(
+              ErrorCode.InternalError,
+              error instanceof ModuleFailure ? reason : `module ${options.name} failed to read ${file.path} of skill ${listedAs}: ${reason}`,
+            );
           }
         },
       };

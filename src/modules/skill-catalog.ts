@@ -30,7 +30,8 @@ export function createSkillCatalog(skills: readonly Skill[], limits?: SkillLimit
   for (const skill of skills) {
     checkSkillLimits(skill, resolved);
     const external = skill.files.find((file) => file.content === undefined);
-    if (external) throw new DefinitionError(`skill ${skill.name}: file ${external.path}: a tool service holds its skills' bytes; external files are for servers`);
+    if (external)
+      throw new DefinitionError(`skill ${skill.name}: file ${external.path}: a tool service holds its skills' bytes; external files are for servers`);
     // What the service lists: the skill's folder below skill:// (its path and name).
     const listedAs = skill.root.slice("skill://".length);
     if (byListedName.has(listedAs)) throw new DefinitionError(`skill ${skill.name}: ${listedAs} is declared twice`);
@@ -44,7 +45,10 @@ export function createSkillCatalog(skills: readonly Skill[], limits?: SkillLimit
           const [manifest, ...others] = compiled.files;
           const skill: ServiceSkill = { name: compiled.name, skillMd: manifest?.content as string };
           if (listedAs !== compiled.name) skill.path = listedAs.slice(0, -compiled.name.length - 1);
-          if (others.length > 0) skill.files = await Promise.all(others.map(async (file) => ({ path: file.path, size: file.size, digest: await file.digest(), mimeType: file.mimeType })));
+          if (others.length > 0)
+            skill.files = await Promise.all(
+              others.map(async (file) => ({ path: file.path, size: file.size, digest: await file.digest(), mimeType: file.mimeType })),
+            );
           return skill;
         }),
       );

@@ -70,14 +70,20 @@ export async function callTool(tool: CompiledTool, params: Params | undefined, c
  * Validates the arguments of a `tools/call`: the validator's output, or the `isError` result that
  * tells the model what to fix. Throws -32602 when `arguments` is not an object at all.
  */
-export async function checkArguments(tool: CompiledTool, params: Params | undefined): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
+export async function checkArguments(
+  tool: CompiledTool,
+  params: Params | undefined,
+): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
   const rawArgs = params ? own(params, "arguments") : undefined;
   if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
   const validated = tool.input.validate(rawArgs ?? {});
   const outcome = validated instanceof Promise ? await validated : validated;
   if (outcome.ok) return { ok: true, args: outcome.value };
   const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
-  return { ok: false, result: errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`) };
+  return {
+    ok: false,
+    result: errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`),
+  };
 }
 
 /**
@@ -88,7 +94,12 @@ export async function checkArguments(tool: CompiledTool, params: Params | undefi
  */
 export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): Promise<CallToolResult>;
 export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined: true): Promise<CallToolResult | undefined>;
-export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined = false): Promise<CallToolResult | undefined> {
+export async function runHandler(
+  tool: CompiledTool,
+  run: (args: unknown) => unknown,
+  args: unknown,
+  passUndefined = false,
+): Promise<CallToolResult | undefined> {
   let value: unknown;
   try {
     value = await run(args);

@@ -54,7 +54,8 @@ function memoDigest(bytes: () => Uint8Array): () => Promise<string> {
   return () => (digest ??= skillDigest(bytes()));
 }
 
-const isExternal = (file: SkillFile): file is ExternalSkillFile => isObject(file) && !(file instanceof Uint8Array) && typeof (file as ExternalSkillFile).read === "function";
+const isExternal = (file: SkillFile): file is ExternalSkillFile =>
+  isObject(file) && !(file instanceof Uint8Array) && typeof (file as ExternalSkillFile).read === "function";
 
 /** Checks a `/`-separated path; returns its segments. */
 function segmentsOf(path: string, what: string, fail: (message: string) => never): string[] {
@@ -79,10 +80,12 @@ function frontmatterProblems(frontmatter: Record<string, unknown>, name: string)
     problems.push(`the frontmatter "compatibility" must be a string of 1-500 characters`);
   }
   if (metadata !== undefined) {
-    if (!isObject(metadata) || !Object.values(metadata).every((value) => typeof value === "string")) problems.push(`the frontmatter "metadata" must map strings to strings`);
+    if (!isObject(metadata) || !Object.values(metadata).every((value) => typeof value === "string"))
+      problems.push(`the frontmatter "metadata" must map strings to strings`);
     else {
       const reserved = Object.keys(metadata).filter((key) => key.startsWith(RESERVED_METADATA_PREFIX));
-      if (reserved.length > 0) problems.push(`the frontmatter "metadata" uses ${reserved.join(", ")}: keys under "${RESERVED_METADATA_PREFIX}" are reserved for MCP extensions`);
+      if (reserved.length > 0)
+        problems.push(`the frontmatter "metadata" uses ${reserved.join(", ")}: keys under "${RESERVED_METADATA_PREFIX}" are reserved for MCP extensions`);
     }
   }
   return problems;
@@ -110,7 +113,8 @@ export function compileSkill(definition: SkillDefinition): Skill {
   const fail = (message: string): never => {
     throw new DefinitionError(`${label}: ${message}`);
   };
-  if (typeof name !== "string" || name.length > 64 || !SKILL_NAME.test(name)) fail(`name must be 1-64 lowercase letters, digits and single hyphens (Agent Skills naming rules)`);
+  if (typeof name !== "string" || name.length > 64 || !SKILL_NAME.test(name))
+    fail(`name must be 1-64 lowercase letters, digits and single hyphens (Agent Skills naming rules)`);
   if (definition.path !== undefined && typeof definition.path !== "string") fail(`path must be a string such as "acme/billing"`);
   const pathSegments = definition.path === undefined || definition.path === "" ? [] : segmentsOf(definition.path, "path", fail);
   const root = `skill://${[...pathSegments, name].join("/")}`;
@@ -152,7 +156,15 @@ export function compileSkill(definition: SkillDefinition): Skill {
       if (typeof content === "string") compiled = textFile(path, uri, content, mimeTypeOfFile(file, mimeTypeOf(path, true)), fileFail);
       else if (content instanceof Uint8Array) {
         const bytes = content;
-        compiled = { path, uri, mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)), size: bytes.byteLength, content: bytes, digest: memoDigest(() => bytes), read: () => bytes };
+        compiled = {
+          path,
+          uri,
+          mimeType: mimeTypeOfFile(file, mimeTypeOf(path, false)),
+          size: bytes.byteLength,
+          content: bytes,
+          digest: memoDigest(() => bytes),
+          read: () => bytes,
+        };
       } else return fileFail(`content must be a string, a Uint8Array, {content, mimeType} or an external file {size, digest, read}`);
     }
     files.push(compiled);

@@ -136,7 +136,8 @@ export function readFlow(text: string, start: number, no: number, depth: number)
     } else {
       const key = readFlowNode(text, index, no, depth);
       if (typeof key.value !== "string") throw new FrontmatterError("flow mapping keys must be strings; quote them", no);
-      if (text[key.end] !== ":" || !" \t,}".includes(text[key.end + 1] ?? "")) throw new FrontmatterError(`expected ": " after the key "${key.value}" in a flow mapping`, no);
+      if (text[key.end] !== ":" || !" \t,}".includes(text[key.end + 1] ?? ""))
+        throw new FrontmatterError(`expected ": " after the key "${key.value}" in a flow mapping`, no);
       if (Object.hasOwn(map, key.value)) throw new FrontmatterError(`duplicate key "${key.value}"`, no);
       const node = readFlowNode(text, skipSpaces(text, key.end + 1), no, depth);
       map[checkKey(key.value, no)] = node.value;
@@ -144,7 +145,8 @@ export function readFlow(text: string, start: number, no: number, depth: number)
     }
     index = skipSpaces(text, index);
     if (text[index] === close) return { value: open === "[" ? items : map, end: index + 1 };
-    if (text[index] !== ",") throw new FrontmatterError(index >= text.length ? "a flow collection must close on the same line" : `expected "," or "${close}"`, no);
+    if (text[index] !== ",")
+      throw new FrontmatterError(index >= text.length ? "a flow collection must close on the same line" : `expected "," or "${close}"`, no);
     index = skipSpaces(text, index + 1);
     if (text[index] === close) throw new FrontmatterError("no trailing comma in a flow collection, please", no);
   }

@@ -5,8 +5,7 @@ import { isObject } from "../core/json.ts";
 import type { JsonObject } from "../core/types.ts";
 
 export type ElicitParams =
-  | { mode?: "form"; message: string; requestedSchema: JsonObject }
-  | { mode: "url"; message: string; url: string; elicitationId?: string };
+  { mode?: "form"; message: string; requestedSchema: JsonObject } | { mode: "url"; message: string; url: string; elicitationId?: string };
 
 export interface ElicitResult {
   action: "accept" | "decline" | "cancel";

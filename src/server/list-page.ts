@@ -14,7 +14,11 @@ const NEXT_CURSOR = /"nextCursor":"([^"]*)"/;
  * server, that is the tenant). With one, each cursor also carries a MAC of the caller's scope, so
  * a cursor minted for one principal is refused for another (-32602).
  */
-export async function listPage(request: InboundRequest, ctx: TransportContext, page: (cursor: unknown, era: Era) => string | Promise<string>): Promise<RawResult> {
+export async function listPage(
+  request: InboundRequest,
+  ctx: TransportContext,
+  page: (cursor: unknown, era: Era) => string | Promise<string>,
+): Promise<RawResult> {
   const requested = request.params ? own(request.params, "cursor") : undefined;
   const caller = ctx.admission.principal ? ctx.admission.caller : undefined;
   if (caller === undefined) return new RawResult(await page(requested, ctx.era));
@@ -22,7 +26,8 @@ export async function listPage(request: InboundRequest, ctx: TransportContext, p
   if (typeof cursor === "string") {
     const dot = cursor.lastIndexOf(".");
     const base = dot === -1 ? "" : cursor.slice(0, dot);
-    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${caller}\n${base}`))) throw invalidParams(`Invalid cursor: it was not issued to this caller`);
+    if (dot === -1 || cursor.slice(dot + 1) !== (await ctx.sealer.tag(`${caller}\n${base}`)))
+      throw invalidParams(`Invalid cursor: it was not issued to this caller`);
     cursor = base;
   }
   const json = await page(cursor, ctx.era);

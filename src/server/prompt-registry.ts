@@ -15,14 +15,21 @@ export class PromptRegistry {
 
   constructor(definitions: readonly PromptDefinition[], options: PagedListOptions) {
     for (const prompt of definitions) {
-      if (typeof prompt.name !== "string" || prompt.name === "") throw new DefinitionError(`prompt name ${JSON.stringify(prompt.name)} must be a non-empty string`);
+      if (typeof prompt.name !== "string" || prompt.name === "")
+        throw new DefinitionError(`prompt name ${JSON.stringify(prompt.name)} must be a non-empty string`);
       if (this.#prompts.has(prompt.name)) throw new DefinitionError(`prompt name "${prompt.name}" is declared twice`);
       if (typeof prompt.get !== "function") throw new DefinitionError(`prompt ${prompt.name}: get must be a function`);
       this.#prompts.set(prompt.name, prompt);
     }
     const prompts = [...this.#prompts.values()];
     const items = prompts.map(({ get: _get, complete: _complete, ...listed }) => JSON.stringify(listed));
-    this.#list = new PagedList("prompts/list", "prompts", items, prompts.map((p) => p.name), options);
+    this.#list = new PagedList(
+      "prompts/list",
+      "prompts",
+      items,
+      prompts.map((p) => p.name),
+      options,
+    );
   }
 
   get size(): number {

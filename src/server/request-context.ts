@@ -82,7 +82,7 @@ class RequestHandlerContext implements HandlerContext {
   #handles: Handles | undefined;
 
   static transportOf(ctx: object): TransportContext | undefined {
-    return #transport in ctx ? (ctx).#transport : undefined;
+    return #transport in ctx ? ctx.#transport : undefined;
   }
 
   constructor(transport: TransportContext, changes: ChangeFeed, inputs: InputChannel) {

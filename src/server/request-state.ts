@@ -65,7 +65,10 @@ export function createStateSealer(options: StateSealerOptions = {}): StateSealer
       : (crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]) as Promise<CryptoKey>);
     return key;
   };
-  const refuse = () => invalidParams(`Invalid requestState: it was altered, has expired, or belongs to another request. Retry the request without requestState and inputResponses.`);
+  const refuse = () =>
+    invalidParams(
+      `Invalid requestState: it was altered, has expired, or belongs to another request. Retry the request without requestState and inputResponses.`,
+    );
 
   return {
     async tag(text) {

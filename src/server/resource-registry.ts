@@ -23,7 +23,8 @@ function listed(definition: ResourceDefinition | ResourceTemplateDefinition): Js
 }
 
 function toContents(uri: string, mimeType: string | undefined, value: ResourceReadReturn): ResourceContents[] {
-  const withType = (contents: ResourceContents): ResourceContents => (mimeType !== undefined && contents.mimeType === undefined ? { ...contents, mimeType } : contents);
+  const withType = (contents: ResourceContents): ResourceContents =>
+    mimeType !== undefined && contents.mimeType === undefined ? { ...contents, mimeType } : contents;
   if (typeof value === "string") return [withType({ uri, text: value })];
   if (value instanceof Uint8Array) return [withType({ uri, blob: toBase64(value) })];
   if (Array.isArray(value)) return value.map(withType);
@@ -44,17 +45,25 @@ export class ResourceRegistry {
 
   constructor(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[], options: PagedListOptions) {
     for (const resource of resources) {
-      if (typeof resource.uri !== "string" || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri)) throw new DefinitionError(`resource ${JSON.stringify(resource.uri)}: uri must be an absolute URI`);
+      if (typeof resource.uri !== "string" || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri))
+        throw new DefinitionError(`resource ${JSON.stringify(resource.uri)}: uri must be an absolute URI`);
       if (typeof resource.name !== "string" || resource.name === "") throw new DefinitionError(`resource ${resource.uri}: name is required`);
       if (this.#fixed.has(resource.uri)) throw new DefinitionError(`resource ${resource.uri} is declared twice`);
       this.#fixed.set(resource.uri, resource);
     }
     for (const definition of templates) {
-      if (typeof definition.name !== "string" || definition.name === "") throw new DefinitionError(`resource template ${definition.uriTemplate}: name is required`);
+      if (typeof definition.name !== "string" || definition.name === "")
+        throw new DefinitionError(`resource template ${definition.uriTemplate}: name is required`);
       this.#templates.push({ definition, template: compileUriTemplate(definition.uriTemplate) });
     }
     const fixed = [...this.#fixed.values()];
-    this.#resourceList = new PagedList("resources/list", "resources", fixed.map((r) => JSON.stringify(listed(r))), fixed.map((r) => r.uri), options);
+    this.#resourceList = new PagedList(
+      "resources/list",
+      "resources",
+      fixed.map((r) => JSON.stringify(listed(r))),
+      fixed.map((r) => r.uri),
+      options,
+    );
     this.#templateList = new PagedList(
       "resources/templates/list",
       "resourceTemplates",
@@ -83,7 +92,8 @@ export class ResourceRegistry {
 
   /** Reads a resource; throws the era's not-found error for a URI no resource or template serves. */
   async read(uri: unknown, ctx: HandlerContext): Promise<{ contents: ResourceContents[] }> {
-    if (typeof uri !== "string" || uri === "") throw invalidParams(`resources/read needs params.uri, a resource URI from resources/list or a resource template`);
+    if (typeof uri !== "string" || uri === "")
+      throw invalidParams(`resources/read needs params.uri, a resource URI from resources/list or a resource template`);
     const fixed = this.#fixed.get(uri);
     if (fixed) return { contents: toContents(uri, fixed.mimeType, await fixed.read({ uri }, ctx)) };
     for (const { definition, template } of this.#templates) {

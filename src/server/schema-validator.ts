@@ -17,7 +17,18 @@ export interface CompiledSchema {
 }
 
 // Parent keywords whose failure is only a summary of a more precise child error.
-const SUMMARY_KEYWORDS = new Set(["properties", "patternProperties", "items", "prefixItems", "contains", "$ref", "$dynamicRef", "allOf", "false", "unevaluatedItems"]);
+const SUMMARY_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "contains",
+  "$ref",
+  "$dynamicRef",
+  "allOf",
+  "false",
+  "unevaluatedItems",
+]);
 const MAX_ISSUES = 8;
 /** Longest text of one issue: messages may quote the input (every unknown key, a long value). */
 const MAX_ISSUE_CHARS = 200;
@@ -63,7 +74,9 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
   if (isStandardSchema(schema)) {
     const converter = schema["~standard"].jsonSchema;
     if (!converter) {
-      throw new DefinitionError(`${what}: this Standard Schema (${schema["~standard"].vendor}) cannot convert itself to JSON Schema; pass a JSON Schema instead`);
+      throw new DefinitionError(
+        `${what}: this Standard Schema (${schema["~standard"].vendor}) cannot convert itself to JSON Schema; pass a JSON Schema instead`,
+      );
     }
     let json: JsonSchema;
     try {

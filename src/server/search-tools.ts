@@ -102,7 +102,13 @@ export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<Json
     },
     outputSchema: {
       type: "object",
-      properties: { query: { type: "string" }, matched: { type: "integer" }, total: { type: "integer" }, tools: listedArray, notFound: { type: "array", items: { type: "string" } } },
+      properties: {
+        query: { type: "string" },
+        matched: { type: "integer" },
+        total: { type: "integer" },
+        tools: listedArray,
+        notFound: { type: "array", items: { type: "string" } },
+      },
       required: ["query", "matched", "total", "tools"],
     },
     annotations: { title: "Search tools", readOnlyHint: true, openWorldHint: false },
@@ -112,7 +118,12 @@ export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<Json
       const detail = (args["detail"] as Detail | undefined) ?? "summaries";
       const filter = filterOf(ctx);
       if (query.startsWith(SELECT)) {
-        const names = query.slice(SELECT.length).split(",").map((name) => name.trim()).filter((name) => name !== "").slice(0, MAX_NAMES);
+        const names = query
+          .slice(SELECT.length)
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "")
+          .slice(0, MAX_NAMES);
         const picked = catalog.pick(names, filter);
         return searchResult(query, { total: picked.total, matched: picked.tools.length, tools: picked.tools }, detail, picked.unknown);
       }
@@ -139,7 +150,10 @@ export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<Json
     _meta: builtIn,
     handler: (args, ctx) => {
       const picked = catalog.pick(args["names"] as string[], filterOf(ctx));
-      const lines = [`${picked.tools.length} of ${(args["names"] as string[]).length} tools described${picked.tools.length > 0 ? ":" : "."}`, ...picked.tools.map((tool) => JSON.stringify(tool))];
+      const lines = [
+        `${picked.tools.length} of ${(args["names"] as string[]).length} tools described${picked.tools.length > 0 ? ":" : "."}`,
+        ...picked.tools.map((tool) => JSON.stringify(tool)),
+      ];
       if (picked.unknown.length > 0) lines.push(`Not found: ${picked.unknown.join(", ")} (no such tool, or not one you may call).`);
       const structuredContent: JsonObject = { tools: picked.tools };
       if (picked.unknown.length > 0) structuredContent["notFound"] = picked.unknown;

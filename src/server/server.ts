@@ -83,7 +83,13 @@ export function createServer(options: ServerOptions): McpServer {
   const cacheScope = options.cacheScope ?? "public";
   const cacheHints = { ttlMs, cacheScope };
   const tail = (scope: string) => `,"resultType":"complete","ttlMs":${ttlMs},"cacheScope":${JSON.stringify(scope)},"_meta":${JSON.stringify(serverInfoMeta)}`;
-  const listOptions = { pageSize: options.pageSize, pageBytes: options.pageBytes, maxPages: options.maxPages, modernTail: tail(cacheScope), scope: options.scope ?? info.name };
+  const listOptions = {
+    pageSize: options.pageSize,
+    pageBytes: options.pageBytes,
+    maxPages: options.maxPages,
+    modernTail: tail(cacheScope),
+    scope: options.scope ?? info.name,
+  };
 
   const tools = new ToolRegistry(options.tools ?? [], {
     ...listOptions,

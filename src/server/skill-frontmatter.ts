@@ -78,7 +78,8 @@ class Parser {
     if (first === undefined) return {};
     if (first.indent !== 0) throw new FrontmatterError("frontmatter keys start at the first column", first.no);
     if (first.text === "---" || first.text.startsWith("%")) throw new FrontmatterError("one YAML document without directives, please", first.no);
-    if (isSequenceItem(first.text) || matchKey(first.text, first.no) === undefined) throw new FrontmatterError(`frontmatter must be a mapping of "key: value" lines`, first.no);
+    if (isSequenceItem(first.text) || matchKey(first.text, first.no) === undefined)
+      throw new FrontmatterError(`frontmatter must be a mapping of "key: value" lines`, first.no);
     const map = this.#mapping(0, 0);
     const extra = this.#peek();
     if (extra !== undefined) throw new FrontmatterError("unexpected content (check its indentation)", extra.no);
@@ -196,7 +197,11 @@ class Parser {
   /** `|` (literal) or `>` (folded), with optional `-` / `+` chomping; content is indented past the parent. */
   #blockScalar(header: string, line: Line, parentIndent: number): string {
     const match = /^([|>])([+-]?)(?:[\t ]+#.*)?[\t ]*$/.exec(header);
-    if (match === null) throw new FrontmatterError(/^[|>][+-]?\d/.test(header) ? "block scalar indentation indicators are not supported" : "invalid block scalar header", line.no);
+    if (match === null)
+      throw new FrontmatterError(
+        /^[|>][+-]?\d/.test(header) ? "block scalar indentation indicators are not supported" : "invalid block scalar header",
+        line.no,
+      );
     const contents: string[] = [];
     let contentIndent = -1;
     let leadingWidth = 0;
@@ -289,4 +294,3 @@ function expectOnlyComment(after: string, no: number): void {
   if (trimStart(after) === "" || /^[\t ]+#/.test(after)) return;
   throw new FrontmatterError("unexpected text after the value", no);
 }
-

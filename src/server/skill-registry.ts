@@ -48,9 +48,11 @@ export function checkSkillLimits(skill: Skill, limits: Required<SkillLimits>): v
   if (over) fail(over.path, ` is over the limit of ${limits.maxFiles} files per skill (skillLimits.maxFiles)`);
   let total = 0;
   for (const file of skill.files) {
-    if (file.size > limits.maxFileBytes) fail(file.path, `: is ${file.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file (skillLimits.maxFileBytes)`);
+    if (file.size > limits.maxFileBytes)
+      fail(file.path, `: is ${file.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file (skillLimits.maxFileBytes)`);
     total += file.size;
-    if (total > limits.maxTotalBytes) fail(file.path, `: brings the skill to ${total} bytes, over the limit of ${limits.maxTotalBytes} bytes per skill (skillLimits.maxTotalBytes)`);
+    if (total > limits.maxTotalBytes)
+      fail(file.path, `: brings the skill to ${total} bytes, over the limit of ${limits.maxTotalBytes} bytes per skill (skillLimits.maxTotalBytes)`);
   }
 }
 
@@ -118,7 +120,13 @@ export class SkillRegistry {
       const children = this.#directories.get(uri);
       if (!children) throw invalidParams(`Not a directory resource: ${uri} (a skill's folder is its SKILL.md URI without /SKILL.md)`, { data: { uri } });
       const sorted = [...children.values()].sort((a, b) => ((a["uri"] as string) < (b["uri"] as string) ? -1 : 1));
-      list = new PagedList("resources/directory/read", "resources", sorted.map((child) => JSON.stringify(child)), sorted.map((child) => child["uri"] as string), this.#options);
+      list = new PagedList(
+        "resources/directory/read",
+        "resources",
+        sorted.map((child) => JSON.stringify(child)),
+        sorted.map((child) => child["uri"] as string),
+        this.#options,
+      );
       this.#directoryPages.set(uri, list);
     }
     return list.page(cursor, era);
@@ -127,7 +135,9 @@ export class SkillRegistry {
   /** One skill's folder may not hold another's: the outer skill's file list would then be incomplete. */
   #checkNesting(skill: Skill): void {
     const overlap = (other: string): never => {
-      throw new DefinitionError(`skill ${skill.name}: its folder ${skill.root} and the folder of skill ${other} overlap; serve a nested skill's files as files of the enclosing skill`);
+      throw new DefinitionError(
+        `skill ${skill.name}: its folder ${skill.root} and the folder of skill ${other} overlap; serve a nested skill's files as files of the enclosing skill`,
+      );
     };
     const below = this.#above.get(skill.root);
     if (below !== undefined) overlap(below);
@@ -198,6 +208,15 @@ export class SkillRegistry {
       const entry = serialised[index] as string;
       entries.set(skill.uri, [`{"skill":${entry}}`, `{"skill":${entry}${this.#options.modernTail}}`]);
     });
-    return { list: new PagedList("skills/list", "skills", serialised, skills.map((skill) => skill.uri), this.#options), entries };
+    return {
+      list: new PagedList(
+        "skills/list",
+        "skills",
+        serialised,
+        skills.map((skill) => skill.uri),
+        this.#options,
+      ),
+      entries,
+    };
   }
 }

@@ -51,10 +51,14 @@ export function declaresTasks(clientCapabilities: JsonObject): boolean {
 
 /** -32021 naming the tasks extension, for a client that did not declare it (HTTP 400). */
 export function tasksExtensionRequired(what: string): ProtocolError {
-  return new ProtocolError(ErrorCode.MissingRequiredClientCapability, `${what} needs the ${TASKS_EXTENSION} extension: declare it in params._meta clientCapabilities.extensions`, {
-    status: 400,
-    data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-  });
+  return new ProtocolError(
+    ErrorCode.MissingRequiredClientCapability,
+    `${what} needs the ${TASKS_EXTENSION} extension: declare it in params._meta clientCapabilities.extensions`,
+    {
+      status: 400,
+      data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    },
+  );
 }
 
 /**

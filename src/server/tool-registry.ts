@@ -194,7 +194,10 @@ export class ToolRegistry implements ToolCatalog {
       return text;
     });
     // A list that depends on who asks must not be shared across authorization contexts (2026-07-28 caching).
-    const options = key === undefined ? this.#options : { ...this.#options, modernTail: this.#options.privateModernTail ?? this.#options.modernTail, scope: `${this.#options.scope}\n${key}` };
+    const options =
+      key === undefined
+        ? this.#options
+        : { ...this.#options, modernTail: this.#options.privateModernTail ?? this.#options.modernTail, scope: `${this.#options.scope}\n${key}` };
     return new PagedList(
       "tools/list",
       "tools",

@@ -42,7 +42,6 @@ export interface SessionCall {
 const TOUCH_EVERY_MS = 60_000;
 const INFO_RANK = 1;
 
-
 function sessionGone(): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidRequest, "Session not found: it expired or was deleted; initialize a new session", { status: 404 });
 }
@@ -170,7 +169,8 @@ export class SessionEngine {
     if (lastEventId !== null) {
       const position = parseEventId(lastEventId);
       const stream = position && this.#streams.get(position.stream);
-      if (!position || !stream) throw new ProtocolError(ErrorCode.InvalidRequest, `Unknown Last-Event-ID '${lastEventId}': the stream ended or its events expired`, { status: 404 });
+      if (!position || !stream)
+        throw new ProtocolError(ErrorCode.InvalidRequest, `Unknown Last-Event-ID '${lastEventId}': the stream ended or its events expired`, { status: 404 });
       return stream.resume(position.seq);
     }
     // The standalone stream: notifications not tied to a request (list changes, resource updates).
@@ -203,16 +203,20 @@ export class SessionEngine {
       // idempotent (the client lists or reads again), and 2025 clients have no other way to learn it.
       ready: () => {
         if (!again) return;
-        for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"]) send(method, {});
+        for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"])
+          send(method, {});
         for (const uri of filter.resourceSubscriptions) send("notifications/resources/updated", { uri });
       },
       // The hub went away (reset, eviction, deploy): subscribe again after 1 to 5 s, spread so
       // that a hub's sessions do not all come back at once.
       end: () => {
         this.#unsubscribe = undefined;
-        setTimeout(() => {
-          if (this.#standalone && this.#record && !this.#unsubscribe) this.#subscribe(endpoint, true);
-        }, 1000 + Math.floor(Math.random() * 4000));
+        setTimeout(
+          () => {
+            if (this.#standalone && this.#record && !this.#unsubscribe) this.#subscribe(endpoint, true);
+          },
+          1000 + Math.floor(Math.random() * 4000),
+        );
       },
     });
   }

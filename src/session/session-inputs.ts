@@ -33,7 +33,8 @@ export class PendingRequests {
     if (!waiter) return false;
     this.#waiting.delete(id);
     if (error !== undefined) {
-      const message = typeof error === "object" && error !== null && typeof (error as JsonObject)["message"] === "string" ? (error as JsonObject)["message"] : "error";
+      const message =
+        typeof error === "object" && error !== null && typeof (error as JsonObject)["message"] === "string" ? (error as JsonObject)["message"] : "error";
       waiter.reject(new Error(`the client answered with an error: ${String(message)}`));
     } else {
       waiter.resolve(result);

@@ -5,7 +5,6 @@ import type { ResponseStream } from "../http/exchange.ts";
 import { SseStream } from "../http/sse-stream.ts";
 import type { SessionStorage } from "./session-record.ts";
 
-
 /** Splits a `Last-Event-ID` into the stream it belongs to and the last event seen. */
 export function parseEventId(value: string): { stream: string; seq: number } | undefined {
   const at = value.lastIndexOf(".");

@@ -31,7 +31,10 @@ const DEFAULT_WATCH_MS = 30_000;
 
 /** The error of a task whose handler stopped without finishing (the object was evicted or restarted). */
 function interrupted(): ProtocolError {
-  return new ProtocolError(ErrorCode.InternalError, "The task was interrupted before it finished (its server restarted); call the tool again to start a new task");
+  return new ProtocolError(
+    ErrorCode.InternalError,
+    "The task was interrupted before it finished (its server restarted); call the tool again to start a new task",
+  );
 }
 
 /**
@@ -142,7 +145,8 @@ export class TaskEngine {
     if (!record) return;
     const now = this.#now();
     if (now >= expiresAt(record)) return this.#expire(record);
-    if (!isTerminal(record.status) && !this.#controller) await this.#finish({ status: "failed", error: interrupted().toJSON(), statusMessage: interrupted().message });
+    if (!isTerminal(record.status) && !this.#controller)
+      await this.#finish({ status: "failed", error: interrupted().toJSON(), statusMessage: interrupted().message });
     const current = this.#record;
     if (current) await this.#options.storage.setAlarm(isTerminal(current.status) ? expiresAt(current) : Math.min(expiresAt(current), now + this.#watchMs()));
   }
@@ -175,11 +179,18 @@ export class TaskEngine {
     if (!tool) {
       run = Promise.reject(new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${start.tool}`));
     } else {
-      const transport = new TaskTransport(endpoint, admission, start, { taskId: record.taskId, tool, signal: controller.signal, onProgress: (message) => void this.#progress(message) });
+      const transport = new TaskTransport(endpoint, admission, start, {
+        taskId: record.taskId,
+        tool,
+        signal: controller.signal,
+        onProgress: (message) => void this.#progress(message),
+      });
       const ctx = createHandlerContext(transport, transport.changes ?? endpoint.server.changes, inputs);
       const maxBytes = Math.min(admission.limits.maxResultBytes ?? MAX_TASK_RESULT_BYTES, MAX_TASK_RESULT_BYTES);
       // No call deadline: a task is bounded by its TTL and by cancellation instead.
-      run = callTool(tool, start.arguments === undefined ? {} : { arguments: start.arguments }, ctx).then((result) => capResult(result, maxBytes, tool.name) as unknown as JsonObject);
+      run = callTool(tool, start.arguments === undefined ? {} : { arguments: start.arguments }, ctx).then(
+        (result) => capResult(result, maxBytes, tool.name) as unknown as JsonObject,
+      );
     }
     run
       .then(
@@ -213,7 +224,12 @@ export class TaskEngine {
     const inputs = this.#inputs;
     if (!record || !inputs || isTerminal(record.status)) return;
     const inputRequests = inputs.outstanding();
-    const next: TaskRecord = { ...record, inputRequests, status: Object.keys(inputRequests).length > 0 ? "input_required" : "working", lastUpdatedAt: this.#now() };
+    const next: TaskRecord = {
+      ...record,
+      inputRequests,
+      status: Object.keys(inputRequests).length > 0 ? "input_required" : "working",
+      lastUpdatedAt: this.#now(),
+    };
     await this.#save(next).catch((error: unknown) => console.error("edge-mcp: a task's input requests could not be stored:", error));
     await this.#publish(next);
   }

@@ -34,7 +34,12 @@ export class TaskTransport implements TransportContext {
   readonly #endpoint: Endpoint;
   readonly #onProgress: (message: string) => void;
 
-  constructor(endpoint: Endpoint, admission: Admission, start: TaskStart, init: { taskId: string; tool: CompiledTool; signal: AbortSignal; onProgress: (message: string) => void }) {
+  constructor(
+    endpoint: Endpoint,
+    admission: Admission,
+    start: TaskStart,
+    init: { taskId: string; tool: CompiledTool; signal: AbortSignal; onProgress: (message: string) => void },
+  ) {
     this.#endpoint = endpoint;
     this.admission = admission;
     this.protocolVersion = start.protocolVersion;
@@ -67,6 +72,8 @@ export class TaskTransport implements TransportContext {
     if (method !== "notifications/progress") return;
     const { progress, total, message } = params;
     // Progress and total are the numbers ctx.progress() was given.
-    this.#onProgress(typeof message === "string" ? message : total === undefined ? `Progress: ${Number(progress)}` : `Progress: ${Number(progress)} of ${Number(total)}`);
+    this.#onProgress(
+      typeof message === "string" ? message : total === undefined ? `Progress: ${Number(progress)}` : `Progress: ${Number(progress)} of ${Number(total)}`,
+    );
   }
 }

@@ -166,7 +166,7 @@ function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
 }
 
 function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
-  if (!isObject(value)) return fail("notifications", "must be an object such as {\"shards\": 4}");
+  if (!isObject(value)) return fail("notifications", 'must be an object such as {"shards": 4}');
   const { shards, maxQueuedBytes, heartbeatMs, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(`notifications.${key}`, "is not a known field");
   const out: TenantNotifications = {};
@@ -192,7 +192,24 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     throw new DefinitionError(`tenant ${label}: ${field} ${problem}`);
   };
   if (!isObject(value)) return fail("(config)", "must be an object");
-  const { id, hosts, pathPrefix, modules, allowedOrigins, legacySessions, revisions, server, limits, rateLimits, quotas, tasks, auth, toolSearch, notifications, ...unknown } = value;
+  const {
+    id,
+    hosts,
+    pathPrefix,
+    modules,
+    allowedOrigins,
+    legacySessions,
+    revisions,
+    server,
+    limits,
+    rateLimits,
+    quotas,
+    tasks,
+    auth,
+    toolSearch,
+    notifications,
+    ...unknown
+  } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id, modules: [] };
@@ -218,7 +235,8 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     tenant.revisions = revisionList;
   }
   if (server !== undefined) {
-    if (!isObject(server) || Object.values(server).some((v) => typeof v !== "string")) fail("server", "must be an object of strings (name, version, title, instructions)");
+    if (!isObject(server) || Object.values(server).some((v) => typeof v !== "string"))
+      fail("server", "must be an object of strings (name, version, title, instructions)");
     tenant.server = server;
   }
   if (limits !== undefined) {

@@ -85,7 +85,6 @@ function clash(key: string, taken: Iterable<string>): string | undefined {
   return undefined;
 }
 
-
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
@@ -122,16 +121,22 @@ export class TenantDirectory {
       for (const ref of tenant.modules) {
         if (ref.service !== undefined) continue;
         const module = options.modules[ref.name];
-        if (!module) throw new DefinitionError(`tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`);
+        if (!module)
+          throw new DefinitionError(
+            `tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`,
+          );
         for (const tool of renamed(module.tools, ref.prefix)) {
           const owner = names.get(tool.name);
-          if (owner !== undefined) throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
+          if (owner !== undefined)
+            throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
           names.set(tool.name, ref.name);
         }
         for (const skill of prefixed(module.skills, ref.prefix)) {
           const other = clash(skillKey(skill), skills.keys());
           if (other !== undefined) {
-            throw new DefinitionError(`tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`);
+            throw new DefinitionError(
+              `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`,
+            );
           }
           skills.set(skillKey(skill), ref.name);
         }
@@ -190,7 +195,13 @@ export class TenantDirectory {
    * The skills a service lists that can be served: each is compiled on its own, so one with bad
    * frontmatter, over the limits or colliding with another module's is left out (with a log line).
    */
-  #serviceSkills(tenant: TenantConfig, service: ToolService, listed: readonly unknown[], module: { name: string; prefix: string; timeoutMs: number }, taken: Set<string>): Skill[] {
+  #serviceSkills(
+    tenant: TenantConfig,
+    service: ToolService,
+    listed: readonly unknown[],
+    module: { name: string; prefix: string; timeoutMs: number },
+    taken: Set<string>,
+  ): Skill[] {
     const { skills: definitions, refused } = serviceSkills(service, listed, module);
     const served: Skill[] = [];
     for (const { skill, reason } of refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skill} is left out: ${reason}`);
@@ -271,7 +282,12 @@ export class TenantDirectory {
   }
 
   #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, unavailable }: Collected): McpServer {
-    const info = { ...this.#options.info, ...(tenant.server?.name ? { name: tenant.server.name } : {}), ...(tenant.server?.version ? { version: tenant.server.version } : {}), ...(tenant.server?.title ? { title: tenant.server.title } : {}) };
+    const info = {
+      ...this.#options.info,
+      ...(tenant.server?.name ? { name: tenant.server.name } : {}),
+      ...(tenant.server?.version ? { version: tenant.server.version } : {}),
+      ...(tenant.server?.title ? { title: tenant.server.title } : {}),
+    };
     return createServer({
       info,
       ...(tenant.server?.instructions ? { instructions: tenant.server.instructions } : {}),

@@ -27,7 +27,7 @@ export function createCachedConfig<T>(options: CachedConfigOptions<T>): { get():
   const refresh = async (): Promise<T> => {
     try {
       const text = await options.read();
-      if (text === undefined) throw new DefinitionError("no tenant configuration: set MCP_TENANTS (JSON) or bind MCP_TENANTS_KV with a key \"tenants\"");
+      if (text === undefined) throw new DefinitionError('no tenant configuration: set MCP_TENANTS (JSON) or bind MCP_TENANTS_KV with a key "tenants"');
       if (current?.text !== text) current = { text, value: options.build(text) };
       checkedAt = now();
       return current.value;

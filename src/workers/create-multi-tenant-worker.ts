@@ -123,7 +123,14 @@ function listenSettingsOf({ maxQueuedBytes, heartbeatMs }: TenantNotifications):
  * The endpoint settings of one tenant: the Worker's apps and the tenant's session objects build
  * their endpoints with this one function, so both hold the same limits, quotas and bindings.
  */
-function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv, directory: TenantDirectory, server: McpServer, tenant: TenantConfig, path: string): McpAppOptions {
+function tenantAppOptions(
+  options: MultiTenantWorkerOptions,
+  env: MultiTenantEnv,
+  directory: TenantDirectory,
+  server: McpServer,
+  tenant: TenantConfig,
+  path: string,
+): McpAppOptions {
   const bindings = env as unknown as Record<string, unknown>;
   const limiter = rateLimiter(bindings, tenant.rateLimits);
   const auth = directory.auth(tenant);
@@ -156,7 +163,10 @@ function tenantAppOptions(options: MultiTenantWorkerOptions, env: MultiTenantEnv
  * The session Durable Object class for a multi-tenant Worker: each session runs on the endpoint
  * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
  */
-export function createMultiTenantSessionObject(options: MultiTenantWorkerOptions, sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {}): SessionObjectClass {
+export function createMultiTenantSessionObject(
+  options: MultiTenantWorkerOptions,
+  sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {},
+): SessionObjectClass {
   return createSessionObject(tenantEndpoints(options, "Session not found: its tenant no longer exists"), sessionOptions);
 }
 
@@ -198,7 +208,14 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
-  const appFor = (env: E, directory: TenantDirectory, server: McpServer, tenant: TenantConfig, path: string, apps: WeakMap<McpServer, Map<string, Hono>>): Hono => {
+  const appFor = (
+    env: E,
+    directory: TenantDirectory,
+    server: McpServer,
+    tenant: TenantConfig,
+    path: string,
+    apps: WeakMap<McpServer, Map<string, Hono>>,
+  ): Hono => {
     let byPath = apps.get(server);
     if (!byPath) {
       byPath = new Map();
@@ -223,14 +240,18 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const resolved = directory.resolve(request, metadata ?? url.pathname);
         if (!resolved) {
           const host = request.headers.get("host") ?? url.host;
-          return errorResponse(new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }));
+          return errorResponse(
+            new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }),
+          );
         }
         const server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
         return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.
         console.error("edge-mcp: cannot serve the request:", error instanceof Error ? error.message : error);
-        return errorResponse(new ProtocolError(ErrorCode.InternalError, "Internal error: the server's tenant configuration is invalid or unavailable", { status: 500 }));
+        return errorResponse(
+          new ProtocolError(ErrorCode.InternalError, "Internal error: the server's tenant configuration is invalid or unavailable", { status: 500 }),
+        );
       }
     },
   };

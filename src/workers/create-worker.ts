@@ -50,11 +50,15 @@ export function durableBindings(
   shards = 1,
 ): Pick<McpAppOptions, "handleStore" | "sessions" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
-    throw new DefinitionError("legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml");
+    throw new DefinitionError(
+      "legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml",
+    );
   }
   const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
   if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
-    throw new DefinitionError("handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)");
+    throw new DefinitionError(
+      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)",
+    );
   }
   return {
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),

@@ -66,9 +66,19 @@ export function notificationShardsOf(env: { MCP_NOTIFICATION_SHARDS?: string }, 
  * A {@link ChangeRelay} over the McpNotificationHub objects of one tenant. Build one per isolate
  * and tenant (the Worker entries do): its listeners then share one hub subscription.
  */
-export function durableChangeRelay(namespace: DurableObjectNamespace<McpNotificationHub>, tenant: string, options: DurableChangeRelayOptions = {}): ChangeRelay {
+export function durableChangeRelay(
+  namespace: DurableObjectNamespace<McpNotificationHub>,
+  tenant: string,
+  options: DurableChangeRelayOptions = {},
+): ChangeRelay {
   const given = options.shards ?? 1;
-  const shardCount = typeof given === "number" ? ((n) => () => Promise.resolve(n))(checkShards(given)) : async () => checkShards(await given());
+  const shardCount =
+    typeof given === "number"
+      ? (
+          (n) => () =>
+            Promise.resolve(n)
+        )(checkShards(given))
+      : async () => checkShards(await given());
   const isolateKey = options.isolateKey ?? crypto.randomUUID();
   const share = options.share ?? crossRequestWakeSupported();
   const hub = (shard: number) => namespace.get(namespace.idFromName(hubName(tenant, shard)));

@@ -39,7 +39,10 @@ export type McpWorker<E> = ExportedHandler<E> & { fetch: ExportedHandlerFetchHan
 
 /** A comma-separated var as a list (empty items dropped). */
 export function envList(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 /** A "true"/"false" var; `fallback` when it is unset. */

@@ -5,7 +5,13 @@ export type { McpEnv, McpWorker } from "./env.ts";
 export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
 export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 export { durableSessionGateway } from "./session-gateway.ts";
-export { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantEnv, type MultiTenantWorkerOptions } from "./create-multi-tenant-worker.ts";
+export {
+  createMultiTenantSessionObject,
+  createMultiTenantTaskObject,
+  createMultiTenantWorker,
+  type MultiTenantEnv,
+  type MultiTenantWorkerOptions,
+} from "./create-multi-tenant-worker.ts";
 export { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 export { durableTaskGateway } from "./task-gateway.ts";
 export { McpNotificationHub } from "./notification-hub.ts";

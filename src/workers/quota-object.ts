@@ -27,8 +27,9 @@ export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   acquire(lease: QuotaLease, limit: QuotaLimit): boolean {
     const sql = this.ctx.storage.sql;
     sql.exec("DELETE FROM leases WHERE expires_at <= ?", Date.now());
-    const count = (query: string, ...values: unknown[]): number => (sql.exec<{ n: number }>(query, ...values).one().n);
-    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND holder = ? AND id != ?", lease.kind, lease.holder, lease.id) >= limit.perPrincipal) return false;
+    const count = (query: string, ...values: unknown[]): number => sql.exec<{ n: number }>(query, ...values).one().n;
+    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND holder = ? AND id != ?", lease.kind, lease.holder, lease.id) >= limit.perPrincipal)
+      return false;
     if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND id != ?", lease.kind, lease.id) >= limit.perTenant) return false;
     sql.exec("INSERT OR REPLACE INTO leases (id, kind, holder, expires_at) VALUES (?, ?, ?, ?)", lease.id, lease.kind, lease.holder, lease.expiresAt);
     return true;

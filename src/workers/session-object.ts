@@ -26,7 +26,9 @@ const MAX_EVENTS = 1000;
 
 function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
   const ensureTable = () =>
-    storage.sql.exec("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL)");
+    storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL)",
+    );
   ensureTable();
   let appended = 0;
   return {

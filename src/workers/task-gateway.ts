@@ -25,7 +25,8 @@ const TASK_ID = /^[A-Za-z0-9_-]{32}$/;
  * one that created the task.
  */
 export function durableTaskGateway(namespace: DurableObjectNamespace, settings?: TaskSettings): TaskGateway {
-  if (typeof namespace?.idFromName !== "function") throw new DefinitionError("MCP_TASKS must be a Durable Object namespace binding of the class from createTaskObject()");
+  if (typeof namespace?.idFromName !== "function")
+    throw new DefinitionError("MCP_TASKS must be a Durable Object namespace binding of the class from createTaskObject()");
   const resolved = resolveTaskSettings(settings);
   const stub = (taskId: string) => namespace.get(namespace.idFromName(taskId)) as unknown as TaskObjectRpc;
   return {

@@ -69,7 +69,9 @@ async function inspector(WebSocket, port, name) {
 export async function runNotifications(h, workDir) {
   const { expect, parseJson, isObject, fmt, median, percentile, log, table } = h;
   const opt = h.opt;
-  const listenerCounts = String(opt["notify-listeners"]).split(",").map((s) => Number(s.trim()));
+  const listenerCounts = String(opt["notify-listeners"])
+    .split(",")
+    .map((s) => Number(s.trim()));
   const CHANGES = Math.floor(Number(opt["notify-changes"]));
   const RATE = Number(opt["notify-rate"]);
   const CYCLES = Math.floor(Number(opt["notify-cycles"]));
@@ -77,7 +79,9 @@ export async function runNotifications(h, workDir) {
   const RAW = Math.floor(Number(opt["notify-raw"]));
   const HEARTBEAT_MS = opt["notify-heartbeat-ms"] === undefined ? undefined : Math.floor(Number(opt["notify-heartbeat-ms"]));
   if (listenerCounts.some((n) => !Number.isSafeInteger(n) || n < 1) || !(CHANGES >= 1) || !(RATE > 0) || !(CYCLES >= 1) || !(IDLE_S > 0) || !(RAW >= 1)) {
-    throw new Error("bench: --notify-listeners must be positive integers (1,100,500); --notify-changes, --notify-rate, --notify-cycles, --notify-idle, --notify-raw positive numbers");
+    throw new Error(
+      "bench: --notify-listeners must be positive integers (1,100,500); --notify-changes, --notify-rate, --notify-cycles, --notify-idle, --notify-raw positive numbers",
+    );
   }
   const started = performance.now();
   const wranglerRequire = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"));
@@ -92,7 +96,14 @@ export async function runNotifications(h, workDir) {
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } });
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: base.hostname, port: base.port, path: "/mcp", method: "POST", agent, headers: { ...HEADERS, "mcp-method": method, ...(name ? { "mcp-name": name } : {}), "content-length": Buffer.byteLength(body) } },
+        {
+          host: base.hostname,
+          port: base.port,
+          path: "/mcp",
+          method: "POST",
+          agent,
+          headers: { ...HEADERS, "mcp-method": method, ...(name ? { "mcp-name": name } : {}), "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
@@ -122,11 +133,23 @@ export async function runNotifications(h, workDir) {
   /** One listen stream: resolves once acknowledged; records every bench change it receives. */
   function openListener(base, run, index) {
     const id = nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { _meta: MODERN_META, notifications: { resourceSubscriptions: ["bench://change"] } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "subscriptions/listen",
+      params: { _meta: MODERN_META, notifications: { resourceSubscriptions: ["bench://change"] } },
+    });
     const listener = { id, req: undefined, received: new Map(), ended: false, errors: [] };
     const acked = new Promise((resolve, reject) => {
       const req = http.request(
-        { host: base.hostname, port: base.port, path: "/mcp", method: "POST", agent: false, headers: { ...HEADERS, "mcp-method": "subscriptions/listen", "content-length": Buffer.byteLength(body) } },
+        {
+          host: base.hostname,
+          port: base.port,
+          path: "/mcp",
+          method: "POST",
+          agent: false,
+          headers: { ...HEADERS, "mcp-method": "subscriptions/listen", "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           if (res.statusCode !== 200 || !/^text\/event-stream/.test(res.headers["content-type"] ?? "")) {
             reject(new Error(`listener ${index}: HTTP ${res.statusCode} ${res.headers["content-type"]}`));
@@ -141,7 +164,11 @@ export async function runNotifications(h, workDir) {
             while ((end = buffer.indexOf("\n\n")) !== -1) {
               const block = buffer.slice(0, end);
               buffer = buffer.slice(end + 2);
-              const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+              const data = block
+                .split("\n")
+                .filter((l) => l.startsWith("data: "))
+                .map((l) => l.slice(6))
+                .join("\n");
               if (data === "") continue;
               const msg = JSON.parse(data);
               const sub = msg.params?._meta?.["io.modelcontextprotocol/subscriptionId"] ?? msg.result?._meta?.["io.modelcontextprotocol/subscriptionId"];
@@ -417,7 +444,9 @@ export async function runNotifications(h, workDir) {
     };
     const none = await measureChanges();
     const held = await new Promise((resolve, reject) => {
-      const req = http.get({ host: worker.base.hostname, port: worker.base.port, path: `/bench/hub-subscribe?n=${RAW}`, agent: false }, (res) => resolve({ req, res }));
+      const req = http.get({ host: worker.base.hostname, port: worker.base.port, path: `/bench/hub-subscribe?n=${RAW}`, agent: false }, (res) =>
+        resolve({ req, res }),
+      );
       req.on("error", reject);
     });
     held.res.on("data", () => {});
@@ -434,7 +463,26 @@ export async function runNotifications(h, workDir) {
   });
 
   // --- report ------------------------------------------------------------------------------------
-  const rows = [["listeners", "cycles", "delivered", "lost", "dup", "p50 ms", "p99 ms", "cpu/change ms", "cpu/delivery µs", "idle µs/s/stream", "release ms reset (max)", "release ms FIN (max)", "cpu idle ms (max)", "heap MiB first→last", "rss MiB before→after", "open ms"]];
+  const rows = [
+    [
+      "listeners",
+      "cycles",
+      "delivered",
+      "lost",
+      "dup",
+      "p50 ms",
+      "p99 ms",
+      "cpu/change ms",
+      "cpu/delivery µs",
+      "idle µs/s/stream",
+      "release ms reset (max)",
+      "release ms FIN (max)",
+      "cpu idle ms (max)",
+      "heap MiB first→last",
+      "rss MiB before→after",
+      "open ms",
+    ],
+  ];
   for (const r of runs) {
     const c = r.cycles;
     const lat = c.flatMap((x) => x.latencies);
@@ -467,7 +515,9 @@ export async function runNotifications(h, workDir) {
   }
   const soak = runs.find((r) => r.cycles.length === CYCLES && r.L === Math.max(...listenerCounts));
   const lines = [];
-  lines.push(`notifications: ${CHANGES} changes at ${RATE}/s per cycle (resources/updated, one tools/call each), listeners over one connection each; workerd straight`);
+  lines.push(
+    `notifications: ${CHANGES} changes at ${RATE}/s per cycle (resources/updated, one tools/call each), listeners over one connection each; workerd straight`,
+  );
   lines.push(
     `(heartbeat ${HEARTBEAT_MS === undefined ? "the default" : `${HEARTBEAT_MS} ms`}; idle: workerd ${fmt(runs[0].idle0 * 1000)} ms/s before any stream, then per open stream; heap = V8 used size after a forced GC; ` +
       `release = until /bench/stats shows the streams closed with a reset gone, then (FIN) no stream and no hub subscription)\n`,
@@ -482,7 +532,10 @@ export async function runNotifications(h, workDir) {
     const lost = c.reduce((s, x) => s + x.lost, 0);
     const dup = c.reduce((s, x) => s + x.duplicated, 0);
     const heapRatio = c.at(-1).heapMiB / c[0].heapMiB;
-    const p99 = percentile(c.flatMap((x) => x.latencies), 99);
+    const p99 = percentile(
+      c.flatMap((x) => x.latencies),
+      99,
+    );
     const rel = c.map((x) => x.release.statsMs);
     const reset = c.map((x) => x.release.resetMs);
     const idle = c[0].idlePerStreamUs;

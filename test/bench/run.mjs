@@ -157,7 +157,8 @@ function addCallBody(rev, id) {
 class WrongAnswer extends Error {}
 
 function expect(condition, what, detail) {
-  if (!condition) throw new WrongAnswer(`${what}${detail === undefined ? "" : `: ${typeof detail === "string" ? detail : JSON.stringify(detail)}`}`.slice(0, 600));
+  if (!condition)
+    throw new WrongAnswer(`${what}${detail === undefined ? "" : `: ${typeof detail === "string" ? detail : JSON.stringify(detail)}`}`.slice(0, 600));
 }
 
 function parseJson(text, what) {
@@ -197,16 +198,13 @@ function checkAddAnswer(rev, id, status, contentType, text) {
 function send(base, agent, method, headers, body) {
   return new Promise((resolveSend, reject) => {
     const length = body === undefined ? {} : { "content-length": Buffer.byteLength(body) };
-    const req = http.request(
-      { host: base.hostname, port: base.port, path: "/mcp", method, agent, headers: { ...headers, ...length } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolveSend({ status: res.statusCode, contentType: res.headers["content-type"], headers: res.headers, text }));
-        res.on("error", reject);
-      },
-    );
+    const req = http.request({ host: base.hostname, port: base.port, path: "/mcp", method, agent, headers: { ...headers, ...length } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolveSend({ status: res.statusCode, contentType: res.headers["content-type"], headers: res.headers, text }));
+      res.on("error", reject);
+    });
     req.setTimeout(10_000, () => req.destroy(new Error("request timed out after 10 s")));
     req.on("error", reject);
     req.end(body);
@@ -236,7 +234,16 @@ async function coldFlow(base, rev) {
       const found = result(rev, "server/discover", 1, await rpc(base, agent, rev, 1, "server/discover", rev.params({})));
       expect(Array.isArray(found.supportedVersions) && found.supportedVersions.includes("2026-07-28"), "server/discover: supportedVersions", found);
     } else {
-      const init = result(rev, "initialize", 1, await rpc(base, agent, rev, 1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "edge-mcp-bench", version: "0.0.0" } }));
+      const init = result(
+        rev,
+        "initialize",
+        1,
+        await rpc(base, agent, rev, 1, "initialize", {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "edge-mcp-bench", version: "0.0.0" },
+        }),
+      );
       expect(init.protocolVersion === "2025-11-25" && isObject(init.serverInfo), "initialize: result", init);
       const note = await rpc(base, agent, rev, undefined, "notifications/initialized", undefined);
       expect(note.status === 202 && note.text === "", "notifications/initialized: want 202 and no body", `${note.status} ${note.text.slice(0, 200)}`);
@@ -439,16 +446,17 @@ async function distDemoConfig(workDir) {
 /** Fails unless every edge-mcp module in the bundle came from dist/ (read from its source map). */
 function checkBuiltFromDist(b) {
   const map = JSON.parse(readFileSync(join(b.outdir, "index.js.map"), "utf8"));
-  const ours = map.sources.map((s) => resolve(b.outdir, map.sourceRoot ?? "", s)).filter((s) => s.startsWith(join(ROOT, "src") + "/") || s.startsWith(join(ROOT, "dist") + "/"));
-  if (ours.length === 0 || ours.some((s) => !s.startsWith(join(ROOT, "dist") + "/"))) fail(`bench: the ${b.label} bundle is not built from dist/ (${ours.slice(0, 3).join(", ")})`);
+  const ours = map.sources
+    .map((s) => resolve(b.outdir, map.sourceRoot ?? "", s))
+    .filter((s) => s.startsWith(join(ROOT, "src") + "/") || s.startsWith(join(ROOT, "dist") + "/"));
+  if (ours.length === 0 || ours.some((s) => !s.startsWith(join(ROOT, "dist") + "/")))
+    fail(`bench: the ${b.label} bundle is not built from dist/ (${ours.slice(0, 3).join(", ")})`);
 }
 
 /** miniflare's `durableObjects` option from a wrangler config: binding → class, SQLite-backed as its migrations say. */
 function durableObjectsOf(config) {
   const sqlite = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
-  return Object.fromEntries(
-    (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: sqlite.has(b.class_name) }]),
-  );
+  return Object.fromEntries((config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: sqlite.has(b.class_name) }]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -676,10 +684,12 @@ function fmt(x) {
 
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r, ri) => {
-    const line = r.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
-    return ri === 0 ? `${line}\n${widths.map((w) => "-".repeat(w)).join("  ")}` : line;
-  }).join("\n");
+  return rows
+    .map((r, ri) => {
+      const line = r.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+      return ri === 0 ? `${line}\n${widths.map((w) => "-".repeat(w)).join("  ")}` : line;
+    })
+    .join("\n");
 }
 
 function fail(message) {
@@ -776,9 +786,11 @@ async function main() {
 
 /** The main rounds, floor against demo: prints the main table; returns the bench: line. */
 async function mainRounds(started, workDir) {
-  log(`bench: wrangler ${WRANGLER_VERSION}, miniflare ${MINIFLARE_VERSION}, ${ROUNDS} round(s), ` +
-    `${SEQ_REQUESTS} sequential calls, c=${C32} for ${C32_SECONDS}s, cold flows ${FLOW_CONCURRENCY} at once for ${FLOW_SECONDS}s, ` +
-    `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`);
+  log(
+    `bench: wrangler ${WRANGLER_VERSION}, miniflare ${MINIFLARE_VERSION}, ${ROUNDS} round(s), ` +
+      `${SEQ_REQUESTS} sequential calls, c=${C32} for ${C32_SECONDS}s, cold flows ${FLOW_CONCURRENCY} at once for ${FLOW_SECONDS}s, ` +
+      `${opt["via-entry"] ? "via miniflare's entry worker" : "straight to the Worker's socket"}`,
+  );
   const [floor, demo] = await Promise.all([
     bundle("floor", join(ROOT, "test/bench/floor/wrangler.toml"), workDir),
     distDemoConfig(workDir).then((config) => bundle("demo", config, workDir)),
@@ -799,7 +811,9 @@ async function mainRounds(started, workDir) {
     const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
     const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
-    log(`bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`);
+    log(
+      `bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`,
+    );
   }
 
   // Medians of each side, and the median over rounds of the per-round ratio demo/floor.
@@ -832,8 +846,22 @@ async function mainRounds(started, workDir) {
     }
   }
   const boots = rounds.map((r) => r.demo.bootMs / r.floor.bootMs);
-  rows.push(["boot ms to first answer", "-", fmt(median(rounds.map((r) => r.floor.bootMs))), fmt(median(rounds.map((r) => r.demo.bootMs))), median(boots).toFixed(2), `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`]);
-  rows.push(["bundle KiB gzip", "-", (floor.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / 1024).toFixed(1), (demo.gzipBytes / floor.gzipBytes).toFixed(2), "-"]);
+  rows.push([
+    "boot ms to first answer",
+    "-",
+    fmt(median(rounds.map((r) => r.floor.bootMs))),
+    fmt(median(rounds.map((r) => r.demo.bootMs))),
+    median(boots).toFixed(2),
+    `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`,
+  ]);
+  rows.push([
+    "bundle KiB gzip",
+    "-",
+    (floor.gzipBytes / 1024).toFixed(1),
+    (demo.gzipBytes / 1024).toFixed(1),
+    (demo.gzipBytes / floor.gzipBytes).toFixed(2),
+    "-",
+  ]);
   rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-"]);
 
   console.log(`\nedge-mcp bench: medians of ${ROUNDS} interleaved round(s); ratio = demo/floor within a round, median over rounds`);
@@ -843,8 +871,10 @@ async function mainRounds(started, workDir) {
   const reqRatio = Math.min(...REVISIONS.map((r) => ratioMedian[`rpsC32:${r.name}`]));
   const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
   if (busiest >= NOISY_CORES) {
-    console.log(`\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
-      "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.");
+    console.log(
+      `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
+        "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.",
+    );
   }
   return { lastLine: `bench: cpu_ratio=${cpuRatio.toFixed(2)} req_ratio_c32=${reqRatio.toFixed(2)} bundle_gzip_kib=${(demo.gzipBytes / 1024).toFixed(1)}` };
 }

@@ -21,7 +21,6 @@ function freePort() {
   });
 }
 
-
 /** Seconds since `started` (a performance.now() time), for progress lines. */
 const elapsedS = (started, digits = 0) => ((performance.now() - started) / 1000).toFixed(digits);
 const TARGET_RATIO = 1.2; // tools/list page and tools/call dispatch with the most tools, against the fewest
@@ -50,7 +49,8 @@ const searchQueries = (n) => ({ broad: "adds the sum", exact: lastTool(n) });
 
 function blobText(bytes) {
   const lines = [];
-  for (let i = 0, n = 0; n < bytes; i++, n += 64) lines.push(`row ${String(i).padStart(6, "0")}: "edge-mcp scale bench", value=${String((i * 7919) % 100000).padStart(5, "0")};\n`.padStart(64, " "));
+  for (let i = 0, n = 0; n < bytes; i++, n += 64)
+    lines.push(`row ${String(i).padStart(6, "0")}: "edge-mcp scale bench", value=${String((i * 7919) % 100000).padStart(5, "0")};\n`.padStart(64, " "));
   return lines.join("").slice(0, bytes);
 }
 
@@ -70,7 +70,13 @@ function request(base, agent, headers, body) {
           chunks.push(chunk);
         });
         res.on("end", () =>
-          resolvePost({ status: res.statusCode, contentType: res.headers["content-type"], text: Buffer.concat(chunks).toString("utf8"), firstMs, endMs: performance.now() - t0 }),
+          resolvePost({
+            status: res.statusCode,
+            contentType: res.headers["content-type"],
+            text: Buffer.concat(chunks).toString("utf8"),
+            firstMs,
+            endMs: performance.now() - t0,
+          }),
         );
         res.on("error", reject);
       },
@@ -148,8 +154,16 @@ export async function runScale(h, workDir) {
     const what = `search_tools ${JSON.stringify(query)} of ${n} tools`;
     const result = resultOf(rev, what, id, res);
     const sc = result.structuredContent;
-    expect(isObject(sc) && sc.total === n && sc.matched >= 1 && Array.isArray(sc.tools) && sc.tools.length === Math.min(10, sc.matched), `${rev.name} ${what}: structuredContent`, sc);
-    expect(result.content?.[0]?.text?.startsWith(`${sc.matched} of ${n} tools matched ${JSON.stringify(query)}`), `${rev.name} ${what}: text`, result.content?.[0]?.text?.slice(0, 80));
+    expect(
+      isObject(sc) && sc.total === n && sc.matched >= 1 && Array.isArray(sc.tools) && sc.tools.length === Math.min(10, sc.matched),
+      `${rev.name} ${what}: structuredContent`,
+      sc,
+    );
+    expect(
+      result.content?.[0]?.text?.startsWith(`${sc.matched} of ${n} tools matched ${JSON.stringify(query)}`),
+      `${rev.name} ${what}: text`,
+      result.content?.[0]?.text?.slice(0, 80),
+    );
     return sc;
   }
 
@@ -174,7 +188,8 @@ export async function runScale(h, workDir) {
         seen += got.length;
         const more = seen < names.length;
         expect(more ? typeof result.nextCursor === "string" : result.nextCursor === undefined, `${rev.name} ${what}: nextCursor`, result.nextCursor);
-        if (isModern(rev)) expect(typeof result.ttlMs === "number" && typeof result.cacheScope === "string", `${rev.name} ${what}: ttlMs/cacheScope`, Object.keys(result));
+        if (isModern(rev))
+          expect(typeof result.ttlMs === "number" && typeof result.cacheScope === "string", `${rev.name} ${what}: ttlMs/cacheScope`, Object.keys(result));
         pages.push({ cursor, template: template(rev, what, id, res) });
         if (!more) break;
         cursor = result.nextCursor;
@@ -277,7 +292,14 @@ export async function runScale(h, workDir) {
     const res = await request(base, agent, ...Object.values(listRequest(rev, id)));
     return () => {
       const result = resultOf(rev, `boot tools/list of ${n} tools`, id, res);
-      expect(isDeepStrictEqual(result.tools?.slice(0, 3).map((t) => t.name), SEARCH_TOOLS), `boot tools/list of ${n} tools: the search tools first`, result.tools?.slice(0, 3));
+      expect(
+        isDeepStrictEqual(
+          result.tools?.slice(0, 3).map((t) => t.name),
+          SEARCH_TOOLS,
+        ),
+        `boot tools/list of ${n} tools: the search tools first`,
+        result.tools?.slice(0, 3),
+      );
     };
   };
 
@@ -296,7 +318,10 @@ export async function runScale(h, workDir) {
       const res = await request(worker.base, new http.Agent({ keepAlive: false }), ...Object.values(callRequest(rev, id, lastTool(n), { a: 2, b: 3 })));
       checkCall(rev, n, id, res);
       const t = template(rev, `tools/call ${lastTool(n)}`, id, res);
-      calls[rev.name] = { bytes: t.bytes, next: (i, id) => ({ ...callRequest(rev, id, lastTool(n), { a: 2, b: 3 }), template: t, what: `${rev.name} tools/call ${lastTool(n)}` }) };
+      calls[rev.name] = {
+        bytes: t.bytes,
+        next: (i, id) => ({ ...callRequest(rev, id, lastTool(n), { a: 2, b: 3 }), template: t, what: `${rev.name} tools/call ${lastTool(n)}` }),
+      };
     }
     for (const rev of REVISIONS) await sequential(worker.base, 500, calls[rev.name].next);
     const callRuns = await interleaved(worker.base, pids, h.requests, Object.fromEntries(REVISIONS.map((rev) => [rev.name, calls[rev.name].next])));
@@ -363,7 +388,10 @@ export async function runScale(h, workDir) {
     const queries = searchQueries(n);
     const out = {};
     const first = await measuredOnce(pids, 1, () =>
-      checkedSequential(worker.base, 1, (i, id) => ({ ...searchRequest(rev, id, queries.broad), check: (id, res) => checkSearch(rev, n, queries.broad, id, res) })),
+      checkedSequential(worker.base, 1, (i, id) => ({
+        ...searchRequest(rev, id, queries.broad),
+        check: (id, res) => checkSearch(rev, n, queries.broad, id, res),
+      })),
     );
     out.firstSearchCpuMs = first.cpuUs / 1000;
     for (const [kind, query] of Object.entries(queries)) {
@@ -457,8 +485,15 @@ export async function runScale(h, workDir) {
         const res = await request(worker.base, new http.Agent({ keepAlive: false }), ...Object.values(callRequest(rev, id, spec.name, {})));
         const result = resultOf(rev, `tools/call ${spec.name}`, id, res);
         const { content, resultType, _meta, ...rest } = result;
-        expect(Array.isArray(content) && content.length === 1 && content[0]?.type === "text", `${rev.name} tools/call ${spec.name}: content`, content?.[0]?.type);
-        expect(content[0].text.length === spec.bytes && content[0].text === text, `${rev.name} tools/call ${spec.name}: text (${content[0].text.length} chars, want ${spec.bytes})`);
+        expect(
+          Array.isArray(content) && content.length === 1 && content[0]?.type === "text",
+          `${rev.name} tools/call ${spec.name}: content`,
+          content?.[0]?.type,
+        );
+        expect(
+          content[0].text.length === spec.bytes && content[0].text === text,
+          `${rev.name} tools/call ${spec.name}: text (${content[0].text.length} chars, want ${spec.bytes})`,
+        );
         expect(Object.keys(rest).length === 0, `${rev.name} tools/call ${spec.name}: unexpected result keys`, Object.keys(rest));
         const t = template(rev, `tools/call ${spec.name}`, id, res);
         const next = (i, id) => ({ ...callRequest(rev, id, spec.name, {}), template: t, what: `${rev.name} tools/call ${spec.name}` });
@@ -481,7 +516,11 @@ export async function runScale(h, workDir) {
   async function streamOnce(base, agent, rev) {
     const id = nextId++;
     const token = `p${id}`;
-    const res = await request(base, agent, ...Object.values(callRequest(rev, id, "stream", { events: STREAM_EVENTS, delayMs: STREAM_DELAY_MS }, { progressToken: token })));
+    const res = await request(
+      base,
+      agent,
+      ...Object.values(callRequest(rev, id, "stream", { events: STREAM_EVENTS, delayMs: STREAM_DELAY_MS }, { progressToken: token })),
+    );
     const what = `${rev.name} tools/call stream (id ${id})`;
     expect(res.status === 200, `${what}: HTTP ${res.status}`, res.text.slice(0, 300));
     expect(/^text\/event-stream\b/.test(res.contentType ?? ""), `${what}: content-type ${res.contentType} (want SSE)`);
@@ -490,12 +529,20 @@ export async function runScale(h, workDir) {
     const messages = events.map((e, i) => {
       const lines = e.split("\n");
       expect(lines[0] === "event: message" && lines.slice(1).every((l) => l.startsWith("data: ")), `${what}: SSE event ${i + 1}`, e.slice(0, 200));
-      return parseJson(lines.slice(1).map((l) => l.slice(6)).join("\n"), `${what}: SSE event ${i + 1}`);
+      return parseJson(
+        lines
+          .slice(1)
+          .map((l) => l.slice(6))
+          .join("\n"),
+        `${what}: SSE event ${i + 1}`,
+      );
     });
     for (let k = 1; k <= STREAM_EVENTS; k++) {
       const m = messages[k - 1];
       expect(
-        m.jsonrpc === "2.0" && m.method === "notifications/progress" && !("id" in m) &&
+        m.jsonrpc === "2.0" &&
+          m.method === "notifications/progress" &&
+          !("id" in m) &&
           isDeepStrictEqual(m.params, { progressToken: token, progress: k, total: STREAM_EVENTS, message: `step ${k}` }),
         `${what}: progress event ${k}`,
         m,
@@ -504,7 +551,11 @@ export async function runScale(h, workDir) {
     const last = messages[STREAM_EVENTS];
     expect(last.jsonrpc === "2.0" && last.id === id && !("error" in last) && isObject(last.result), `${what}: result envelope`, last);
     const { content, resultType, _meta, ...rest } = last.result;
-    expect(isDeepStrictEqual(content, [{ type: "text", text: `streamed ${STREAM_EVENTS} events` }]) && Object.keys(rest).length === 0, `${what}: result`, last.result);
+    expect(
+      isDeepStrictEqual(content, [{ type: "text", text: `streamed ${STREAM_EVENTS} events` }]) && Object.keys(rest).length === 0,
+      `${what}: result`,
+      last.result,
+    );
     checkRevisionFields(rev, what, last.result);
     return { firstMs: res.firstMs, endMs: res.endMs };
   }
@@ -539,9 +590,15 @@ export async function runScale(h, workDir) {
           wallMs: median(m.value.walls), // one stream alone; a burst of STREAMS
           cpuUsStream: m.cpuUs,
           cpuUsEvent: m.cpuUs / STREAM_EVENTS,
-          eventsPerS: (m.value.runs.length * STREAM_EVENTS) / m.value.walls.reduce((a, b) => a + b, 0) * 1000,
-          firstP50: percentile(m.value.runs.map((r) => r.firstMs), 50),
-          endP99: percentile(m.value.runs.map((r) => r.endMs), 99),
+          eventsPerS: ((m.value.runs.length * STREAM_EVENTS) / m.value.walls.reduce((a, b) => a + b, 0)) * 1000,
+          firstP50: percentile(
+            m.value.runs.map((r) => r.firstMs),
+            50,
+          ),
+          endP99: percentile(
+            m.value.runs.map((r) => r.endMs),
+            99,
+          ),
           streams,
         });
         out[rev.name] = { one: row(single, 1), many: row(burst, STREAMS) };
@@ -554,8 +611,10 @@ export async function runScale(h, workDir) {
   }
 
   // --- the runs ----------------------------------------------------------------------------------
-  log(`bench: scale runs: registries of ${sizes.join(", ")} tools, ${h.rounds} round(s), ${h.requests} sequential requests each; ` +
-    `${BIG.bytes >> 10} vs ${BIG_64K.bytes >> 10} KiB results; ${STREAMS} SSE streams of ${STREAM_EVENTS} events at once vs 1`);
+  log(
+    `bench: scale runs: registries of ${sizes.join(", ")} tools, ${h.rounds} round(s), ${h.requests} sequential requests each; ` +
+      `${BIG.bytes >> 10} vs ${BIG_64K.bytes >> 10} KiB results; ${STREAMS} SSE streams of ${STREAM_EVENTS} events at once vs 1`,
+  );
   const config = join(h.ROOT, "test/bench/scale/wrangler.toml");
   const bundles = {};
   await Promise.all(sizes.map(async (n) => (bundles[n] = await h.bundle(`scale-${n}`, config, workDir, ["--define", `TOOL_COUNT:${n}`]))));
@@ -575,8 +634,10 @@ export async function runScale(h, workDir) {
     rounds.push(round);
     const perSize = (rev, key) => sizes.map((n) => fmt(round[n].revs[rev][key])).join("/");
     const show = (rev) => `${rev} list ${perSize(rev, "listCpuUs")} µs, call ${perSize(rev, "callCpuUs")} µs`;
-    log(`bench: scale round ${r + 1}/${h.rounds} (${sizes.join("/")} tools): ${REVISIONS.map((x) => show(x.name)).join("; ")}; ` +
-      `boot ${sizes.map((n) => fmt(round[n].bootMs)).join("/")} ms; others used <= ${busiest.toFixed(2)} cores (${elapsedS(started)} s)`);
+    log(
+      `bench: scale round ${r + 1}/${h.rounds} (${sizes.join("/")} tools): ${REVISIONS.map((x) => show(x.name)).join("; ")}; ` +
+        `boot ${sizes.map((n) => fmt(round[n].bootMs)).join("/")} ms; others used <= ${busiest.toFixed(2)} cores (${elapsedS(started)} s)`,
+    );
     if (h.opt.verbose) log(JSON.stringify(round, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v)));
   }
   return report(h, { sizes, rounds, busiest, bundles, seconds: (performance.now() - started) / 1000 });
@@ -595,35 +656,73 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   const lines = [];
 
   // 1. Registry size.
-  const head = ["metric", "revision", ...sizes.map((n) => `${count(n)} tools`), `ratio ${count(large)}/${count(small)}`, "min..max", ...(mid ? [`ratio ${count(large)}/${count(mid)}`] : [])];
+  const head = [
+    "metric",
+    "revision",
+    ...sizes.map((n) => `${count(n)} tools`),
+    `ratio ${count(large)}/${count(small)}`,
+    "min..max",
+    ...(mid ? [`ratio ${count(large)}/${count(mid)}`] : []),
+  ];
   const rows = [head];
   const ratios = {};
   const registryRow = (label, revName, get, { ratio = true, digits = fmt } = {}) => {
     const per = rounds.map((r) => get(r[large]) / get(r[small]));
     const perMid = mid ? rounds.map((r) => get(r[large]) / get(r[mid])) : [];
-    rows.push([label, revName, ...sizes.map((n) => digits(med((r) => get(r[n])))), ratio ? median(per).toFixed(2) : "-", ratio ? range(per) : "-", ...(mid ? [ratio ? median(perMid).toFixed(2) : "-"] : [])]);
+    rows.push([
+      label,
+      revName,
+      ...sizes.map((n) => digits(med((r) => get(r[n])))),
+      ratio ? median(per).toFixed(2) : "-",
+      ratio ? range(per) : "-",
+      ...(mid ? [ratio ? median(perMid).toFixed(2) : "-"] : []),
+    ]);
     return [median(per), mid ? median(perMid) : NaN];
   };
   for (const rev of REVISIONS) registryRow("tools/list first page: workerd CPU µs", rev.name, (m) => m.revs[rev.name].listCpuUs);
   for (const rev of REVISIONS) registryRow("  req/s c=1", rev.name, (m) => m.revs[rev.name].listRps);
   for (const rev of REVISIONS) registryRow("  page KiB", rev.name, (m) => m.revs[rev.name].listKiB);
-  for (const rev of REVISIONS) [ratios[`list:${rev.name}`], ratios[`listMid:${rev.name}`]] = registryRow("  workerd CPU µs per KiB of page", rev.name, (m) => m.revs[rev.name].listCpuUsPerKiB);
+  for (const rev of REVISIONS)
+    [ratios[`list:${rev.name}`], ratios[`listMid:${rev.name}`]] = registryRow(
+      "  workerd CPU µs per KiB of page",
+      rev.name,
+      (m) => m.revs[rev.name].listCpuUsPerKiB,
+    );
   for (const rev of REVISIONS) registryRow("tools/list every page in turn: CPU µs/page", rev.name, (m) => m.revs[rev.name].walkCpuUs);
-  for (const rev of REVISIONS) [ratios[`call:${rev.name}`], ratios[`callMid:${rev.name}`]] = registryRow(`tools/call last tool: workerd CPU µs`, rev.name, (m) => m.revs[rev.name].callCpuUs);
+  for (const rev of REVISIONS)
+    [ratios[`call:${rev.name}`], ratios[`callMid:${rev.name}`]] = registryRow(
+      `tools/call last tool: workerd CPU µs`,
+      rev.name,
+      (m) => m.revs[rev.name].callCpuUs,
+    );
   for (const rev of REVISIONS) registryRow("  req/s c=1", rev.name, (m) => m.revs[rev.name].callRps);
   registryRow("boot: ms to first answer", "-", (m) => m.bootMs);
   registryRow("  of which until workerd listens", "-", (m) => m.readyMs);
   registryRow("boot: workerd CPU ms to first answer", "-", (m) => m.bootCpuMs);
   registryRow("workerd RSS MiB after boot", "-", (m) => m.bootRssMiB);
   registryRow("workerd RSS MiB after the runs (uncollected garbage too)", "-", (m) => m.rssMiB);
-  rows.push(["bundle KiB gzip (same code, TOOL_COUNT differs)", "-", ...sizes.map((n) => (bundles[n].gzipBytes / 1024).toFixed(1)), "-", "-", ...(mid ? ["-"] : [])]);
+  rows.push([
+    "bundle KiB gzip (same code, TOOL_COUNT differs)",
+    "-",
+    ...sizes.map((n) => (bundles[n].gzipBytes / 1024).toFixed(1)),
+    "-",
+    "-",
+    ...(mid ? ["-"] : []),
+  ]);
 
   // 1b. Large catalogues: what a client and an isolate pay for the whole catalogue.
   const catalogRows = [head];
   const catalogRow = (label, revName, get) => {
     const per = rounds.map((r) => get(r[large]) / get(r[small]));
     const perMid = mid ? rounds.map((r) => get(r[large]) / get(r[mid])) : [];
-    catalogRows.push([label, revName, ...sizes.map((n) => fmt(med((r) => get(r[n])))), median(per).toFixed(2), range(per), ...(mid ? [median(perMid).toFixed(2)] : [])]);
+    catalogRows.push([
+      label,
+      revName,
+      ...sizes.map((n) => fmt(med((r) => get(r[n])))),
+      median(per).toFixed(2),
+      range(per),
+      ...(mid ? [median(perMid).toFixed(2)] : []),
+    ]);
     return median(per);
   };
   const bootRatio = catalogRow("boot: ms to the first tools/list page", "-", (m) => m.bootMs);
@@ -638,9 +737,16 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   catalogRow(`tools/call first call of a tool (builds its validators): workerd CPU µs`, REVISIONS[REVISIONS.length - 1].name, (m) => m.firstCallCpuUs);
   catalogRow("  later calls of the same tools", REVISIONS[REVISIONS.length - 1].name, (m) => m.laterCallCpuUs);
   catalogRow("search_tools first call (builds the index): workerd CPU ms", REVISIONS[REVISIONS.length - 1].name, (m) => m.firstSearchCpuMs);
-  catalogRow(`search_tools "${searchQueries(large).broad}" (every tool matches): CPU µs/call`, REVISIONS[REVISIONS.length - 1].name, (m) => m.search_broad_CpuUs);
+  catalogRow(
+    `search_tools "${searchQueries(large).broad}" (every tool matches): CPU µs/call`,
+    REVISIONS[REVISIONS.length - 1].name,
+    (m) => m.search_broad_CpuUs,
+  );
   catalogRow(`search_tools exact name of the last tool: CPU µs/call`, REVISIONS[REVISIONS.length - 1].name, (m) => m.search_exact_CpuUs);
-  const searchUs = Math.max(med((r) => r[large].search_broad_CpuUs), med((r) => r[large].search_exact_CpuUs));
+  const searchUs = Math.max(
+    med((r) => r[large].search_broad_CpuUs),
+    med((r) => r[large].search_exact_CpuUs),
+  );
   const firstCall = med((r) => r[large].firstCallCpuUs) / med((r) => r[large].laterCallCpuUs);
 
   const listRatio = Math.max(...REVISIONS.map((r) => ratios[mid ? `listMid:${r.name}` : `list:${r.name}`]));
@@ -648,14 +754,20 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   const met = listRatio <= TARGET_RATIO && callRatio <= TARGET_RATIO;
   const catalogMet = bootRatio <= BOOT_TARGET && searchUs <= SEARCH_TARGET_US;
   lines.push(`edge-mcp scale runs: medians of ${rounds.length} round(s); ratio = per-round ratio, median over rounds`);
-  lines.push(`\nscale 1/3: registry size (tool search on: ${SEARCH_TOOLS.join(", ")}, then ${FIXED_TOOLS.join(", ")}, then tool_00000…; last tool = ${lastTool(large)} at ${count(large)}; pages bounded by bytes)\n`);
+  lines.push(
+    `\nscale 1/3: registry size (tool search on: ${SEARCH_TOOLS.join(", ")}, then ${FIXED_TOOLS.join(", ")}, then tool_00000…; last tool = ${lastTool(large)} at ${count(large)}; pages bounded by bytes)\n`,
+  );
   lines.push(table(rows));
-  lines.push(`\ntarget: tools/call with ${count(large)} tools within ${TARGET_RATIO}x of ${count(small)}, and tools/list CPU per KiB of page with ${count(large)} within ${TARGET_RATIO}x of ${count(mid ?? small)}: ` +
-    `call ${callRatio.toFixed(2)}x, list ${listRatio.toFixed(2)}x (worse revision) -> ${met ? "met" : "NOT met"}`);
+  lines.push(
+    `\ntarget: tools/call with ${count(large)} tools within ${TARGET_RATIO}x of ${count(small)}, and tools/list CPU per KiB of page with ${count(large)} within ${TARGET_RATIO}x of ${count(mid ?? small)}: ` +
+      `call ${callRatio.toFixed(2)}x, list ${listRatio.toFixed(2)}x (worse revision) -> ${met ? "met" : "NOT met"}`,
+  );
   lines.push(`\nscale 1b: large catalogues (the whole list as a client walks it, boot, heap, first calls, tool search)\n`);
   lines.push(table(catalogRows));
-  lines.push(`\ntarget: boot of ${count(large)} tools within ${BOOT_TARGET}x of ${count(small)}: ${bootRatio.toFixed(2)}x; search_tools under ${SEARCH_TARGET_US} µs of workerd CPU at ${count(large)}: ` +
-    `${fmt(searchUs)} µs (worse query) -> ${catalogMet ? "met" : "NOT met"}; a first call costs ${firstCall.toFixed(2)}x a later one (${count(large)} tools)`);
+  lines.push(
+    `\ntarget: boot of ${count(large)} tools within ${BOOT_TARGET}x of ${count(small)}: ${bootRatio.toFixed(2)}x; search_tools under ${SEARCH_TARGET_US} µs of workerd CPU at ${count(large)}: ` +
+      `${fmt(searchUs)} µs (worse query) -> ${catalogMet ? "met" : "NOT met"}; a first call costs ${firstCall.toFixed(2)}x a later one (${count(large)} tools)`,
+  );
 
   // Growth, from the medians.
   const g = (n, f) => med((r) => f(r[n]));
@@ -666,10 +778,14 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
     const call = (n) => g(n, (m) => m.revs[rev].callCpuUs);
     const full = mid ?? small; // the smallest size whose first page is full
     const perKiB = kib(full) > kib(small) ? (list(full) - list(small)) / (kib(full) - kib(small)) : NaN;
-    growth.push(`  ${rev}: list page ${fmt(list(small))} -> ${fmt(list(large))} µs` +
-      (mid ? ` (${fmt(perKiB)} µs per KiB of page from ${count(small)} to ${count(mid)} tools, where the page fills up; ` +
-        `${fmt(((list(large) - list(mid)) / (large - mid)) * 1000)} µs per 1,000 more tools from ${count(mid)} to ${count(large)}, same page)` : "") +
-      `; call ${fmt(call(small))} -> ${fmt(call(large))} µs (${fmt(((call(large) - call(small)) / (large - small)) * 1000)} µs per 1,000 tools)`);
+    growth.push(
+      `  ${rev}: list page ${fmt(list(small))} -> ${fmt(list(large))} µs` +
+        (mid
+          ? ` (${fmt(perKiB)} µs per KiB of page from ${count(small)} to ${count(mid)} tools, where the page fills up; ` +
+            `${fmt(((list(large) - list(mid)) / (large - mid)) * 1000)} µs per 1,000 more tools from ${count(mid)} to ${count(large)}, same page)`
+          : "") +
+        `; call ${fmt(call(small))} -> ${fmt(call(large))} µs (${fmt(((call(large) - call(small)) / (large - small)) * 1000)} µs per 1,000 tools)`,
+    );
   }
   const boot = (n) => g(n, (m) => m.bootMs);
   const bootCpu = (n) => g(n, (m) => m.bootCpuMs);
@@ -677,21 +793,38 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   const heap = (n) => g(n, (m) => m.heapBootMiB);
   const heapList = (n) => g(n, (m) => m.heapListMiB);
   const heapSearch = (n) => g(n, (m) => m.heapSearchMiB);
-  growth.push(`  boot: ${fmt(((boot(large) - boot(small)) / (large - small)) * 1000)} ms and ${fmt(((bootCpu(large) - bootCpu(small)) / (large - small)) * 1000)} ms of workerd CPU ` +
-    `per 1,000 tools (declarations checked at module load, the first page's list built by the first request); workerd RSS after boot ${fmt(((rss(large) - rss(small)) / (large - small)) * 1024)} KiB per tool`);
-  growth.push(`  heap: ${fmt(((heap(large) - heap(small)) / (large - small)) * 1024 * 1024)} bytes per tool after boot, ` +
-    `${fmt(((heapList(large) - heapList(small) - heap(large) + heap(small)) / (large - small)) * 1024 * 1024)} more once listed, ` +
-    `${fmt(((heapSearch(large) - heapList(large) - heapSearch(small) + heapList(small)) / (large - small)) * 1024 * 1024)} more for the search index`);
+  growth.push(
+    `  boot: ${fmt(((boot(large) - boot(small)) / (large - small)) * 1000)} ms and ${fmt(((bootCpu(large) - bootCpu(small)) / (large - small)) * 1000)} ms of workerd CPU ` +
+      `per 1,000 tools (declarations checked at module load, the first page's list built by the first request); workerd RSS after boot ${fmt(((rss(large) - rss(small)) / (large - small)) * 1024)} KiB per tool`,
+  );
+  growth.push(
+    `  heap: ${fmt(((heap(large) - heap(small)) / (large - small)) * 1024 * 1024)} bytes per tool after boot, ` +
+      `${fmt(((heapList(large) - heapList(small) - heap(large) + heap(small)) / (large - small)) * 1024 * 1024)} more once listed, ` +
+      `${fmt(((heapSearch(large) - heapList(large) - heapSearch(small) + heapList(small)) / (large - small)) * 1024 * 1024)} more for the search index`,
+  );
 
   // 2. Big results.
   const bigRows = [["metric", "revision", `small (${lastTool(small)})`, "64 KiB", "1 MiB", "ratio 1 MiB/64 KiB"]];
   const big = (rev, name, key) => med((r) => r[small].big[`${rev}:${name}`][key]);
   const bigRatio = (rev, key) => rounds.map((r) => r[small].big[`${rev}:${BIG.name}`][key] / r[small].big[`${rev}:${BIG_64K.name}`][key]);
   const slope = {};
-  for (const [key, label] of [["cpuUs", "workerd CPU µs/call"], ["wallMs", "wall ms/call c=1"], ["mibPerS", "result MiB/s (wall, c=1)"], ["mibPerCpuS", "result MiB per workerd CPU s"], ["wireKiB", "answer KiB on the wire"]]) {
+  for (const [key, label] of [
+    ["cpuUs", "workerd CPU µs/call"],
+    ["wallMs", "wall ms/call c=1"],
+    ["mibPerS", "result MiB/s (wall, c=1)"],
+    ["mibPerCpuS", "result MiB per workerd CPU s"],
+    ["wireKiB", "answer KiB on the wire"],
+  ]) {
     for (const rev of REVISIONS.map((r) => r.name)) {
       const smallValue = key === "cpuUs" ? g(small, (m) => m.revs[rev].callCpuUs) : key === "wireKiB" ? g(small, (m) => m.revs[rev].callKiB ?? NaN) : NaN;
-      bigRows.push([label, rev, Number.isFinite(smallValue) ? fmt(smallValue) : "-", fmt(big(rev, BIG_64K.name, key)), fmt(big(rev, BIG.name, key)), median(bigRatio(rev, key)).toFixed(2)]);
+      bigRows.push([
+        label,
+        rev,
+        Number.isFinite(smallValue) ? fmt(smallValue) : "-",
+        fmt(big(rev, BIG_64K.name, key)),
+        fmt(big(rev, BIG.name, key)),
+        median(bigRatio(rev, key)).toFixed(2),
+      ]);
       if (key === "cpuUs") slope[rev] = (big(rev, BIG.name, key) - big(rev, BIG_64K.name, key)) / ((BIG.bytes - BIG_64K.bytes) / 1024);
     }
   }
@@ -699,8 +832,10 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   lines.push(table(bigRows));
   for (const rev of REVISIONS.map((r) => r.name)) {
     const fixed = big(rev, BIG_64K.name, "cpuUs") - slope[rev] * (BIG_64K.bytes / 1024);
-    growth.push(`  ${rev}: result cost is linear: ${fmt(slope[rev])} µs per KiB from 64 KiB to 1 MiB (${fmt(1e6 / (1024 * slope[rev]))} MiB per CPU s at the margin) ` +
-      `on a fixed ~${fmt(fixed)} µs (a small call: ${fmt(g(small, (m) => m.revs[rev].callCpuUs))} µs)`);
+    growth.push(
+      `  ${rev}: result cost is linear: ${fmt(slope[rev])} µs per KiB from 64 KiB to 1 MiB (${fmt(1e6 / (1024 * slope[rev]))} MiB per CPU s at the margin) ` +
+        `on a fixed ~${fmt(fixed)} µs (a small call: ${fmt(g(small, (m) => m.revs[rev].callCpuUs))} µs)`,
+    );
   }
 
   // 3. SSE streams.
@@ -720,16 +855,20 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
       sseRows.push([label, rev, fmt(med((r) => r[small].streams[rev].one[key])), fmt(med((r) => r[small].streams[rev].many[key])), median(per).toFixed(2)]);
     }
   }
-  lines.push(`\nscale 3/3: SSE streams (tools/call stream on a fresh ${count(small)}-tool Worker, with a progressToken: ` +
-    `${STREAM_EVENTS} progress events ${STREAM_DELAY_MS} ms apart, then the result; ` +
-    `${SINGLE_STREAMS} alone one after the other vs ${BURSTS} bursts of ${STREAMS} at once)\n`);
+  lines.push(
+    `\nscale 3/3: SSE streams (tools/call stream on a fresh ${count(small)}-tool Worker, with a progressToken: ` +
+      `${STREAM_EVENTS} progress events ${STREAM_DELAY_MS} ms apart, then the result; ` +
+      `${SINGLE_STREAMS} alone one after the other vs ${BURSTS} bursts of ${STREAMS} at once)\n`,
+  );
   lines.push(table(sseRows));
   for (const rev of REVISIONS.map((r) => r.name)) {
     const one = med((r) => r[small].streams[rev].one.cpuUsStream);
     const many = med((r) => r[small].streams[rev].many.cpuUsStream);
-    growth.push(`  ${rev}: ${STREAMS} streams at once cost ${fmt(many / one)}x the CPU per stream of one alone; ` +
-      `${STREAMS} take ${fmt(med((r) => r[small].streams[rev].many.wallMs) / med((r) => r[small].streams[rev].one.wallMs))}x the wall time of one ` +
-      `(${STREAMS}x the work)`);
+    growth.push(
+      `  ${rev}: ${STREAMS} streams at once cost ${fmt(many / one)}x the CPU per stream of one alone; ` +
+        `${STREAMS} take ${fmt(med((r) => r[small].streams[rev].many.wallMs) / med((r) => r[small].streams[rev].one.wallMs))}x the wall time of one ` +
+        `(${STREAMS}x the work)`,
+    );
   }
   lines.push(`\ngrowth:\n${growth.join("\n")}`);
   if (busiest >= h.NOISY_CORES) {
@@ -737,8 +876,10 @@ function report(h, { sizes, rounds, busiest, bundles, seconds }) {
   }
   lines.push(`\n(scale runs ${seconds.toFixed(0)} s)`);
   const bigSlope = Math.max(...Object.values(slope));
-  lines.push(`scale: list_ratio=${listRatio.toFixed(2)} call_ratio=${callRatio.toFixed(2)} target_${TARGET_RATIO}=${met ? "met" : "missed"} ` +
-    `boot_ratio=${bootRatio.toFixed(2)} search_us=${searchUs.toFixed(0)} first_call_ratio=${firstCall.toFixed(2)} catalog_targets=${catalogMet ? "met" : "missed"} ` +
-    `boot_ms_per_1k_tools=${(((boot(large) - boot(small)) / (large - small)) * 1000).toFixed(1)} big_us_per_kib=${bigSlope.toFixed(2)} sse${STREAMS}_cpu_per_stream_ratio=${sseCpuRatio.toFixed(2)}`);
+  lines.push(
+    `scale: list_ratio=${listRatio.toFixed(2)} call_ratio=${callRatio.toFixed(2)} target_${TARGET_RATIO}=${met ? "met" : "missed"} ` +
+      `boot_ratio=${bootRatio.toFixed(2)} search_us=${searchUs.toFixed(0)} first_call_ratio=${firstCall.toFixed(2)} catalog_targets=${catalogMet ? "met" : "missed"} ` +
+      `boot_ms_per_1k_tools=${(((boot(large) - boot(small)) / (large - small)) * 1000).toFixed(1)} big_us_per_kib=${bigSlope.toFixed(2)} sse${STREAMS}_cpu_per_stream_ratio=${sseCpuRatio.toFixed(2)}`,
+  );
   return { text: lines.join("\n"), listRatio, callRatio, met: met && catalogMet };
 }

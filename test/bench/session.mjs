@@ -14,7 +14,12 @@ const WARM_CALLS = 1500; // per kind of call, at c=8, discarded
 const WARM_OPENS = 50; // sessions opened and deleted before measuring, discarded
 
 const initializeBody = (id) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "edge-mcp-bench", version: "0.0.0" } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "edge-mcp-bench", version: "0.0.0" } },
+  });
 const INITIALIZED_BODY = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 
 export async function runSession(h, workDir) {
@@ -53,7 +58,11 @@ export async function runSession(h, workDir) {
     expect(protocolVersion === "2025-11-25", `${what}: protocolVersion`, protocolVersion);
     expect(isDeepStrictEqual(serverInfo, SERVER_INFO), `${what}: serverInfo`, serverInfo);
     expect(isObject(capabilities) && isObject(capabilities.tools), `${what}: capabilities.tools`, capabilities);
-    expect(Object.keys(rest).every((k) => k === "instructions"), `${what}: unexpected result keys`, Object.keys(rest));
+    expect(
+      Object.keys(rest).every((k) => k === "instructions"),
+      `${what}: unexpected result keys`,
+      Object.keys(rest),
+    );
     return template(what, id, res.text);
   }
 
@@ -90,7 +99,11 @@ export async function runSession(h, workDir) {
 
   async function deleteSession(base, agent, sessionId) {
     const res = await h.send(base, agent, "DELETE", deleteHeaders(sessionId));
-    expect(res.status === 204 && res.text === "", `DELETE of session ${sessionId.slice(0, 12)}…: want 204 and no body`, `${res.status} ${res.text.slice(0, 200)}`);
+    expect(
+      res.status === 204 && res.text === "",
+      `DELETE of session ${sessionId.slice(0, 12)}…: want 204 and no body`,
+      `${res.status} ${res.text.slice(0, 200)}`,
+    );
   }
 
   /**
@@ -104,7 +117,11 @@ export async function runSession(h, workDir) {
       const stateless = await h.answerTemplate(base, MODERN);
       const refused = await h.send(base, agent, "POST", LEGACY.headers("tools/call", "add"), h.addCallBody(LEGACY, 2));
       const refusal = parseJson(refused.text, "2025-11-25 tools/call without a session");
-      expect(refused.status === 400 && refusal.error?.code === -32600, "2025-11-25 tools/call without a session: want 400 -32600 (sessions on)", `${refused.status} ${refused.text.slice(0, 200)}`);
+      expect(
+        refused.status === 400 && refusal.error?.code === -32600,
+        "2025-11-25 tools/call without a session: want 400 -32600 (sessions on)",
+        `${refused.status} ${refused.text.slice(0, 200)}`,
+      );
 
       const t = { seen: new Set(), stateless };
       const id = nextId++;
@@ -117,7 +134,11 @@ export async function runSession(h, workDir) {
       await deleteSession(base, agent, sessionId);
       const gone = await h.send(base, agent, "POST", inSession(sessionId, "tools/call", "add"), h.addCallBody(LEGACY, 4));
       const goneMsg = parseJson(gone.text, "tools/call in a deleted session");
-      expect(gone.status === 404 && goneMsg.error?.code === -32600, "tools/call in a deleted session: want 404 -32600", `${gone.status} ${gone.text.slice(0, 200)}`);
+      expect(
+        gone.status === 404 && goneMsg.error?.code === -32600,
+        "tools/call in a deleted session: want 404 -32600",
+        `${gone.status} ${gone.text.slice(0, 200)}`,
+      );
       // A second session opens byte for byte like the first (same path as the measured opens).
       await deleteSession(base, agent, await openSession(base, agent, t));
       return t;
@@ -215,7 +236,12 @@ export async function runSession(h, workDir) {
     for (let i = 0; i < h.C32; i++) many.push(await openSession(base, setup, t));
     const kinds = {
       stateless: { rev: MODERN, template: t.stateless, c1: undefined, cN: undefined },
-      session: { rev: LEGACY, template: t.session, c1: () => inSession(one, "tools/call", "add"), cN: (id) => inSession(many[id % many.length], "tools/call", "add") },
+      session: {
+        rev: LEGACY,
+        template: t.session,
+        c1: () => inSession(one, "tools/call", "add"),
+        cN: (id) => inSession(many[id % many.length], "tools/call", "add"),
+      },
     };
     // Alternate which goes first from round to round, so neither always gets the first window.
     const order = round % 2 === 0 ? ["stateless", "session"] : ["session", "stateless"];
@@ -240,7 +266,9 @@ export async function runSession(h, workDir) {
     }
     for (const k of order) {
       const s = out.kinds[k];
-      const c32 = await measured(pids, () => h.cannon(base, kinds[k].rev, kinds[k].template, { connections: h.C32, duration: h.c32Seconds, headersFor: kinds[k].cN }));
+      const c32 = await measured(pids, () =>
+        h.cannon(base, kinds[k].rev, kinds[k].template, { connections: h.C32, duration: h.c32Seconds, headersFor: kinds[k].cN }),
+      );
       out.kinds[k] = {
         cpuUs: s.cpuNs / s.count / 1000,
         cpuUsTicks: s.tickNs / s.count / 1000,
@@ -263,8 +291,10 @@ export async function runSession(h, workDir) {
   }
 
   // --- the runs ----------------------------------------------------------------------------------
-  log(`bench: session run: tools/call add stateless (2026-07-28) vs in a 2025-11-25 session, ${h.rounds} round(s), ` +
-    `${h.requests} sequential calls and c=${h.C32} for ${h.c32Seconds}s each; ${h.opens} sessions opened and deleted per round`);
+  log(
+    `bench: session run: tools/call add stateless (2026-07-28) vs in a 2025-11-25 session, ${h.rounds} round(s), ` +
+      `${h.requests} sequential calls and c=${h.C32} for ${h.c32Seconds}s each; ${h.opens} sessions opened and deleted per round`,
+  );
   const b = await h.bundle("session", join(h.ROOT, "test/bench/session/wrangler.toml"), workDir, [], { durableObjects: true });
   log(`bench: session: bundled ${(b.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   await h.startWorker(b, statelessProbe); // unmeasured: cold disk caches
@@ -274,9 +304,11 @@ export async function runSession(h, workDir) {
   for (let r = 0; r < h.rounds; r++) {
     const m = await measureRound(b, r);
     rounds.push(m);
-    log(`bench: session round ${r + 1}/${h.rounds} (stateless/session): cpu ${fmt(m.kinds.stateless.cpuUs)}/${fmt(m.kinds.session.cpuUs)} µs, ` +
-      `c32 ${fmt(m.kinds.stateless.rpsC32)}/${fmt(m.kinds.session.rpsC32)} req/s; open ${fmt(m.openCpuUs)} µs, DELETE ${fmt(m.deleteCpuUs)} µs; ` +
-      `others used <= ${busiest.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    log(
+      `bench: session round ${r + 1}/${h.rounds} (stateless/session): cpu ${fmt(m.kinds.stateless.cpuUs)}/${fmt(m.kinds.session.cpuUs)} µs, ` +
+        `c32 ${fmt(m.kinds.stateless.rpsC32)}/${fmt(m.kinds.session.rpsC32)} req/s; open ${fmt(m.openCpuUs)} µs, DELETE ${fmt(m.deleteCpuUs)} µs; ` +
+        `others used <= ${busiest.toFixed(2)} cores (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
     if (h.opt.verbose) log(JSON.stringify(m, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v)));
   }
   return report(h, { rounds, busiest, bundle: b, seconds: (performance.now() - started) / 1000 });
@@ -309,8 +341,10 @@ function report(h, { rounds, busiest, bundle, seconds }) {
     ratio[key] = median(per);
     rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), range(per)]);
   }
-  lines.push(`edge-mcp session run: medians of ${rounds.length} round(s) on one Worker with legacy sessions on (test/bench/session); ` +
-    `ratio = session/stateless within a round, median over rounds`);
+  lines.push(
+    `edge-mcp session run: medians of ${rounds.length} round(s) on one Worker with legacy sessions on (test/bench/session); ` +
+      `ratio = session/stateless within a round, median over rounds`,
+  );
   lines.push(`\nsession 1/2: tools/call add(2,3), stateless against inside an open session (${h.C32} sessions at c=${h.C32})\n`);
   lines.push(table(rows));
 
@@ -337,14 +371,18 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   const statelessCpu = med((r) => r.kinds.stateless.cpuUs);
   const extra = med((r) => r.kinds.session.cpuUs - r.kinds.stateless.cpuUs);
   const lifeCpu = med((r) => r.openCpuUs + r.deleteCpuUs);
-  lines.push(`\nper call, a session costs ${fmt(extra)} µs of workerd CPU more than stateless (${ratio.cpuUs.toFixed(2)}x of ${fmt(statelessCpu)} µs); ` +
-    `opening and deleting one costs ${fmt(lifeCpu)} µs, as much as ${fmt(lifeCpu / statelessCpu)} stateless calls. ` +
-    "Locally the Worker and the session's Durable Object share one workerd, so these figures hold both sides' CPU and no network hop between them.");
+  lines.push(
+    `\nper call, a session costs ${fmt(extra)} µs of workerd CPU more than stateless (${ratio.cpuUs.toFixed(2)}x of ${fmt(statelessCpu)} µs); ` +
+      `opening and deleting one costs ${fmt(lifeCpu)} µs, as much as ${fmt(lifeCpu / statelessCpu)} stateless calls. ` +
+      "Locally the Worker and the session's Durable Object share one workerd, so these figures hold both sides' CPU and no network hop between them.",
+  );
   if (busiest >= h.NOISY_CORES) {
     lines.push(`\nnote: other processes kept up to ${busiest.toFixed(2)} cores busy during a session measurement; the numbers are skewed then.`);
   }
   lines.push(`\n(session run ${seconds.toFixed(0)} s)`);
-  lines.push(`session: cpu_ratio=${ratio.cpuUs.toFixed(2)} req_ratio_c32=${ratio.rpsC32.toFixed(2)} ` +
-    `open_cpu_us=${med((r) => r.openCpuUs).toFixed(0)} delete_cpu_us=${med((r) => r.deleteCpuUs).toFixed(0)}`);
+  lines.push(
+    `session: cpu_ratio=${ratio.cpuUs.toFixed(2)} req_ratio_c32=${ratio.rpsC32.toFixed(2)} ` +
+      `open_cpu_us=${med((r) => r.openCpuUs).toFixed(0)} delete_cpu_us=${med((r) => r.deleteCpuUs).toFixed(0)}`,
+  );
   return { text: lines.join("\n"), cpuRatio: ratio.cpuUs, reqRatio: ratio.rpsC32 };
 }

@@ -19,7 +19,12 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = join(ROOT, "bin/edge-mcp.mjs");
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+});
 
 const args = process.argv.slice(2);
 let rounds = 10;
@@ -35,7 +40,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 async function round() {
   const state = mkdtempSync(join(tmpdir(), "edge-mcp-bench-"));
   const spawned = performance.now();
-  const child = spawn(process.execPath, [BIN, "stdio", "--persist-to", state, ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  const child = spawn(process.execPath, [BIN, "stdio", "--persist-to", state, ...args], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));

@@ -8,7 +8,10 @@ import { join } from "node:path";
 
 const ROUNDS_DEFAULT = 3;
 const ADDRESSES_EVERY = 50; // tasks per simulated client address: anonymous callers' quotas count by address (100 each)
-const TASK_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+const TASK_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+};
 const PLAIN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const BASE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
 
@@ -46,12 +49,25 @@ export async function runTasks(h, workDir, { rounds = ROUNDS_DEFAULT, requests }
   const createTask = async (base, agent) => {
     if (created++ % ADDRESSES_EVERY === 0) address++;
     const ip = `198.18.${address >> 8}.${address & 255}`;
-    const result = answer("tools/call report (task)", await send(base, agent, "tools/call", "report", { name: "report", arguments: { topic: "bench", sections: 1, delayMs: 0 }, _meta: TASK_META }, { "cf-connecting-ip": ip }));
+    const result = answer(
+      "tools/call report (task)",
+      await send(
+        base,
+        agent,
+        "tools/call",
+        "report",
+        { name: "report", arguments: { topic: "bench", sections: 1, delayMs: 0 }, _meta: TASK_META },
+        { "cf-connecting-ip": ip },
+      ),
+    );
     expect(result.resultType === "task" && typeof result.taskId === "string" && result.status === "working", "tools/call report: CreateTaskResult", result);
     return { taskId: result.taskId, ip };
   };
   const getTask = async (base, agent, task, status) => {
-    const result = answer("tasks/get", await send(base, agent, "tasks/get", task.taskId, { taskId: task.taskId, _meta: TASK_META }, { "cf-connecting-ip": task.ip }));
+    const result = answer(
+      "tasks/get",
+      await send(base, agent, "tasks/get", task.taskId, { taskId: task.taskId, _meta: TASK_META }, { "cf-connecting-ip": task.ip }),
+    );
     expect(result.taskId === task.taskId && result.resultType === "complete", "tasks/get: DetailedTask", result);
     if (status !== undefined) expect(result.status === status, `tasks/get: status ${status}`, result);
     return result;
@@ -72,7 +88,11 @@ export async function runTasks(h, workDir, { rounds = ROUNDS_DEFAULT, requests }
       const first = await createTask(worker.base, agent);
       let done;
       for (let i = 0; i < 200 && (done = await getTask(worker.base, agent, first)).status !== "completed"; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(done.status === "completed" && done.result?.content?.[0]?.text === "# Report: bench\n## Section 1\nFindings 1 about bench.", "the bench task's result", done);
+      expect(
+        done.status === "completed" && done.result?.content?.[0]?.text === "# Report: bench\n## Section 1\nFindings 1 about bench.",
+        "the bench task's result",
+        done,
+      );
       // Warm-up, discarded.
       await sequential(300, () => plainCall(worker.base, agent));
       await sequential(100, () => createTask(worker.base, agent));
@@ -87,7 +107,9 @@ export async function runTasks(h, workDir, { rounds = ROUNDS_DEFAULT, requests }
       const polls = await h.quietly(pids, () => sequential(requests, () => getTask(worker.base, agent, first, "completed")));
       const r = { plainUs: cpu(plain), createUs: cpu(creates), getUs: cpu(polls) };
       perRound.push(r);
-      log(`bench: tasks round ${round + 1}/${rounds}: tools/call ${fmt(r.plainUs)} µs, task-creating call ${fmt(r.createUs)} µs, tasks/get ${fmt(r.getUs)} µs (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      log(
+        `bench: tasks round ${round + 1}/${rounds}: tools/call ${fmt(r.plainUs)} µs, task-creating call ${fmt(r.createUs)} µs, tasks/get ${fmt(r.getUs)} µs (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     } finally {
       agent.destroy();
       await h.stopWorker();
@@ -111,7 +133,9 @@ export async function runTasks(h, workDir, { rounds = ROUNDS_DEFAULT, requests }
     "(a task-creating call includes its task object: quota lease, stored record, the handler's run and its result; tasks/get reads the record)",
     "",
     table(rows),
-    ...(busiest >= h.NOISY_CORES ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`] : []),
+    ...(busiest >= h.NOISY_CORES
+      ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`]
+      : []),
     "",
     `tasks: create_cpu_us=${fmt(col("createUs"))} get_cpu_us=${fmt(col("getUs"))} call_cpu_us=${fmt(col("plainUs"))} create_ratio=${ratio("createUs").toFixed(2)} get_ratio=${ratio("getUs").toFixed(2)}`,
   ].join("\n");

@@ -26,7 +26,10 @@ const runs = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter(
 let bad = 0;
 for (const scenario of scenarios) {
   // The suite writes <dir>/server-<scenario>-<ISO time>/checks.json.
-  const run = runs.filter((entry) => entry.name.startsWith(`server-${scenario}-`) && /^\d{4}-/.test(entry.name.slice(`server-${scenario}-`.length))).sort((a, b) => (a.name < b.name ? -1 : 1)).at(-1);
+  const run = runs
+    .filter((entry) => entry.name.startsWith(`server-${scenario}-`) && /^\d{4}-/.test(entry.name.slice(`server-${scenario}-`.length)))
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .at(-1);
   const file = run && join(dir, run.name, "checks.json");
   if (!file || !existsSync(file)) {
     bad++;

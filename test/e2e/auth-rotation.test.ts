@@ -82,7 +82,12 @@ async function whoami(signer: Key): Promise<number> {
     .sign(signer.privateKey);
   const response = await fetch(`${worker.baseUrl}/t/rot/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${token}` },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
   });
   await response.text();

@@ -86,7 +86,9 @@ describe("refusals", () => {
 
   it("refuses a bad signature, alg none and an HMAC token keyed with the public key", async () => {
     const { privateKey } = await generateKeyPair("ES256");
-    const forged = await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: Math.floor(Date.now() / 1000) + 600 }).setProtectedHeader({ alg: "ES256", kid: KID }).sign(privateKey);
+    const forged = await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: Math.floor(Date.now() / 1000) + 600 })
+      .setProtectedHeader({ alg: "ES256", kid: KID })
+      .sign(privateKey);
     await refused(`Bearer ${forged}`, /signature/);
     const payload = b64({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: Math.floor(Date.now() / 1000) + 600 });
     await refused(`Bearer ${b64({ alg: "none", typ: "JWT" })}.${payload}.`, /algorithm|alg/);
@@ -99,7 +101,9 @@ describe("refusals", () => {
   it("answers a tool that needs more scope with 403 and one challenge naming every needed scope", async () => {
     const reply = await call("tools/call", { name: "invoice_total", arguments: { lines: [1] } }, `Bearer ${token("--scope", "profile:read")}`);
     expect(reply.status).toBe(403);
-    expect(reply.challenge).toBe(`Bearer error="insufficient_scope", scope="invoices:read", resource_metadata="${METADATA}", error_description="tool invoice_total needs invoices:read"`);
+    expect(reply.challenge).toBe(
+      `Bearer error="insufficient_scope", scope="invoices:read", resource_metadata="${METADATA}", error_description="tool invoice_total needs invoices:read"`,
+    );
     expect(reply.body).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Insufficient scope: tool invoice_total needs invoices:read" } });
   });
 });
@@ -107,12 +111,17 @@ describe("refusals", () => {
 describe("2025-11-25 sessions on an auth tenant", () => {
   it("gives the official v1 client in a session the 403 challenge when its token lacks the tool's scope", async () => {
     const { fetch: capture, seen } = capturingToolCalls();
-    const client = await connectLegacyClient(URL_MCP, { headers: { authorization: `Bearer ${token("--scope", "profile:read", "--sub", "scope-less")}` }, fetch: capture });
+    const client = await connectLegacyClient(URL_MCP, {
+      headers: { authorization: `Bearer ${token("--scope", "profile:read", "--sub", "scope-less")}` },
+      fetch: capture,
+    });
     try {
       await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1, 2] } })).rejects.toThrow(/403|Insufficient scope/);
       const refusal = seen.at(-1) as Response;
       expect(refusal.status).toBe(403);
-      expect(refusal.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", scope="invoices:read", resource_metadata="${METADATA}", error_description="tool invoice_total needs invoices:read"`);
+      expect(refusal.headers.get("www-authenticate")).toBe(
+        `Bearer error="insufficient_scope", scope="invoices:read", resource_metadata="${METADATA}", error_description="tool invoice_total needs invoices:read"`,
+      );
       expect(await refusal.json()).toMatchObject({ error: { code: -32600, message: "Insufficient scope: tool invoice_total needs invoices:read" } });
       // The session stays usable for what the token allows.
       expect((await client.callTool({ name: "whoami", arguments: {} })).isError).toBeFalsy();
@@ -133,7 +142,12 @@ describe("accepted credentials", () => {
   it("serves the metadata document without a token", async () => {
     const response = await fetch(METADATA);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ resource: RESOURCE, authorization_servers: [ISSUER], scopes_supported: ["profile:read", "invoices:read"], bearer_methods_supported: ["header"] });
+    expect(await response.json()).toEqual({
+      resource: RESOURCE,
+      authorization_servers: [ISSUER],
+      scopes_supported: ["profile:read", "invoices:read"],
+      bearer_methods_supported: ["header"],
+    });
   });
 
   it("accepts the API key with its scopes", async () => {
@@ -147,7 +161,11 @@ describe("accepted credentials", () => {
     const client = era === "legacy" ? await connectLegacyClient(URL_MCP, { headers }) : await connectModernClient(URL_MCP, { headers });
     try {
       const who = await client.callTool({ name: "whoami", arguments: {} });
-      expect(JSON.parse((who.content as { text: string }[])[0]?.text ?? "{}")).toEqual({ tenant: "initech", subject: `ada-${era}`, scopes: ["profile:read", "invoices:read"] });
+      expect(JSON.parse((who.content as { text: string }[])[0]?.text ?? "{}")).toEqual({
+        tenant: "initech",
+        subject: `ada-${era}`,
+        scopes: ["profile:read", "invoices:read"],
+      });
       const total = await client.callTool({ name: "invoice_total", arguments: { lines: [1, 1] } });
       expect(total.content).toEqual([{ type: "text", text: "Total: 2" }]);
     } finally {

@@ -59,8 +59,7 @@ async function modernSession(url: string): Promise<Session> {
     serverVersion: () => client.getServerVersion(),
     instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools()).tools,
-    callTool: async (name, args, { meta, ...options } = {}) =>
-      client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, options),
+    callTool: async (name, args, { meta, ...options } = {}) => client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, options),
     onLogMessage: (handler) => client.setNotificationHandler("notifications/message", (n) => handler(n.params)),
     close: () => client.close(),
   };
@@ -88,9 +87,7 @@ const SERVERS = [
   { server: "auto", baseUrl: inject("baseUrlAuto") },
   { server: "sse", baseUrl: inject("baseUrlSse") },
 ];
-const CASES = CLIENTS.flatMap((client) =>
-  SERVERS.map((server) => [`${client.client} on the ${server.server} server`, { ...client, ...server }] as const),
-);
+const CASES = CLIENTS.flatMap((client) => SERVERS.map((server) => [`${client.client} on the ${server.server} server`, { ...client, ...server }] as const));
 
 // ---- What the demo server (examples/hello) declares, written out independently of its source. ----
 
@@ -240,14 +237,18 @@ describe.each(CASES)("%s", (_title, { connect, baseUrl, negotiated, errorClass, 
     const s = connected();
     const controller = new AbortController();
     let abortedAt: number | undefined;
-    const call = s.callTool("countdown", { from: 10, delayMs: 1000 }, {
-      signal: controller.signal,
-      onprogress: () => {
-        if (abortedAt !== undefined) return;
-        abortedAt = performance.now();
-        controller.abort();
+    const call = s.callTool(
+      "countdown",
+      { from: 10, delayMs: 1000 },
+      {
+        signal: controller.signal,
+        onprogress: () => {
+          if (abortedAt !== undefined) return;
+          abortedAt = performance.now();
+          controller.abort();
+        },
       },
-    });
+    );
     const outcome = await settle(call);
     const settledAt = performance.now();
 

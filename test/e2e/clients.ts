@@ -59,7 +59,10 @@ export async function connectLegacyClient(url: string | URL, options: ConnectOpt
 export async function connectModernClient(url: string | URL, options: ConnectOptions = {}): Promise<ModernClient> {
   const client = new ModernClient(
     { name: "edge-mcp-e2e-modern", version: CLIENT_VERSION },
-    { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { maxRetries: 0 } }, ...(options.capabilities ? { capabilities: options.capabilities } : {}) },
+    {
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { maxRetries: 0 } },
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    },
   );
   const transport = new ModernTransport(new URL(url), {
     reconnectionOptions: NO_RECONNECT,

@@ -21,7 +21,12 @@ beforeAll(async () => {
   const config = join(dir, "wrangler.toml");
   writeFileSync(
     config,
-    ['name = "edge-mcp-disconnect"', `main = ${JSON.stringify(ENTRY)}`, 'compatibility_date = "2026-04-01"', 'compatibility_flags = ["enable_request_signal"]'].join("\n"),
+    [
+      'name = "edge-mcp-disconnect"',
+      `main = ${JSON.stringify(ENTRY)}`,
+      'compatibility_date = "2026-04-01"',
+      'compatibility_flags = ["enable_request_signal"]',
+    ].join("\n"),
   );
   worker = await startWranglerDev({ name: "disconnect", configPath: config });
 }, 60_000);

@@ -21,7 +21,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const teardown = async (): Promise<void> => {
     const results = await Promise.allSettled(servers.map((server) => server.stop()));
     const failures = results.filter((result) => result.status === "rejected");
-    if (failures.length > 0) throw new AggregateError(failures.map((f): unknown => f.reason), "wrangler dev teardown failed");
+    if (failures.length > 0)
+      throw new AggregateError(
+        failures.map((f): unknown => f.reason),
+        "wrangler dev teardown failed",
+      );
   };
   try {
     // One at a time: two cold starts at once on a 2-core machine only slow each other down.

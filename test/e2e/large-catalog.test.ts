@@ -11,7 +11,10 @@ const CATALOG_SIZE = 10_000;
 const LAST = "identity_note_audit";
 const RESTRICTED = /^(hr|payroll|legal|security)_/;
 
-type SearchResult = { content: { type: string; text: string }[]; structuredContent: { matched: number; total: number; tools: { name: string }[]; notFound?: string[] } };
+type SearchResult = {
+  content: { type: string; text: string }[];
+  structuredContent: { matched: number; total: number; tools: { name: string }[]; notFound?: string[] };
+};
 
 async function withModern<T>(headers: Record<string, string>, run: (client: ModernClient) => Promise<T>): Promise<T> {
   const client = await connectModernClient(URL_MCP, { headers });
@@ -66,7 +69,9 @@ describe("a 10,000-tool catalogue with the official clients", () => {
   it("client v2 finds a tool with search_tools, then calls it through call_tool and directly", async () => {
     await withModern(ADMIN, async (client) => {
       const found = (await client.callTool({ name: "search_tools", arguments: { query: "update a contact in the CRM", limit: 3 } })) as unknown as SearchResult;
-      expect(found.content[0]?.text).toMatch(/^\d+ of 10000 tools matched "update a contact in the CRM"; the best 3:\n- crm_contact_update \(Update contact \(crm\)\): Updates a contact in the CRM\.\n/);
+      expect(found.content[0]?.text).toMatch(
+        /^\d+ of 10000 tools matched "update a contact in the CRM"; the best 3:\n- crm_contact_update \(Update contact \(crm\)\): Updates a contact in the CRM\.\n/,
+      );
       const best = found.structuredContent.tools[0]?.name as string;
       expect(best).toBe("crm_contact_update");
       const args = { id: "c-42", fields: { email: "ada@example.com" } };
@@ -89,11 +94,17 @@ describe("a 10,000-tool catalogue with the official clients", () => {
       const search = (await client.callTool({ name: "search_tools", arguments: { query: "payroll_invoice_get", detail: "names" } })) as unknown as SearchResult;
       expect(search.structuredContent.total).toBe(CATALOG_SIZE - 4 * 500);
       expect(search.structuredContent.tools.filter((tool) => RESTRICTED.test(tool.name))).toEqual([]);
-      const picked = (await client.callTool({ name: "search_tools", arguments: { query: "select:payroll_invoice_get,crm_invoice_get" } })) as unknown as SearchResult;
+      const picked = (await client.callTool({
+        name: "search_tools",
+        arguments: { query: "select:payroll_invoice_get,crm_invoice_get" },
+      })) as unknown as SearchResult;
       expect(picked.structuredContent).toMatchObject({ matched: 1, tools: [{ name: "crm_invoice_get" }], notFound: ["payroll_invoice_get"] });
     });
     await withModern(ADMIN, async (client) => {
-      const search = (await client.callTool({ name: "search_tools", arguments: { query: "payroll_invoice_get", detail: "names", limit: 1 } })) as unknown as SearchResult;
+      const search = (await client.callTool({
+        name: "search_tools",
+        arguments: { query: "payroll_invoice_get", detail: "names", limit: 1 },
+      })) as unknown as SearchResult;
       expect(search.structuredContent).toMatchObject({ total: CATALOG_SIZE, tools: [{ name: "payroll_invoice_get" }] });
     });
   });

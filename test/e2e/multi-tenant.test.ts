@@ -89,7 +89,10 @@ describe("tenant resolution over raw HTTP", () => {
       // The simulated limit counts in fixed 60 s windows: a window that starts mid-test allows up to 20 more.
       for (let i = 0; i < 45 && !outcomes.includes("429"); i++) {
         // session_probe is no tool: each call is -32602 until the limit answers first.
-        const error = await client.callTool({ name: "session_probe", arguments: {} }).then(() => undefined, (e: unknown) => e as Error);
+        const error = await client.callTool({ name: "session_probe", arguments: {} }).then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
         outcomes.push(error && /429/.test(error.message) ? "429" : error && /Unknown tool/.test(error.message) ? "unknown" : String(error));
       }
       expect(outcomes.slice(0, 20)).toEqual(Array(20).fill("unknown"));
@@ -108,12 +111,22 @@ describe("tenant resolution over raw HTTP", () => {
     const call = () =>
       fetch(`${base}/t/globex/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "rate_probe" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "rate_probe",
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
           method: "tools/call",
-          params: { name: "rate_probe", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+          params: {
+            name: "rate_probe",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
         }),
       });
     const statuses: number[] = [];

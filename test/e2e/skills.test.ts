@@ -56,7 +56,11 @@ describe("the demo skill with the SDK v1 client (2025-11-25)", () => {
       expect(client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
       const { resources } = await client.listResources();
       expect(resources.map((resource) => resource.uri)).toEqual(["skill://notebook-workflow/SKILL.md", "skill://notebook-workflow/references/handles.md"]);
-      expect(resources[0]).toMatchObject({ name: "notebook-workflow", mimeType: "text/markdown", description: expect.stringMatching(/^Keep notes across tool calls/) });
+      expect(resources[0]).toMatchObject({
+        name: "notebook-workflow",
+        mimeType: "text/markdown",
+        description: expect.stringMatching(/^Keep notes across tool calls/),
+      });
       const read = await client.readResource({ uri: "skill://notebook-workflow/SKILL.md" });
       expect(read.contents[0]).toMatchObject({ uri: "skill://notebook-workflow/SKILL.md", text: expect.stringMatching(/^---\nname: notebook-workflow\n/) });
     } finally {
@@ -74,7 +78,10 @@ describe("a tool service's skill in a tenant (multi-tenant example)", () => {
       expect(entries.map((entry) => entry.uri)).toEqual(["skill://weather/forecast-guide/SKILL.md"]);
       const entry = entries[0];
       if (!entry) throw new Error("no skill");
-      expect((await skills.read(entry)).frontmatter).toEqual({ name: "forecast-guide", description: "Answer weather questions with the forecast tool, and say when a city is not covered." });
+      expect((await skills.read(entry)).frontmatter).toEqual({
+        name: "forecast-guide",
+        description: "Answer weather questions with the forecast tool, and say when a city is not covered.",
+      });
       const cities = await skills.read(entry, "cities.md");
       expect(cities).toMatchObject({ verified: true, text: "# Cities\n\n- Paris\n- Oslo\n- Lima\n" });
     } finally {

@@ -8,7 +8,11 @@ const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.mode
 
 /** The JSON-RPC body the HTTP endpoint answers to `body` (with the headers `extra` adds). */
 async function overHttp(body: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(HTTP, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra }, body });
+  const response = await fetch(HTTP, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra },
+    body,
+  });
   return { status: response.status, body: await response.json<Record<string, unknown>>() };
 }
 
@@ -19,7 +23,12 @@ beforeAll(async () => {
   const child = spawnEdgeMcp([], { persistTo: freshState() });
   pid = child.pid;
   peer = linePeer(child);
-  peer.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  peer.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
   expect(JSON.parse(await peer.next())).toMatchObject({ id: 0, result: { protocolVersion: "2025-11-25" } });
   peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 });
@@ -42,7 +51,10 @@ describe("edge-mcp stdio with bad input", () => {
   });
 
   it("answers a batch with the HTTP endpoint's -32600", async () => {
-    const batch = JSON.stringify([{ jsonrpc: "2.0", id: 2, method: "ping" }, { jsonrpc: "2.0", id: 3, method: "ping" }]);
+    const batch = JSON.stringify([
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+    ]);
     const answer = await ask(batch);
     expect(answer).toEqual((await overHttp(batch)).body);
     expect(answer).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/^Batch requests are not supported/) } });

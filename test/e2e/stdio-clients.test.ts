@@ -5,7 +5,16 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectLegacyClient, connectModernClient, type ConnectOptions } from "./clients.ts";
 import { fetchWithHost } from "./host-fetch.ts";
-import { CONFORMANCE, DEMO, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, MULTI_TENANT, connectLegacyStdio, connectModernStdio, freshState } from "./stdio-server.ts";
+import {
+  CONFORMANCE,
+  DEMO,
+  LEGACY_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSION,
+  MULTI_TENANT,
+  connectLegacyStdio,
+  connectModernStdio,
+  freshState,
+} from "./stdio-server.ts";
 
 interface ToolResult {
   content: unknown[];
@@ -137,7 +146,12 @@ describe.each(ERAS)("$client over stdio on the demo", ({ version, errorClass, st
   });
 
   it("rejects an unknown tool with -32602", async () => {
-    const failure = await session().callTool("no_such_tool", {}).then(() => undefined, (error: unknown) => error);
+    const failure = await session()
+      .callTool("no_such_tool", {})
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(failure).toBeInstanceOf(errorClass);
     expect(failure).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool: no_such_tool") });
   });
@@ -171,7 +185,9 @@ describe.each(ERAS)("$client over stdio on the multi-tenant example", ({ stdio, 
       const tools = (await session().listTools()).map((tool) => tool.name);
       expect(tools).toEqual(["hello", "invoice_total"]);
       const port = new URL(base).port;
-      expect(tools).toEqual(await overHttp(http(`${base}/mcp`, { fetch: fetchWithHost(`acme.localhost:${port}`) }), async (s) => (await s.listTools()).map((tool) => tool.name)));
+      expect(tools).toEqual(
+        await overHttp(http(`${base}/mcp`, { fetch: fetchWithHost(`acme.localhost:${port}`) }), async (s) => (await s.listTools()).map((tool) => tool.name)),
+      );
       expect((await session().callTool("hello", { name: "Ann" })).content).toEqual(text("Hello Ann, from tenant acme"));
     });
   });

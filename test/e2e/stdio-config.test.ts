@@ -63,7 +63,14 @@ async function probe(args: string[], persistTo: string): Promise<Record<string, 
 
 describe("edge-mcp stdio reads the project's wrangler config", () => {
   it("binds [vars], the secrets of .dev.vars, KV and text modules, with Host localhost and path /mcp", async () => {
-    expect(await probe([], freshState())).toEqual({ greeting: "hello", secret: "from-dev-vars", banner: "a text module", count: 1, host: "localhost", path: "/mcp" });
+    expect(await probe([], freshState())).toEqual({
+      greeting: "hello",
+      secret: "from-dev-vars",
+      banner: "a text module",
+      count: 1,
+      host: "localhost",
+      path: "/mcp",
+    });
   });
 
   it("keeps KV data under --persist-to from one run to the next", async () => {

@@ -8,7 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { linePeer } from "./stdio-lines.ts";
 import { EDGE_MCP, ROOT, alive, descendants, freshState, groupAlive, killGroup, spawnEdgeMcp, waitFor } from "./stdio-server.ts";
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
 const HOST_SCRIPT = fileURLToPath(new URL("./fixtures/stdio-client.mjs", import.meta.url));
 
 const groups: number[] = [];
@@ -39,10 +44,23 @@ describe("edge-mcp stdio stops cleanly", () => {
 
   it("answers what is in flight before it stops on EOF (a piped session)", async () => {
     const { child, peer } = await started();
-    peer.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "countdown", arguments: { from: 2, delayMs: 50 }, _meta: { progressToken: "p" } } });
+    peer.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { from: 2, delayMs: 50 }, _meta: { progressToken: "p" } },
+    });
     child.stdin.end();
-    const lines = [await peer.next(), await peer.next(), await peer.next(), await peer.next(), await peer.next()].map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((message) => message["method"] ?? message["id"])).toEqual(["notifications/progress", "notifications/message", "notifications/progress", "notifications/message", 2]);
+    const lines = [await peer.next(), await peer.next(), await peer.next(), await peer.next(), await peer.next()].map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
+    expect(lines.map((message) => message["method"] ?? message["id"])).toEqual([
+      "notifications/progress",
+      "notifications/message",
+      "notifications/progress",
+      "notifications/message",
+      2,
+    ]);
     expect(await peer.exited).toBe(0);
   });
 
@@ -56,7 +74,11 @@ describe("edge-mcp stdio stops cleanly", () => {
 
   it("leaves no process behind when its host is killed", async () => {
     // The host (SDK v1 in a process of its own) leads a process group: edge-mcp and workerd join it.
-    const host = spawn(process.execPath, [HOST_SCRIPT, EDGE_MCP, "--persist-to", freshState()], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const host = spawn(process.execPath, [HOST_SCRIPT, EDGE_MCP, "--persist-to", freshState()], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     if (host.pid === undefined) throw new Error("no pid");
     groups.push(host.pid);
     const ready = await new Promise<string>((resolve) => createInterface({ input: host.stdout }).once("line", resolve));

@@ -31,7 +31,10 @@ export function linePeer(child: ChildProcessWithoutNullStreams): LinePeer {
       const line = queued.shift();
       if (line !== undefined) return Promise.resolve(line);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line from edge-mcp stdio within ${NEXT_TIMEOUT_MS} ms\n--- stderr ---\n${stderr}`)), NEXT_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`no line from edge-mcp stdio within ${NEXT_TIMEOUT_MS} ms\n--- stderr ---\n${stderr}`)),
+          NEXT_TIMEOUT_MS,
+        );
         waiting.push((value) => {
           clearTimeout(timer);
           resolve(value);

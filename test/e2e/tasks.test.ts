@@ -8,7 +8,15 @@ import { connectModernClient, type ModernClient } from "./clients.ts";
 
 const TASKS = { "io.modelcontextprotocol/tasks": {} };
 const Loose = z.looseObject({});
-type Task = { taskId: string; status: string; statusMessage?: string; lastUpdatedAt: string; pollIntervalMs?: number; result?: { content: { text: string }[] }; inputRequests?: Record<string, unknown> };
+type Task = {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  lastUpdatedAt: string;
+  pollIntervalMs?: number;
+  result?: { content: { text: string }[] };
+  inputRequests?: Record<string, unknown>;
+};
 
 let client: ModernClient | undefined;
 /** The last tools/call answer as it came over the wire. */
@@ -30,13 +38,16 @@ async function connect(capabilities: Record<string, unknown>): Promise<ModernCli
   return client;
 }
 
-const request = async (c: ModernClient, method: string, params: Record<string, unknown>) => (await c.request({ method, params } as never, Loose)) as Record<string, unknown>;
+const request = async (c: ModernClient, method: string, params: Record<string, unknown>) =>
+  (await c.request({ method, params } as never, Loose)) as Record<string, unknown>;
 const getTask = async (c: ModernClient, taskId: string) => (await request(c, "tasks/get", { taskId })) as unknown as Task;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startReport(c: ModernClient, args: Record<string, unknown>): Promise<Task> {
   lastCallAnswer = undefined;
-  await expect(request(c, "tools/call", { name: "report", arguments: args })).rejects.toMatchObject({ message: "Unsupported result type 'task' for tools/call" });
+  await expect(request(c, "tools/call", { name: "report", arguments: args })).rejects.toMatchObject({
+    message: "Unsupported result type 'task' for tools/call",
+  });
   const created = (JSON.parse(await (lastCallAnswer as unknown as Promise<string>)) as { result: Record<string, unknown> }).result;
   expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 1000 });
   return created as unknown as Task;
@@ -71,7 +82,9 @@ describe("tasks with the v2 client", () => {
     expect(task.status).toBe("input_required");
     expect(Object.keys(task.inputRequests ?? {})).toEqual(["summary"]);
     // An empty acknowledgement (the client strips resultType "complete"; serverInfo stays in _meta).
-    expect(Object.keys(await request(c, "tasks/update", { taskId: created.taskId, inputResponses: { summary: { action: "accept", content: { summary: true } } } }))).toEqual(["_meta"]);
+    expect(
+      Object.keys(await request(c, "tasks/update", { taskId: created.taskId, inputResponses: { summary: { action: "accept", content: { summary: true } } } })),
+    ).toEqual(["_meta"]);
     while (task.status !== "completed") task = (await sleep(50), await getTask(c, created.taskId));
     expect(task.result?.content[0]?.text).toMatch(/## Summary\n1 sections on input\.$/);
   });

@@ -31,7 +31,10 @@ async function messagesOf(response: Response): Promise<Record<string, unknown>[]
     .split(/\r?\n\r?\n/)
     .filter((event) => event.trim() !== "")
     .map((event) => {
-      const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart());
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).trimStart());
       return JSON.parse(data.join("\n")) as Record<string, unknown>;
     });
 }
@@ -76,7 +79,11 @@ describe("raw HTTP header values", () => {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: "echo", arguments: { text: "x" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      params: {
+        name: "echo",
+        arguments: { text: "x" },
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+      },
     });
     const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(`${inject("baseUrlAuto")}/mcp`, {

@@ -66,7 +66,9 @@ export function run(command: string, args: string[], options: RunOptions): Promi
       if (code === 0 || options.allowFailure) resolve(result);
       else {
         const how = signal ? `was killed (${signal}) after ${timeoutMs} ms` : `exited ${code}`;
-        reject(new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${how}\n--- stdout ---\n${stdout.slice(-8000)}\n--- stderr ---\n${stderr.slice(-8000)}`));
+        reject(
+          new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${how}\n--- stdout ---\n${stdout.slice(-8000)}\n--- stderr ---\n${stderr.slice(-8000)}`),
+        );
       }
     });
   });

@@ -11,7 +11,10 @@ const BIN = fileURLToPath(new URL("../../node_modules/.bin/", import.meta.url));
 /** The file names in a tarball, without npm's `package/` prefix. */
 async function filesOf(tarball: string): Promise<string[]> {
   const { stdout } = await run("tar", ["-tzf", tarball], { cwd: inject("packDir") });
-  return stdout.split("\n").filter(Boolean).map((name) => name.replace(/^package\//, ""));
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((name) => name.replace(/^package\//, ""));
 }
 
 describe("the edge-mcp tarball", () => {
@@ -36,17 +39,32 @@ describe("the edge-mcp tarball", () => {
   });
 
   it("holds JavaScript and declarations for both entries, the edge-mcp command, README and LICENSE", () => {
-    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/workers/index.js", "dist/workers/index.d.ts", "bin/edge-mcp.mjs", "cli/main.mjs", "README.md", "LICENSE", "package.json"]) {
+    for (const file of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/workers/index.js",
+      "dist/workers/index.d.ts",
+      "bin/edge-mcp.mjs",
+      "cli/main.mjs",
+      "README.md",
+      "LICENSE",
+      "package.json",
+    ]) {
       expect(files).toContain(file);
     }
   });
 
   it("leaves out the sources, tests, examples and the scaffold", () => {
-    expect(files.filter((file) => /^(src|test|examples|create-edge-mcp|scripts)\//.test(file) || file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+    expect(files.filter((file) => /^(src|test|examples|create-edge-mcp|scripts)\//.test(file) || (file.endsWith(".ts") && !file.endsWith(".d.ts")))).toEqual(
+      [],
+    );
   });
 
   it("maps each export to types and import files that are in the tarball", () => {
-    const pkg = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { private?: boolean; exports: Record<string, string | { types: string; import: string }> };
+    const pkg = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as {
+      private?: boolean;
+      exports: Record<string, string | { types: string; import: string }>;
+    };
     expect(pkg.private).toBeUndefined();
     for (const entry of [".", "./workers"]) {
       const target = pkg.exports[entry];
@@ -79,7 +97,8 @@ describe("the create-edge-mcp tarball", () => {
     const files = await filesOf(inject("createTarball"));
     expect(files).toContain("bin/create-edge-mcp.mjs");
     for (const template of ["basic", "multi-tenant", "auth"]) {
-      for (const file of ["package.json", "wrangler.toml", "tsconfig.json", "vitest.config.ts", "README.md", "gitignore", "src/index.ts"]) expect(files).toContain(`templates/${template}/${file}`);
+      for (const file of ["package.json", "wrangler.toml", "tsconfig.json", "vitest.config.ts", "README.md", "gitignore", "src/index.ts"])
+        expect(files).toContain(`templates/${template}/${file}`);
     }
   });
 });

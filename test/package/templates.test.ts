@@ -70,12 +70,16 @@ describe.each(CASES)("the $template template", (c) => {
   beforeAll(async () => {
     const work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
     // `npm create edge-mcp@latest my-server -- --template T` runs the create-edge-mcp bin; here from its tarball.
-    await run("npm", ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template], { cwd: work });
+    await run("npm", ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template], {
+      cwd: work,
+    });
     project = join(work, name);
     try {
       await run("npm", ["install", ...NPM_OFFLINE, inject("edgeMcpTarball")], { cwd: project });
     } catch (error) {
-      const hint = String(error).includes("ENOTCACHED") ? "\nThe npm cache lacks a package the template needs: run `npm run warm-cache` (which .ci/run does) and try again." : "";
+      const hint = String(error).includes("ENOTCACHED")
+        ? "\nThe npm cache lacks a package the template needs: run `npm run warm-cache` (which .ci/run does) and try again."
+        : "";
       throw new Error(`${String(error)}${hint}`, { cause: error });
     }
   }, 300_000);
@@ -115,19 +119,26 @@ describe.each(CASES)("the $template template", (c) => {
       await server?.stop();
     });
 
-    it.each(["v1 (2025-11-25)", "v2 (2026-07-28)"])("serves the %s client: lists the tools and calls each", async (which) => {
-      const url = `${server?.baseUrl}${c.path}`;
-      const client = which.startsWith("v1") ? await connectLegacyClient(url, { headers }) : await connectModernClient(url, { headers });
-      try {
-        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(c.tools);
-        for (const call of c.calls) {
-          const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as { content: { type: string; text?: string }[]; isError?: boolean };
-          expect(result.isError ?? false).toBe(false);
-          expect(result.content[0]?.text).toMatch(call.text);
+    it.each(["v1 (2025-11-25)", "v2 (2026-07-28)"])(
+      "serves the %s client: lists the tools and calls each",
+      async (which) => {
+        const url = `${server?.baseUrl}${c.path}`;
+        const client = which.startsWith("v1") ? await connectLegacyClient(url, { headers }) : await connectModernClient(url, { headers });
+        try {
+          expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(c.tools);
+          for (const call of c.calls) {
+            const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as {
+              content: { type: string; text?: string }[];
+              isError?: boolean;
+            };
+            expect(result.isError ?? false).toBe(false);
+            expect(result.content[0]?.text).toMatch(call.text);
+          }
+        } finally {
+          await client.close();
         }
-      } finally {
-        await client.close();
-      }
-    }, 60_000);
+      },
+      60_000,
+    );
   });
 });

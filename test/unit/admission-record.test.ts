@@ -31,9 +31,12 @@ describe("encodeAdmission and decodeAdmission", () => {
     expect(decodeAdmission(text)).toEqual(record);
   });
 
-  it.each([null, "", "{", "[]", '{"tenant":"a"}', JSON.stringify({ ...admission("a"), principal: { subject: "x" } })])("refuses the malformed record %j", (text) => {
-    expect(decodeAdmission(text)).toBeUndefined();
-  });
+  it.each([null, "", "{", "[]", '{"tenant":"a"}', JSON.stringify({ ...admission("a"), principal: { subject: "x" } })])(
+    "refuses the malformed record %j",
+    (text) => {
+      expect(decodeAdmission(text)).toBeUndefined();
+    },
+  );
 });
 
 describe("byte helpers", () => {

@@ -3,7 +3,14 @@ import type { Hono } from "hono";
 
 export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
-const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
+const NAME_FIELD: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 export interface Reply {
   status: number;
@@ -28,7 +35,13 @@ export async function modern(app: Hono, method: string, params: Record<string, u
   const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] } : {};
   const response = await app.request("http://localhost/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...name,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: { ...MODERN_META, ...meta } } }),
   });
   return read(response);

@@ -21,7 +21,7 @@ const add = compileTool(
     name: "add",
     inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
     outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
-    handler: (args) => ({ structuredContent: { sum: (args["a"]) + (args["b"]) } }),
+    handler: (args) => ({ structuredContent: { sum: args["a"] + args["b"] } }),
   }),
 );
 
@@ -53,14 +53,37 @@ describe("callTool", () => {
   });
 
   it("turns a thrown error into an isError result and lets a ProtocolError through", async () => {
-    const failing = compileTool(defineTool({ name: "f", inputSchema: { type: "object" }, handler: () => { throw new Error("disk full"); } }));
+    const failing = compileTool(
+      defineTool({
+        name: "f",
+        inputSchema: { type: "object" },
+        handler: () => {
+          throw new Error("disk full");
+        },
+      }),
+    );
     expect(await callTool(failing, {}, context())).toEqual({ content: [{ type: "text", text: "Tool f failed: disk full" }], isError: true });
-    const protocol = compileTool(defineTool({ name: "p", inputSchema: { type: "object" }, handler: () => { throw new ProtocolError(-32001, "custom"); } }));
+    const protocol = compileTool(
+      defineTool({
+        name: "p",
+        inputSchema: { type: "object" },
+        handler: () => {
+          throw new ProtocolError(-32001, "custom");
+        },
+      }),
+    );
     await expect(callTool(protocol, {}, context())).rejects.toBeInstanceOf(ProtocolError);
   });
 
   it("reports structured content that breaks the output schema as an isError result", async () => {
-    const wrong = compileTool(defineTool({ name: "w", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["sum"] }, handler: () => ({ structuredContent: { total: 1 } }) }));
+    const wrong = compileTool(
+      defineTool({
+        name: "w",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", required: ["sum"] },
+        handler: () => ({ structuredContent: { total: 1 } }),
+      }),
+    );
     const result = await callTool(wrong, {}, context());
     expect(result.isError).toBe(true);
     const missing = compileTool(defineTool({ name: "m", inputSchema: { type: "object" }, outputSchema: { type: "object" }, handler: () => "text only" }));

@@ -5,21 +5,26 @@ import { parseSubscriptionFilter, wants } from "../../src/server/subscription-fi
 
 describe("parseSubscriptionFilter", () => {
   it("keeps the kinds asked for and leaves out unknown kinds and false flags", () => {
-    expect(parseSubscriptionFilter({ toolsListChanged: true, promptsListChanged: false, fooChanged: true, resourceSubscriptions: ["a://x", "a://x"] })).toEqual({
-      toolsListChanged: true,
-      resourceSubscriptions: ["a://x"],
-    });
+    expect(parseSubscriptionFilter({ toolsListChanged: true, promptsListChanged: false, fooChanged: true, resourceSubscriptions: ["a://x", "a://x"] })).toEqual(
+      {
+        toolsListChanged: true,
+        resourceSubscriptions: ["a://x"],
+      },
+    );
   });
 
-  it.each([undefined, [], { toolsListChanged: "yes" }, { resourceSubscriptions: "a://x" }, { resourceSubscriptions: [1] }])("refuses the filter %j with -32602", (value) => {
-    try {
-      parseSubscriptionFilter(value);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ProtocolError);
-      expect((error as ProtocolError).code).toBe(ErrorCode.InvalidParams);
-    }
-  });
+  it.each([undefined, [], { toolsListChanged: "yes" }, { resourceSubscriptions: "a://x" }, { resourceSubscriptions: [1] }])(
+    "refuses the filter %j with -32602",
+    (value) => {
+      try {
+        parseSubscriptionFilter(value);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ProtocolError);
+        expect((error as ProtocolError).code).toBe(ErrorCode.InvalidParams);
+      }
+    },
+  );
 });
 
 describe("ChangeHub", () => {
@@ -43,11 +48,14 @@ describe("ChangeHub", () => {
   it("keeps delivering to other listeners when one throws", () => {
     const hub = new ChangeHub();
     const seen: string[] = [];
-    hub.subscribe({ toolsListChanged: true }, {
-      send: () => {
-        throw new Error("broken");
+    hub.subscribe(
+      { toolsListChanged: true },
+      {
+        send: () => {
+          throw new Error("broken");
+        },
       },
-    });
+    );
     hub.subscribe({ toolsListChanged: true }, { send: (method) => seen.push(method) });
     const original = console.error;
     console.error = () => {};
@@ -72,7 +80,8 @@ describe("wants", () => {
 
   it("refuses methods that are not notification kinds, including prototype names", () => {
     const all = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["a://"] };
-    for (const method of ["constructor", "__proto__", "toString", "notifications/message", "notifications/progress"]) expect(wants(all, method, {})).toBe(false);
+    for (const method of ["constructor", "__proto__", "toString", "notifications/message", "notifications/progress"])
+      expect(wants(all, method, {})).toBe(false);
   });
 });
 

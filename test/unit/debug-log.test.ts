@@ -5,7 +5,10 @@ describe("redact", () => {
   it("replaces credential-like keys at any depth and keeps the rest", () => {
     const message = { params: { arguments: { apiKey: "k", password: "p", nested: [{ access_token: "t" }], city: "Paris" }, _meta: { progressToken: 1 } } };
     expect(redact(message)).toEqual({
-      params: { arguments: { apiKey: "[redacted]", password: "[redacted]", nested: [{ access_token: "[redacted]" }], city: "Paris" }, _meta: { progressToken: 1 } },
+      params: {
+        arguments: { apiKey: "[redacted]", password: "[redacted]", nested: [{ access_token: "[redacted]" }], city: "Paris" },
+        _meta: { progressToken: 1 },
+      },
     });
   });
 

@@ -54,7 +54,10 @@ describe("Mcp-Param headers (x-mcp-header)", () => {
     [{ region: "Paris" }, {}],
     [{ region: "Paris" }, { "mcp-param-region": "Lyon" }],
     [{ region: "Hello" }, { "mcp-param-region": "=?base64?SGVsbG8?=" }],
-    [{ region: "x", days: 3 }, { "mcp-param-region": "x", "mcp-param-days": "4" }],
+    [
+      { region: "x", days: 3 },
+      { "mcp-param-region": "x", "mcp-param-days": "4" },
+    ],
   ])("refuses %j with headers %j: 400 -32020", async (args, headers) => {
     const response = await call(app, args, headers);
     expect(response.status).toBe(400);
@@ -161,7 +164,12 @@ describe("CORS", () => {
   it("answers a preflight from an allowed origin with the MCP methods and headers", async () => {
     const response = await app.request("http://localhost:8787/mcp", {
       method: "OPTIONS",
-      headers: { host: "localhost:8787", origin: "http://localhost:6274", "access-control-request-method": "POST", "access-control-request-headers": "content-type, mcp-protocol-version, mcp-param-region, x-other" },
+      headers: {
+        host: "localhost:8787",
+        origin: "http://localhost:6274",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, mcp-protocol-version, mcp-param-region, x-other",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
@@ -169,7 +177,10 @@ describe("CORS", () => {
   });
 
   it("refuses a preflight from a foreign origin, and adds CORS headers to answers for allowed ones", async () => {
-    const foreign = await app.request("http://localhost:8787/mcp", { method: "OPTIONS", headers: { host: "localhost:8787", origin: "http://evil.example.com" } });
+    const foreign = await app.request("http://localhost:8787/mcp", {
+      method: "OPTIONS",
+      headers: { host: "localhost:8787", origin: "http://evil.example.com" },
+    });
     expect(foreign.status).toBe(403);
     const answer = await app.request("http://localhost:8787/mcp", {
       method: "POST",

@@ -23,7 +23,12 @@ describe("createHandles", () => {
 
   it("expires handles after their lifetime", async () => {
     let now = 0;
-    const handles = createHandles(createMemoryHandleStore(() => now), admission("s"), undefined, () => now);
+    const handles = createHandles(
+      createMemoryHandleStore(() => now),
+      admission("s"),
+      undefined,
+      () => now,
+    );
     const handle = await handles.create("x", { ttlMs: 100 });
     now = 99;
     expect(await handles.get(handle)).toBe("x");
@@ -32,7 +37,14 @@ describe("createHandles", () => {
   });
 
   it.each([undefined, 42, "", "h_short", `h_${"!".repeat(32)}`])("refuses the malformed handle %j without touching the store", async (handle) => {
-    const store = { create: async () => {}, read: async () => { throw new Error("must not be read"); }, write: async () => false, remove: async () => false };
+    const store = {
+      create: async () => {},
+      read: async () => {
+        throw new Error("must not be read");
+      },
+      write: async () => false,
+      remove: async () => false,
+    };
     await expect(createHandles(store, admission("s")).get(handle)).rejects.toBeInstanceOf(HandleError);
   });
 

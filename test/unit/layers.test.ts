@@ -57,8 +57,16 @@ describe("layers", () => {
 
   it("has no import loops between files", () => {
     // `import type` is erased from the output, so it cannot make a loop in module loading.
-    const valueImports = (path: string) => [...readFileSync(path, "utf8").matchAll(/^(?:import|export)(?!\s+type\s)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] as string);
-    const graph = new Map(files(SRC).map((path) => [path, valueImports(path).filter((s) => s.startsWith(".")).map((s) => resolve(dirname(path), s))]));
+    const valueImports = (path: string) =>
+      [...readFileSync(path, "utf8").matchAll(/^(?:import|export)(?!\s+type\s)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] as string);
+    const graph = new Map(
+      files(SRC).map((path) => [
+        path,
+        valueImports(path)
+          .filter((s) => s.startsWith("."))
+          .map((s) => resolve(dirname(path), s)),
+      ]),
+    );
     const loops: string[] = [];
     const state = new Map<string, "open" | "done">();
     const visit = (path: string, trail: string[]): void => {

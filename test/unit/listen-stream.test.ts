@@ -27,7 +27,12 @@ async function openListen(app: ReturnType<typeof createMcpApp>, id: number, sign
   const response = await app.request(
     new Request("http://localhost/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } }),
       ...(signal ? { signal } : {}),
     }),
@@ -99,7 +104,9 @@ describe("listen streams over a relay", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     sinks[0]?.end?.("the notification hub subscription failed: no route");
     error.mockRestore();
-    expect(messages(await stream.rest())).toEqual([{ jsonrpc: "2.0", id: 4, error: { code: -32603, message: "Internal error: change notifications are unavailable; retry later" } }]);
+    expect(messages(await stream.rest())).toEqual([
+      { jsonrpc: "2.0", id: 4, error: { code: -32603, message: "Internal error: change notifications are unavailable; retry later" } },
+    ]);
   });
 
   it("ends a listener that reads too slowly instead of queueing without bound", async () => {

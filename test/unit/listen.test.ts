@@ -24,7 +24,12 @@ const app = createMcpApp({ server });
 async function openListen(id: number, notifications: unknown) {
   const response = await app.request("http://localhost/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "subscriptions/listen",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: MODERN_META } }),
   });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -74,7 +79,10 @@ describe("subscriptions/listen", () => {
     server.changes.toolsListChanged();
     server.changes.promptsListChanged();
     expect(await tools.next()).toMatchObject({ method: "notifications/tools/list_changed" });
-    expect(await prompts.next()).toMatchObject({ method: "notifications/prompts/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 1 } } });
+    expect(await prompts.next()).toMatchObject({
+      method: "notifications/prompts/list_changed",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+    });
     await prompts.close();
     await tools.close();
   });

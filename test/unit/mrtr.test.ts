@@ -30,7 +30,10 @@ const server = createServer({
       inputSchema: { type: "object" },
       handler: async (_args, ctx) => {
         const name = await ctx.elicit(ELICIT, { key: "name" });
-        const color = await ctx.elicit({ message: "Colour?", requestedSchema: { type: "object", properties: { color: { type: "string" } } } }, { key: "color" });
+        const color = await ctx.elicit(
+          { message: "Colour?", requestedSchema: { type: "object", properties: { color: { type: "string" } } } },
+          { key: "color" },
+        );
         return `${String(name.content?.["name"])} likes ${String(color.content?.["color"])}`;
       },
     }),
@@ -53,7 +56,10 @@ const server = createServer({
       name: "context_prompt",
       description: "Asks for context before building the prompt.",
       get: async (_args, ctx) => {
-        const answer = await ctx.elicit({ message: "Context?", requestedSchema: { type: "object", properties: { context: { type: "string" } } } }, { key: "ctx" });
+        const answer = await ctx.elicit(
+          { message: "Context?", requestedSchema: { type: "object", properties: { context: { type: "string" } } } },
+          { key: "ctx" },
+        );
         return [{ role: "user", content: { type: "text", text: `Context: ${String(answer.content?.["context"])}` } }];
       },
     }),
@@ -81,7 +87,10 @@ describe("MRTR (2026-07-28)", () => {
 
   it("completes from inputResponses alone and ignores keys it did not ask for", async () => {
     const inputResponses = { user_name: accept({ name: "Bo" }), extra: { action: "accept", content: { x: 1 } } };
-    expect(result(await modern(app, "tools/call", { name: "greet", arguments: {}, inputResponses }, CAPS))).toMatchObject({ resultType: "complete", content: [{ text: "Hello, Bo!" }] });
+    expect(result(await modern(app, "tools/call", { name: "greet", arguments: {}, inputResponses }, CAPS))).toMatchObject({
+      resultType: "complete",
+      content: [{ text: "Hello, Bo!" }],
+    });
   });
 
   it("asks again when an answer is missing or malformed", async () => {
@@ -109,18 +118,42 @@ describe("MRTR (2026-07-28)", () => {
   it("carries earlier answers across rounds in the state", async () => {
     const r1 = result(await modern(app, "tools/call", { name: "two_rounds", arguments: {} }, CAPS));
     expect(Object.keys(r1["inputRequests"] as object)).toEqual(["name"]);
-    const r2 = result(await modern(app, "tools/call", { name: "two_rounds", arguments: {}, inputResponses: { name: accept({ name: "Ada" }) }, requestState: r1["requestState"] }, CAPS));
+    const r2 = result(
+      await modern(
+        app,
+        "tools/call",
+        { name: "two_rounds", arguments: {}, inputResponses: { name: accept({ name: "Ada" }) }, requestState: r1["requestState"] },
+        CAPS,
+      ),
+    );
     expect(Object.keys(r2["inputRequests"] as object)).toEqual(["color"]);
     expect(r2["requestState"]).not.toBe(r1["requestState"]);
-    const r3 = result(await modern(app, "tools/call", { name: "two_rounds", arguments: {}, inputResponses: { color: accept({ color: "blue" }) }, requestState: r2["requestState"] }, CAPS));
+    const r3 = result(
+      await modern(
+        app,
+        "tools/call",
+        { name: "two_rounds", arguments: {}, inputResponses: { color: accept({ color: "blue" }) }, requestState: r2["requestState"] },
+        CAPS,
+      ),
+    );
     expect(r3).toMatchObject({ resultType: "complete", content: [{ text: "Ada likes blue" }] });
   });
 
   it("asks for several inputs of different kinds in one round", async () => {
     const r1 = result(await modern(app, "tools/call", { name: "all_at_once", arguments: {} }, CAPS));
-    expect(Object.values(r1["inputRequests"] as Record<string, { method: string }>).map((r) => r.method)).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
-    const inputResponses = { user: accept({ name: "A" }), model: { role: "assistant", content: { type: "text", text: "Hello" }, model: "m" }, roots: { roots: [] } };
-    expect(result(await modern(app, "tools/call", { name: "all_at_once", arguments: {}, inputResponses, requestState: r1["requestState"] }, CAPS))).toMatchObject({ content: [{ text: "got model,roots,user" }] });
+    expect(Object.values(r1["inputRequests"] as Record<string, { method: string }>).map((r) => r.method)).toEqual([
+      "elicitation/create",
+      "sampling/createMessage",
+      "roots/list",
+    ]);
+    const inputResponses = {
+      user: accept({ name: "A" }),
+      model: { role: "assistant", content: { type: "text", text: "Hello" }, model: "m" },
+      roots: { roots: [] },
+    };
+    expect(
+      result(await modern(app, "tools/call", { name: "all_at_once", arguments: {}, inputResponses, requestState: r1["requestState"] }, CAPS)),
+    ).toMatchObject({ content: [{ text: "got model,roots,user" }] });
   });
 
   it("answers 400 -32021 naming every capability the client lacks", async () => {
@@ -133,7 +166,14 @@ describe("MRTR (2026-07-28)", () => {
   it("works for prompts/get too", async () => {
     const r1 = result(await modern(app, "prompts/get", { name: "context_prompt" }, CAPS));
     expect(r1).toMatchObject({ resultType: "input_required", inputRequests: { ctx: { method: "elicitation/create" } } });
-    const r2 = result(await modern(app, "prompts/get", { name: "context_prompt", inputResponses: { ctx: accept({ context: "tests" }) }, requestState: r1["requestState"] }, CAPS));
+    const r2 = result(
+      await modern(
+        app,
+        "prompts/get",
+        { name: "context_prompt", inputResponses: { ctx: accept({ context: "tests" }) }, requestState: r1["requestState"] },
+        CAPS,
+      ),
+    );
     expect(r2).toMatchObject({ resultType: "complete", messages: [{ content: { text: "Context: tests" } }] });
   });
 

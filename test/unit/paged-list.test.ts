@@ -5,7 +5,13 @@ import { DEFAULT_MAX_PAGES, PagedList, pageStarts } from "../../src/server/paged
 
 const item = (i: number, bytes: number) => JSON.stringify({ name: `t${i}`, pad: "x".repeat(Math.max(0, bytes - 20)) });
 const list = (items: string[], bounds: Record<string, number> = {}) =>
-  new PagedList("tools/list", "tools", items, items.map((_, i) => `t${i}`), { modernTail: ',"resultType":"complete"', scope: "s", ...bounds });
+  new PagedList(
+    "tools/list",
+    "tools",
+    items,
+    items.map((_, i) => `t${i}`),
+    { modernTail: ',"resultType":"complete"', scope: "s", ...bounds },
+  );
 
 /** Follows every page from the first, as a client does; returns the pages. */
 function walk(paged: PagedList): { tools: { name: string }[]; nextCursor?: string }[] {

@@ -11,7 +11,14 @@ describe("search terms", () => {
   });
 
   it("folds plurals the same way for documents and queries", () => {
-    expect(["invoices", "companies", "addresses", "status", "analysis", "bus"].map(stem)).toEqual(["invoice", "company", "address", "status", "analysis", "bus"]);
+    expect(["invoices", "companies", "addresses", "status", "analysis", "bus"].map(stem)).toEqual([
+      "invoice",
+      "company",
+      "address",
+      "status",
+      "analysis",
+      "bus",
+    ]);
   });
 
   it("splits text beyond ASCII at letters and digits too", () => {
@@ -36,7 +43,8 @@ const CATALOG: SearchDocument[] = [
   { name: "weather_forecast", description: "Forecast for a city.", params: [{ name: "city" }], hint: "rain sunshine temperature" },
 ];
 
-const names = (index: SearchIndex, query: string, limit = 10, allowed?: Uint8Array) => index.search(query, limit, allowed).hits.map((h) => CATALOG[h.doc]?.name);
+const names = (index: SearchIndex, query: string, limit = 10, allowed?: Uint8Array) =>
+  index.search(query, limit, allowed).hits.map((h) => CATALOG[h.doc]?.name);
 
 describe("SearchIndex", () => {
   const index = new SearchIndex(CATALOG);
@@ -85,7 +93,11 @@ describe("SearchIndex", () => {
 });
 
 describe("SearchIndex with a word every tool has", () => {
-  const docs: SearchDocument[] = Array.from({ length: 20 }, (_, i) => ({ name: `tool_${String(i).padStart(2, "0")}`, description: `Tool number ${i}.`, params: [] }));
+  const docs: SearchDocument[] = Array.from({ length: 20 }, (_, i) => ({
+    name: `tool_${String(i).padStart(2, "0")}`,
+    description: `Tool number ${i}.`,
+    params: [],
+  }));
   const index = new SearchIndex(docs);
 
   it("leaves that word out when another word of the query decides", () => {

@@ -13,7 +13,11 @@ import { modern } from "./app-client.ts";
 
 const skillMd = (name: string, description = "A guide.") => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const guide = defineSkill({ name: "guide", files: { "SKILL.md": skillMd("guide"), "references/more.md": "more" } });
-const forecastGuide = defineSkill({ name: "forecast-guide", path: "team", files: { "SKILL.md": skillMd("forecast-guide", "How to read forecasts."), "cities.txt": "Paris\nOslo\n", "icon.bin": new Uint8Array([1, 2, 3]) } });
+const forecastGuide = defineSkill({
+  name: "forecast-guide",
+  path: "team",
+  files: { "SKILL.md": skillMd("forecast-guide", "How to read forecasts."), "cities.txt": "Paris\nOslo\n", "icon.bin": new Uint8Array([1, 2, 3]) },
+});
 const catalog = createSkillCatalog([forecastGuide]);
 
 const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
@@ -22,7 +26,10 @@ const sha256 = (bytes: Uint8Array | string): string => `sha256:${createHash("sha
 
 function weather(impl: Partial<ToolService> = {}, skills?: () => Promise<ServiceSkill[]>): ToolService {
   return {
-    describe: async () => ({ tools: [{ name: "forecast", description: "Forecast.", inputSchema: { type: "object" } }], skills: await (skills ?? (() => catalog.describe()))() }),
+    describe: async () => ({
+      tools: [{ name: "forecast", description: "Forecast.", inputSchema: { type: "object" } }],
+      skills: await (skills ?? (() => catalog.describe()))(),
+    }),
     callTool: async () => ({ content: [{ type: "text", text: "sunny" }] }),
     readSkillFile: async (skill, path) => catalog.read(skill, path),
     ...impl,
@@ -31,12 +38,18 @@ function weather(impl: Partial<ToolService> = {}, skills?: () => Promise<Service
 
 async function tenantApp(modules: unknown[], services: Record<string, ToolService>) {
   const config = { id: "acme", hosts: ["acme.example.com"], modules };
-  const directory = new TenantDirectory(parseTenantsDocument({ tenants: [config] }), { modules: MODULES, service: (name) => services[name], info: { name: "t", version: "1" } });
+  const directory = new TenantDirectory(parseTenantsDocument({ tenants: [config] }), {
+    modules: MODULES,
+    service: (name) => services[name],
+    info: { name: "t", version: "1" },
+  });
   return createMcpApp({ server: await directory.server(parseTenantConfig(config)), tenant: "acme", allow: { hosts: ["acme.example.com"] } });
 }
 
-const listedUris = async (app: Awaited<ReturnType<typeof tenantApp>>) => ((await modern(app, "skills/list")).body["result"] as { skills: { uri: string }[] }).skills.map((skill) => skill.uri);
-const readError = async (app: Awaited<ReturnType<typeof tenantApp>>, uri: string) => (await modern(app, "resources/read", { uri })).body["error"] as { code: number; message: string };
+const listedUris = async (app: Awaited<ReturnType<typeof tenantApp>>) =>
+  ((await modern(app, "skills/list")).body["result"] as { skills: { uri: string }[] }).skills.map((skill) => skill.uri);
+const readError = async (app: Awaited<ReturnType<typeof tenantApp>>, uri: string) =>
+  (await modern(app, "resources/read", { uri })).body["error"] as { code: number; message: string };
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -62,17 +75,31 @@ describe("createSkillCatalog (the service side)", () => {
   it("refuses external files and bad skills like createServer does", () => {
     const external = { size: 1, digest: sha256("x"), read: async () => "x" };
     expect(() => createSkillCatalog([defineSkill({ name: "x", files: { "SKILL.md": skillMd("x"), "a.txt": external } })])).toThrow(DefinitionError);
-    expect(() => createSkillCatalog([defineSkill({ name: "x", files: { "SKILL.md": skillMd("y") } })])).toThrow(/skill x: file SKILL.md: the frontmatter names the skill "y"/);
+    expect(() => createSkillCatalog([defineSkill({ name: "x", files: { "SKILL.md": skillMd("y") } })])).toThrow(
+      /skill x: file SKILL.md: the frontmatter names the skill "y"/,
+    );
   });
 });
 
 describe("skills of a tenant", () => {
   it("serves bundled skills under the module prefix and service skills under the service prefix", async () => {
-    const app = await tenantApp([{ name: "docs", prefix: "docs" }, { name: "weather", service: "WEATHER" }], { WEATHER: weather() });
+    const app = await tenantApp(
+      [
+        { name: "docs", prefix: "docs" },
+        { name: "weather", service: "WEATHER" },
+      ],
+      { WEATHER: weather() },
+    );
     expect(await listedUris(app)).toEqual(["skill://docs/guide/SKILL.md", "skill://weather/team/forecast-guide/SKILL.md"]);
-    const entry = (await modern(app, "skills/get", { uri: "skill://weather/team/forecast-guide/SKILL.md" })).body["result"] as { skill: { resources: unknown[] } };
+    const entry = (await modern(app, "skills/get", { uri: "skill://weather/team/forecast-guide/SKILL.md" })).body["result"] as {
+      skill: { resources: unknown[] };
+    };
     expect(entry.skill.resources).toEqual([
-      { uri: "skill://weather/team/forecast-guide/SKILL.md", digest: sha256(skillMd("forecast-guide", "How to read forecasts.")), size: Buffer.byteLength(skillMd("forecast-guide", "How to read forecasts.")) },
+      {
+        uri: "skill://weather/team/forecast-guide/SKILL.md",
+        digest: sha256(skillMd("forecast-guide", "How to read forecasts.")),
+        size: Buffer.byteLength(skillMd("forecast-guide", "How to read forecasts.")),
+      },
       { uri: "skill://weather/team/forecast-guide/cities.txt", digest: sha256("Paris\nOslo\n"), size: 11 },
       { uri: "skill://weather/team/forecast-guide/icon.bin", digest: sha256(new Uint8Array([1, 2, 3])), size: 3 },
     ]);
@@ -92,7 +119,9 @@ describe("skills of a tenant", () => {
     expect(read.contents).toEqual([{ uri: "skill://weather/team/forecast-guide/icon.bin", mimeType: "application/octet-stream", blob: "AQID" }]);
     expect(calls).toEqual([["team/forecast-guide", "icon.bin", { tenant: "acme", scopes: [], protocolVersion: "2026-07-28" }]]);
     // SKILL.md travelled in describe(): reading it needs no call.
-    expect((await modern(app, "resources/read", { uri: "skill://weather/team/forecast-guide/SKILL.md" })).body["result"]).toMatchObject({ contents: [{ text: skillMd("forecast-guide", "How to read forecasts.") }] });
+    expect((await modern(app, "resources/read", { uri: "skill://weather/team/forecast-guide/SKILL.md" })).body["result"]).toMatchObject({
+      contents: [{ text: skillMd("forecast-guide", "How to read forecasts.") }],
+    });
     expect(calls.length).toBe(1);
   });
 
@@ -100,11 +129,24 @@ describe("skills of a tenant", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const uri = "skill://weather/team/forecast-guide/cities.txt";
     const changed = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: weather({ readSkillFile: async () => "Paris\nLima\n" }) });
-    expect(await readError(changed, uri)).toMatchObject({ code: -32603, message: "skill forecast-guide: file cities.txt changed since the skill was listed; list the skills again" });
-    const failing = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: weather({ readSkillFile: async () => Promise.reject(new Error("disk on fire")) }) });
-    expect(await readError(failing, uri)).toMatchObject({ code: -32603, message: "module weather failed to read cities.txt of skill team/forecast-guide: disk on fire" });
-    const hanging = await tenantApp([{ name: "weather", service: "WEATHER", timeoutMs: 30 }], { WEATHER: weather({ readSkillFile: () => new Promise(() => {}) }) });
-    expect(await readError(hanging, uri)).toMatchObject({ code: -32603, message: "module weather did not answer readSkillFile(team/forecast-guide, cities.txt) within 30 ms" });
+    expect(await readError(changed, uri)).toMatchObject({
+      code: -32603,
+      message: "skill forecast-guide: file cities.txt changed since the skill was listed; list the skills again",
+    });
+    const failing = await tenantApp([{ name: "weather", service: "WEATHER" }], {
+      WEATHER: weather({ readSkillFile: async () => Promise.reject(new Error("disk on fire")) }),
+    });
+    expect(await readError(failing, uri)).toMatchObject({
+      code: -32603,
+      message: "module weather failed to read cities.txt of skill team/forecast-guide: disk on fire",
+    });
+    const hanging = await tenantApp([{ name: "weather", service: "WEATHER", timeoutMs: 30 }], {
+      WEATHER: weather({ readSkillFile: () => new Promise(() => {}) }),
+    });
+    expect(await readError(hanging, uri)).toMatchObject({
+      code: -32603,
+      message: "module weather did not answer readSkillFile(team/forecast-guide, cities.txt) within 30 ms",
+    });
     const withoutReader: ToolService = { ...weather() };
     delete withoutReader.readSkillFile;
     const noReader = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: withoutReader });
@@ -123,7 +165,13 @@ describe("skills of a tenant", () => {
       { name: "guide", skillMd: skillMd("guide") },
       { name: "too-big", skillMd: skillMd("too-big"), files: [{ path: "huge.bin", size: 64 * 1024 * 1024, digest: sha256("x") }] },
     ];
-    const app = await tenantApp([{ name: "docs", prefix: "weather" }, { name: "weather", service: "WEATHER" }], { WEATHER: weather({}, listed) });
+    const app = await tenantApp(
+      [
+        { name: "docs", prefix: "weather" },
+        { name: "weather", service: "WEATHER" },
+      ],
+      { WEATHER: weather({}, listed) },
+    );
     expect(await listedUris(app)).toEqual(["skill://weather/guide/SKILL.md", "skill://weather/team/forecast-guide/SKILL.md"]);
     const logged = errors.mock.calls.map((call) => String(call[0]));
     expect(logged).toEqual(
@@ -131,18 +179,30 @@ describe("skills of a tenant", () => {
         expect.stringMatching(/tenant acme: module weather: skill no-md is left out: skillMd \(the text of SKILL.md\) must be a string/),
         expect.stringMatching(/tenant acme: module weather: skill wrong-name: file SKILL.md: the frontmatter names the skill "other-name".*; it is left out/),
         expect.stringMatching(/tenant acme: module weather: skill weather\/guide collides with skill weather\/guide; it is left out/),
-        expect.stringMatching(/tenant acme: module weather: skill too-big: file huge.bin: is 67108864 bytes, over the limit of 4194304 bytes per file.*; it is left out/),
+        expect.stringMatching(
+          /tenant acme: module weather: skill too-big: file huge.bin: is 67108864 bytes, over the limit of 4194304 bytes per file.*; it is left out/,
+        ),
       ]),
     );
     expect((await modern(app, "tools/call", { name: "weather_hello", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "hi" }] });
   });
 
   it("refuses bundled skills that collide or nest across modules when the directory is built", () => {
-    const build = (modules: unknown[]) => new TenantDirectory(parseTenantsDocument({ tenants: [{ id: "acme", hosts: ["a.example.com"], modules }] }), { modules: { ...MODULES, nested: { skills: [defineSkill({ name: "inner", path: "guide", files: { "SKILL.md": skillMd("inner") } })] } }, service: () => undefined, info: { name: "t", version: "1" } });
+    const build = (modules: unknown[]) =>
+      new TenantDirectory(parseTenantsDocument({ tenants: [{ id: "acme", hosts: ["a.example.com"], modules }] }), {
+        modules: { ...MODULES, nested: { skills: [defineSkill({ name: "inner", path: "guide", files: { "SKILL.md": skillMd("inner") } })] } },
+        service: () => undefined,
+        info: { name: "t", version: "1" },
+      });
     expect(() => build([{ name: "docs" }, { name: "docs", prefix: "again" }])).not.toThrow();
     expect(() => build([{ name: "docs" }, { name: "docs" }])).toThrow(/tenant acme: (tool hello|skill guide) of module docs collides/);
     expect(() => build([{ name: "docs", prefix: "a" }, { name: "docs", prefix: "b" }, { name: "nested" }])).not.toThrow();
     expect(() => build([{ name: "docs" }, { name: "nested", prefix: "x" }])).not.toThrow();
-    expect(() => build([{ name: "docs", prefix: "p" }, { name: "nested", prefix: "p" }])).toThrow(/tenant acme: skill p\/guide\/inner of module nested collides with skill p\/guide of module docs/);
+    expect(() =>
+      build([
+        { name: "docs", prefix: "p" },
+        { name: "nested", prefix: "p" },
+      ]),
+    ).toThrow(/tenant acme: skill p\/guide\/inner of module nested collides with skill p\/guide of module docs/);
   });
 });

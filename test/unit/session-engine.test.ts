@@ -8,7 +8,12 @@ import { SessionEngine } from "../../src/session/session-engine.ts";
 import { createMemorySessionStorage } from "../../src/session/session-record.ts";
 import { admission, principal } from "../admission.ts";
 
-const slow = defineTool({ name: "slow", description: "Takes a second.", inputSchema: { type: "object" }, handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)) });
+const slow = defineTool({
+  name: "slow",
+  description: "Takes a second.",
+  inputSchema: { type: "object" },
+  handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)),
+});
 const quick = defineTool({ name: "quick", description: "Answers at once.", inputSchema: { type: "object" }, handler: () => "ok" });
 const server = createServer({ info: { name: "t", version: "1" }, tools: [slow, quick] });
 const ID = "object-id.secret";
@@ -28,7 +33,10 @@ async function started(now = () => Date.now()) {
   const quotas = createMemoryQuotaCounter(now);
   const endpoint = createEndpoint({ server, tenant: "limited", quotaCounter: quotas });
   const engine = new SessionEngine({ endpointFor: async () => endpoint, storage, now });
-  const init = await engine.handle(post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, admission: ADA, create: true });
+  const init = await engine.handle(
+    post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+    { sessionId: ID, admission: ADA, create: true },
+  );
   expect(init.headers.get("mcp-session-id")).toBe(ID);
   return { engine, storage, quotas };
 }
@@ -51,7 +59,15 @@ describe("SessionEngine", () => {
 
   it("refuses a second initialize in the session", async () => {
     const { engine } = await started();
-    const again = await engine.handle(post({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }), { sessionId: ID, admission: ADA, create: false });
+    const again = await engine.handle(
+      post({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      }),
+      { sessionId: ID, admission: ADA, create: false },
+    );
     expect(again.status).toBe(400);
   });
 

@@ -199,7 +199,9 @@ describe("SharedSubscription", () => {
   it("passes a takeover that cannot open the stream to another listener, and keeps the position", async () => {
     let failNext = false;
     const hub = fakeHub();
-    const pool = new SharedSubscription((after, signal) => (failNext ? ((failNext = false), Promise.reject(new Error("ending request"))) : hub.open(after, signal)));
+    const pool = new SharedSubscription((after, signal) =>
+      failNext ? ((failNext = false), Promise.reject(new Error("ending request"))) : hub.open(after, signal),
+    );
     const leaveHolder = pool.subscribe(TOOLS, recorder().sink);
     const steady = recorder();
     pool.subscribe(TOOLS, steady.sink);

@@ -16,7 +16,10 @@ function refusal(yaml: string): FrontmatterError {
 
 describe("splitting SKILL.md", () => {
   it("separates the frontmatter from the body, tolerating a BOM and CRLF line ends", () => {
-    expect(parseSkillMarkdown("\uFEFF---\r\nname: a\r\ndescription: b\r\n---\r\n# Body\r\n")).toEqual({ frontmatter: { name: "a", description: "b" }, body: "# Body\n" });
+    expect(parseSkillMarkdown("\uFEFF---\r\nname: a\r\ndescription: b\r\n---\r\n# Body\r\n")).toEqual({
+      frontmatter: { name: "a", description: "b" },
+      body: "# Body\n",
+    });
     expect(parseSkillMarkdown("---\nname: a\n---   \n")).toEqual({ frontmatter: { name: "a" }, body: "" });
   });
 
@@ -28,7 +31,9 @@ describe("splitting SKILL.md", () => {
 
 describe("what the subset reads", () => {
   it("types plain scalars by the YAML 1.2 core schema", () => {
-    expect(fm("a: true\nb: False\nc: ~\nd: null\ne:\nf: 42\ng: -7\nh: 0x1F\ni: 0o17\nj: 1.5\nk: .5\nl: 1e3\nm: 2024-01-01\nn: 1_000\no: yes\np: 1.0.0")).toEqual({
+    expect(
+      fm("a: true\nb: False\nc: ~\nd: null\ne:\nf: 42\ng: -7\nh: 0x1F\ni: 0o17\nj: 1.5\nk: .5\nl: 1e3\nm: 2024-01-01\nn: 1_000\no: yes\np: 1.0.0"),
+    ).toEqual({
       a: true,
       b: false,
       c: null,
@@ -58,7 +63,10 @@ describe("what the subset reads", () => {
   });
 
   it("folds multi-line plain scalars with spaces, and blank lines into newlines", () => {
-    expect(fm("description: first line\n  second line\n\n  after a blank\nnext: x")).toEqual({ description: "first line second line\nafter a blank", next: "x" });
+    expect(fm("description: first line\n  second line\n\n  after a blank\nnext: x")).toEqual({
+      description: "first line second line\nafter a blank",
+      next: "x",
+    });
   });
 
   it("reads literal and folded block scalars with each chomping", () => {
@@ -72,7 +80,12 @@ describe("what the subset reads", () => {
   });
 
   it("reads nested mappings, block sequences (compact too) and one-line flow collections", () => {
-    expect(fm("metadata:\n  version: \"2.1\"\n  author: Ann\ntags:\n- a\n- b\nitems:\n  - name: x\n    size: 1\n  - - nested\n" + "flow: [a, \"b c\", 3, {k: v}]\nmap: {x: 1, 'y': [true]}\nempty: []")).toEqual({
+    expect(
+      fm(
+        'metadata:\n  version: "2.1"\n  author: Ann\ntags:\n- a\n- b\nitems:\n  - name: x\n    size: 1\n  - - nested\n' +
+          "flow: [a, \"b c\", 3, {k: v}]\nmap: {x: 1, 'y': [true]}\nempty: []",
+      ),
+    ).toEqual({
       metadata: { version: "2.1", author: "Ann" },
       tags: ["a", "b"],
       items: [{ name: "x", size: 1 }, ["nested"]],

@@ -14,7 +14,9 @@ import { legacy, modern } from "./app-client.ts";
 const GUIDE: SkillDefinition = {
   name: "pdf-processing",
   files: {
-    "SKILL.md": "---\nname: pdf-processing\ndescription: Extract, fill and assemble PDF documents — vite.\n" + 'metadata:\n  version: "2.1"\n---\n# PDF\nSee references/FORMS.md.\n',
+    "SKILL.md":
+      "---\nname: pdf-processing\ndescription: Extract, fill and assemble PDF documents — vite.\n" +
+      'metadata:\n  version: "2.1"\n---\n# PDF\nSee references/FORMS.md.\n',
     "references/FORMS.md": "# Formulaires\nÉcrire en capitales.\n",
     "templates/regional/eu.md": "# EU\n",
     "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]),
@@ -25,7 +27,11 @@ const REFUNDS_MD = "---\nname: refunds\ndescription: Refunds.\nlicense: Apache-2
 const guide = defineSkill(GUIDE);
 const refunds = defineSkill({ name: "refunds", path: "acme/billing", files: { "SKILL.md": REFUNDS_MD } });
 
-const server = createServer({ info: { name: "skills", version: "1" }, skills: [guide, refunds], resources: [defineResource({ uri: "test://x", name: "x", read: () => "x" })] });
+const server = createServer({
+  info: { name: "skills", version: "1" },
+  skills: [guide, refunds],
+  resources: [defineResource({ uri: "test://x", name: "x", read: () => "x" })],
+});
 const app = createMcpApp({ server });
 const paged = createMcpApp({ server: createServer({ info: { name: "paged", version: "1" }, skills: [guide, refunds], pageSize: 1 }) });
 
@@ -43,7 +49,9 @@ describe("capability and methods", () => {
   });
 
   it("has no extension and no skills methods on a server without skills (404 -32601 in 2026-07-28)", async () => {
-    const plain = createMcpApp({ server: createServer({ info: { name: "plain", version: "1" }, resources: [defineResource({ uri: "test://x", name: "x", read: () => "x" })] }) });
+    const plain = createMcpApp({
+      server: createServer({ info: { name: "plain", version: "1" }, resources: [defineResource({ uri: "test://x", name: "x", read: () => "x" })] }),
+    });
     expect((result(await modern(plain, "server/discover"))["capabilities"] as Record<string, unknown>)["extensions"]).toBeUndefined();
     for (const method of ["skills/list", "skills/get", "resources/directory/read"]) {
       const reply = await modern(plain, method, { uri: "skill://a/SKILL.md" });
@@ -55,9 +63,17 @@ describe("capability and methods", () => {
 
 describe("skills/list", () => {
   it("lists each skill with its frontmatter and every file's digest and size (UTF-8 bytes), in declaration order", async () => {
-    const skills = result(await legacy(app, "skills/list"))["skills"] as { uri: string; frontmatter: unknown; resources: { uri: string; digest: string; size: number }[] }[];
+    const skills = result(await legacy(app, "skills/list"))["skills"] as {
+      uri: string;
+      frontmatter: unknown;
+      resources: { uri: string; digest: string; size: number }[];
+    }[];
     expect(skills.map((skill) => skill.uri)).toEqual(["skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"]);
-    expect(skills[0]?.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill and assemble PDF documents — vite.", metadata: { version: "2.1" } });
+    expect(skills[0]?.frontmatter).toEqual({
+      name: "pdf-processing",
+      description: "Extract, fill and assemble PDF documents — vite.",
+      metadata: { version: "2.1" },
+    });
     const files = GUIDE.files as Record<string, string | Uint8Array | { content: string }>;
     const bytesOf = (path: string) => {
       const file = files[path] as string | Uint8Array | { content: string };
@@ -91,7 +107,11 @@ describe("skills/get", () => {
   it("returns the listed entry, with caching fields in 2026-07-28 and no cursor", async () => {
     const listed = (result(await legacy(app, "skills/list"))["skills"] as unknown[])[1];
     expect(result(await legacy(app, "skills/get", { uri: "skill://acme/billing/refunds/SKILL.md" }))).toEqual({ skill: listed });
-    expect(result(await modern(app, "skills/get", { uri: "skill://acme/billing/refunds/SKILL.md" }))).toMatchObject({ skill: listed, ttlMs: 300000, cacheScope: "public" });
+    expect(result(await modern(app, "skills/get", { uri: "skill://acme/billing/refunds/SKILL.md" }))).toMatchObject({
+      skill: listed,
+      ttlMs: 300000,
+      cacheScope: "public",
+    });
   });
 
   it("answers a URI that is not a served skill, or no URI, with -32602", async () => {
@@ -106,7 +126,13 @@ describe("resources/directory/read", () => {
   it("lists a folder's direct children: files with their metadata, subfolders as inode/directory", async () => {
     const root = result(await modern(app, "resources/directory/read", { uri: "skill://pdf-processing" }));
     expect(root["resources"]).toEqual([
-      { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill and assemble PDF documents — vite.", mimeType: "text/markdown", size: Buffer.byteLength(GUIDE.files["SKILL.md"] as string) },
+      {
+        uri: "skill://pdf-processing/SKILL.md",
+        name: "pdf-processing",
+        description: "Extract, fill and assemble PDF documents — vite.",
+        mimeType: "text/markdown",
+        size: Buffer.byteLength(GUIDE.files["SKILL.md"] as string),
+      },
       { uri: "skill://pdf-processing/logo.png", name: "logo.png", mimeType: "image/png", size: 6 },
       { uri: "skill://pdf-processing/notes.custom", name: "notes.custom", mimeType: "text/x-custom", size: 6 },
       { uri: "skill://pdf-processing/references", name: "references", mimeType: "inode/directory" },
@@ -127,8 +153,16 @@ describe("resources/directory/read", () => {
   it("pages a folder with cursors that belong to that folder", async () => {
     const first = result(await modern(paged, "resources/directory/read", { uri: "skill://pdf-processing" }));
     expect(first["nextCursor"]).toEqual(expect.any(String));
-    expect((result(await modern(paged, "resources/directory/read", { uri: "skill://pdf-processing", cursor: first["nextCursor"] }))["resources"] as { name: string }[])[0]?.name).toBe("logo.png");
-    expect(error(await modern(paged, "resources/directory/read", { uri: "skill://pdf-processing/templates", cursor: first["nextCursor"] }))["code"]).toBe(-32602);
+    expect(
+      (
+        result(await modern(paged, "resources/directory/read", { uri: "skill://pdf-processing", cursor: first["nextCursor"] }))["resources"] as {
+          name: string;
+        }[]
+      )[0]?.name,
+    ).toBe("logo.png");
+    expect(error(await modern(paged, "resources/directory/read", { uri: "skill://pdf-processing/templates", cursor: first["nextCursor"] }))["code"]).toBe(
+      -32602,
+    );
   });
 });
 
@@ -144,7 +178,13 @@ describe("skill files as ordinary resources", () => {
       "skill://pdf-processing/templates/regional/eu.md",
       "skill://acme/billing/refunds/SKILL.md",
     ]);
-    expect(listed[6]).toEqual({ uri: "skill://acme/billing/refunds/SKILL.md", name: "refunds", description: "Refunds.", mimeType: "text/markdown", size: Buffer.byteLength(REFUNDS_MD) });
+    expect(listed[6]).toEqual({
+      uri: "skill://acme/billing/refunds/SKILL.md",
+      name: "refunds",
+      description: "Refunds.",
+      mimeType: "text/markdown",
+      size: Buffer.byteLength(REFUNDS_MD),
+    });
   });
 
   it("reads text as text and bytes as a base64 blob; a folder is not a readable resource", async () => {
@@ -152,7 +192,9 @@ describe("skill files as ordinary resources", () => {
       contents: [{ uri: "skill://pdf-processing/references/FORMS.md", mimeType: "text/markdown", text: "# Formulaires\nÉcrire en capitales.\n" }],
       ttlMs: 300000,
     });
-    expect(result(await legacy(app, "resources/read", { uri: "skill://pdf-processing/logo.png" }))).toEqual({ contents: [{ uri: "skill://pdf-processing/logo.png", mimeType: "image/png", blob: "iVBORwD/" }] });
+    expect(result(await legacy(app, "resources/read", { uri: "skill://pdf-processing/logo.png" }))).toEqual({
+      contents: [{ uri: "skill://pdf-processing/logo.png", mimeType: "image/png", blob: "iVBORwD/" }],
+    });
     expect(error(await legacy(app, "resources/read", { uri: "skill://pdf-processing/references" }))["code"]).toBe(-32002);
   });
 });
@@ -167,14 +209,16 @@ const FRONTMATTERS = [
   "description: |\n  literal\n    indented\n  block\n\n",
   "description: |+\n  kept\n\n",
   "description: continued\n  on the next line\nlicense: MIT # a comment",
-  "description: d\nmetadata:\n  version: \"1.0\"\n  owner: team-a\ncompatibility: Needs Python 3.11",
+  'description: d\nmetadata:\n  version: "1.0"\n  owner: team-a\ncompatibility: Needs Python 3.11',
   "description: d\nallowed-tools: [Bash, Read, 'Write']\nflags: {a: 1, b: [true, null]}",
   "description: d\nsteps:\n- one\n- two: 2\n  three: 3\n- - nested\nnumbers: [0x1F, 0o17, 1.5e3, -2]",
   "description: d\nempty:\nnull-ish: ~\nbooleans: [true, False, TRUE]\ndate: 2026-07-28",
 ];
 
 describe.each(["legacy", { pin: "2026-07-28" }] as const)("the official v2 SkillsClient (%o)", (mode) => {
-  const skills = FRONTMATTERS.map((yaml, index) => defineSkill({ name: `case-${index}`, files: { "SKILL.md": `---\nname: case-${index}\n${yaml}\n---\n# Case ${index}\n`, "ref/a.md": `a${index}` } }));
+  const skills = FRONTMATTERS.map((yaml, index) =>
+    defineSkill({ name: `case-${index}`, files: { "SKILL.md": `---\nname: case-${index}\n${yaml}\n---\n# Case ${index}\n`, "ref/a.md": `a${index}` } }),
+  );
   const served = createMcpApp({ server: createServer({ info: { name: "corpus", version: "1" }, skills: [...skills, guide] }) });
 
   it("accepts every entry and verifies every file: size, digest and frontmatter", async () => {
@@ -194,7 +238,10 @@ describe.each(["legacy", { pin: "2026-07-28" }] as const)("the official v2 Skill
         }
       }
       expect((await skillsClient.readDirectory("skill://pdf-processing/templates/regional")).resources.map((child) => child.name)).toEqual(["eu.md"]);
-      expect((await skillsClient.get("skill://case-3/SKILL.md")).skill.frontmatter).toEqual({ name: "case-3", description: "folded over two lines\nand a paragraph" });
+      expect((await skillsClient.get("skill://case-3/SKILL.md")).skill.frontmatter).toEqual({
+        name: "case-3",
+        description: "folded over two lines\nand a paragraph",
+      });
     } finally {
       await client.close();
     }

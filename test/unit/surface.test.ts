@@ -42,17 +42,30 @@ describe("resources", () => {
     expect((list.body["result"] as { resources: { uri: string }[] }).resources.map((r) => r.uri)).toEqual(["test://text", "test://bytes"]);
     expect(schemaErrors("2025-11-25", "ListResourcesResult", list.body["result"])).toEqual([]);
     const templates = await modern(app, "resources/templates/list");
-    expect(templates.body["result"]).toMatchObject({ resourceTemplates: [{ uriTemplate: "test://items/{id}", name: "item" }], ttlMs: 300000, cacheScope: "public" });
+    expect(templates.body["result"]).toMatchObject({
+      resourceTemplates: [{ uriTemplate: "test://items/{id}", name: "item" }],
+      ttlMs: 300000,
+      cacheScope: "public",
+    });
     expect(schemaErrors("2026-07-28", "ListResourceTemplatesResult", templates.body["result"])).toEqual([]);
     expect(JSON.stringify(templates.body)).not.toMatch(/"complete":|"read":/);
   });
 
   it("reads text, binary (base64) and templated resources", async () => {
-    expect((await legacy(app, "resources/read", { uri: "test://text" })).body["result"]).toEqual({ contents: [{ uri: "test://text", text: "hello", mimeType: "text/plain" }] });
+    expect((await legacy(app, "resources/read", { uri: "test://text" })).body["result"]).toEqual({
+      contents: [{ uri: "test://text", text: "hello", mimeType: "text/plain" }],
+    });
     const bytes = await modern(app, "resources/read", { uri: "test://bytes" });
-    expect(bytes.body["result"]).toMatchObject({ contents: [{ uri: "test://bytes", blob: "AAEC/w==", mimeType: "application/octet-stream" }], resultType: "complete", ttlMs: 300000, cacheScope: "public" });
+    expect(bytes.body["result"]).toMatchObject({
+      contents: [{ uri: "test://bytes", blob: "AAEC/w==", mimeType: "application/octet-stream" }],
+      resultType: "complete",
+      ttlMs: 300000,
+      cacheScope: "public",
+    });
     expect(schemaErrors("2026-07-28", "ReadResourceResult", bytes.body["result"])).toEqual([]);
-    expect((await legacy(app, "resources/read", { uri: "test://items/42" })).body["result"]).toEqual({ contents: [{ uri: "test://items/42", text: '{"id":"42"}', mimeType: "application/json" }] });
+    expect((await legacy(app, "resources/read", { uri: "test://items/42" })).body["result"]).toEqual({
+      contents: [{ uri: "test://items/42", text: '{"id":"42"}', mimeType: "application/json" }],
+    });
   });
 
   it("answers an unknown URI with -32002 in 2025 and -32602 in 2026, both naming the uri", async () => {
@@ -73,10 +86,15 @@ describe("resources", () => {
 describe("prompts", () => {
   it("lists prompts and gets one with its arguments, schema-valid", async () => {
     const list = await modern(app, "prompts/list");
-    expect(list.body["result"]).toMatchObject({ prompts: [{ name: "greet", description: "Greets someone.", arguments: [{ name: "name", required: true }, { name: "style" }] }] });
+    expect(list.body["result"]).toMatchObject({
+      prompts: [{ name: "greet", description: "Greets someone.", arguments: [{ name: "name", required: true }, { name: "style" }] }],
+    });
     expect(schemaErrors("2026-07-28", "ListPromptsResult", list.body["result"])).toEqual([]);
     const got = await legacy(app, "prompts/get", { name: "greet", arguments: { name: "Ada", style: "warm" } });
-    expect(got.body["result"]).toEqual({ description: "Greets someone.", messages: [{ role: "user", content: { type: "text", text: "Say hello to Ada in a warm way" } }] });
+    expect(got.body["result"]).toEqual({
+      description: "Greets someone.",
+      messages: [{ role: "user", content: { type: "text", text: "Say hello to Ada in a warm way" } }],
+    });
     expect(schemaErrors("2025-11-25", "GetPromptResult", got.body["result"])).toEqual([]);
   });
 
@@ -120,7 +138,13 @@ describe("completion", () => {
 describe("capabilities", () => {
   it("declares what the server has: no listChanged without a session in 2025, listChanged in 2026", async () => {
     const init = await legacy(app, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
-    expect((init.body["result"] as Record<string, unknown>)["capabilities"]).toEqual({ logging: {}, completions: {}, tools: {}, prompts: {}, resources: { subscribe: true } });
+    expect((init.body["result"] as Record<string, unknown>)["capabilities"]).toEqual({
+      logging: {},
+      completions: {},
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+    });
     const discover = await modern(app, "server/discover");
     expect((discover.body["result"] as Record<string, unknown>)["capabilities"]).toEqual({
       logging: {},

@@ -29,9 +29,16 @@ const tools = [
       created++;
       return undefined;
     },
-    handler: async (_args, ctx) => `Hello, ${String((await ctx.elicit(ASK, { key: "name" })).content?.["name"])}, from ${ctx.taskId?.length} characters of task id`,
+    handler: async (_args, ctx) =>
+      `Hello, ${String((await ctx.elicit(ASK, { key: "name" })).content?.["name"])}, from ${ctx.taskId?.length} characters of task id`,
   }),
-  defineTool({ name: "counted", description: "A task for every client that supports them.", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, task: "optional", handler: (args) => `n=${String(args["n"])}` }),
+  defineTool({
+    name: "counted",
+    description: "A task for every client that supports them.",
+    inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    task: "optional",
+    handler: (args) => `n=${String(args["n"])}`,
+  }),
 ];
 const server = createServer({ info: { name: "t", version: "1" }, tools });
 
@@ -58,7 +65,14 @@ describe("tools/call of a task tool", () => {
     const round1 = (await modern(a, "tools/call", { name: "greeter", arguments: {} }, withTasks)).body["result"] as Record<string, unknown>;
     expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { name: { method: "elicitation/create" } } });
     expect(round1).not.toHaveProperty("taskId");
-    const round2 = (await modern(a, "tools/call", { name: "greeter", arguments: {}, inputResponses: { name: { action: "accept", content: { name: "Alice" } } }, requestState: round1["requestState"] }, withTasks)).body["result"] as Record<string, unknown>;
+    const round2 = (
+      await modern(
+        a,
+        "tools/call",
+        { name: "greeter", arguments: {}, inputResponses: { name: { action: "accept", content: { name: "Alice" } } }, requestState: round1["requestState"] },
+        withTasks,
+      )
+    ).body["result"] as Record<string, unknown>;
     expect(round2).toMatchObject({ resultType: "task", status: "working" });
     expect(round2).not.toHaveProperty("requestState");
     expect(round2).not.toHaveProperty("inputRequests");
@@ -80,7 +94,10 @@ describe("tools/call of a task tool", () => {
 
   it("runs an optional tool synchronously, and refuses a required one with -32021, for a client without the extension", async () => {
     const a = app();
-    expect((await modern(a, "tools/call", { name: "counted", arguments: { n: 2 } })).body["result"]).toMatchObject({ resultType: "complete", content: [{ text: "n=2" }] });
+    expect((await modern(a, "tools/call", { name: "counted", arguments: { n: 2 } })).body["result"]).toMatchObject({
+      resultType: "complete",
+      content: [{ text: "n=2" }],
+    });
     const refused = await modern(a, "tools/call", { name: "greeter", arguments: {} });
     expect(refused.status).toBe(400);
     expect(refused.body["error"]).toEqual({
@@ -93,7 +110,10 @@ describe("tools/call of a task tool", () => {
   it("never gives a 2025-era client a task: a required tool explains itself in an isError result", async () => {
     const a = app();
     expect((await legacy(a, "tools/call", { name: "counted", arguments: { n: 3 } })).body["result"]).toEqual({ content: [{ type: "text", text: "n=3" }] });
-    expect((await legacy(a, "tools/call", { name: "greeter", arguments: {} })).body["result"]).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/runs only as a task/) }] });
+    expect((await legacy(a, "tools/call", { name: "greeter", arguments: {} })).body["result"]).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/runs only as a task/) }],
+    });
   });
 
   it("ignores a legacy params.task on a tool that is never a task", async () => {
@@ -110,8 +130,15 @@ describe("tasks and discovery", () => {
     expect(((await modern(off, "server/discover")).body["result"] as { capabilities: Record<string, unknown> }).capabilities).not.toHaveProperty("extensions");
     const get = await modern(off, "tasks/get", { taskId: "x" }, withTasks);
     expect([get.status, (get.body["error"] as { code: number }).code]).toEqual([404, -32601]);
-    const noTaskTools = createEndpointApp(createEndpoint({ server: createServer({ info: { name: "t", version: "1" }, tools: [tools[0] as (typeof tools)[0]] }), tasks: createMemoryTaskGateway(() => undefined as never) }));
-    expect(((await modern(noTaskTools, "server/discover")).body["result"] as { capabilities: Record<string, unknown> }).capabilities).not.toHaveProperty("extensions");
+    const noTaskTools = createEndpointApp(
+      createEndpoint({
+        server: createServer({ info: { name: "t", version: "1" }, tools: [tools[0] as (typeof tools)[0]] }),
+        tasks: createMemoryTaskGateway(() => undefined as never),
+      }),
+    );
+    expect(((await modern(noTaskTools, "server/discover")).body["result"] as { capabilities: Record<string, unknown> }).capabilities).not.toHaveProperty(
+      "extensions",
+    );
     expect((await modern(noTaskTools, "tasks/get", { taskId: "x" }, withTasks)).status).toBe(404);
   });
 });
@@ -120,7 +147,9 @@ describe("task declarations and settings", () => {
   it("refuses an unknown task value and a beforeTask on a tool that is never a task", () => {
     const base = { name: "x", description: "x", inputSchema: { type: "object" } as const, handler: () => "x" };
     expect(() => createServer({ info: { name: "t", version: "1" }, tools: [{ ...base, task: "sometimes" as never }] })).toThrow(DefinitionError);
-    expect(() => createServer({ info: { name: "t", version: "1" }, tools: [{ ...base, beforeTask: () => undefined }] })).toThrow(/beforeTask must be a function, on a tool whose task is "optional" or "required"/);
+    expect(() => createServer({ info: { name: "t", version: "1" }, tools: [{ ...base, beforeTask: () => undefined }] })).toThrow(
+      /beforeTask must be a function, on a tool whose task is "optional" or "required"/,
+    );
   });
 
   it("bounds task settings: TTL between 1 s and a week, polling no longer than the TTL", () => {

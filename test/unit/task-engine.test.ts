@@ -22,7 +22,13 @@ let held = gate();
 const seen: { aborted: boolean | undefined } = { aborted: undefined };
 
 const tools = [
-  defineTool({ name: "quick", description: "Answers at once.", inputSchema: { type: "object" }, task: "optional", handler: (_args, ctx) => `done in ${ctx.taskId}` }),
+  defineTool({
+    name: "quick",
+    description: "Answers at once.",
+    inputSchema: { type: "object" },
+    task: "optional",
+    handler: (_args, ctx) => `done in ${ctx.taskId}`,
+  }),
   defineTool({
     name: "held",
     description: "Reports progress, then waits for the test (or cancellation).",
@@ -47,8 +53,20 @@ const tools = [
       return `${a.action}/${b.action}/${again.action}`;
     },
   }),
-  defineTool({ name: "broken", description: "Raises a JSON-RPC error.", inputSchema: { type: "object" }, task: "optional", handler: () => Promise.reject(new ProtocolError(-32000, "it broke")) }),
-  defineTool({ name: "typo", description: "Returns an isError result.", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, task: "optional", handler: () => "never" }),
+  defineTool({
+    name: "broken",
+    description: "Raises a JSON-RPC error.",
+    inputSchema: { type: "object" },
+    task: "optional",
+    handler: () => Promise.reject(new ProtocolError(-32000, "it broke")),
+  }),
+  defineTool({
+    name: "typo",
+    description: "Returns an isError result.",
+    inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    task: "optional",
+    handler: () => "never",
+  }),
 ];
 const server = createServer({ info: { name: "t", version: "1" }, tools });
 const ADA = admission("acme", principal("ada"));

@@ -82,8 +82,12 @@ describe("parseTenantConfig", () => {
   });
 
   it("refuses duplicate ids, hosts and path prefixes across tenants", () => {
-    expect(failure(() => parseTenantsDocument({ tenants: [base, { ...base, hosts: ["other.example.com"] }] }))).toMatch(/tenant acme: id acme is already used by tenant acme/);
-    expect(failure(() => parseTenantsDocument({ tenants: [base, { ...base, id: "globex" }] }))).toMatch(/tenant globex: host acme.example.com is already used by tenant acme/);
+    expect(failure(() => parseTenantsDocument({ tenants: [base, { ...base, hosts: ["other.example.com"] }] }))).toMatch(
+      /tenant acme: id acme is already used by tenant acme/,
+    );
+    expect(failure(() => parseTenantsDocument({ tenants: [base, { ...base, id: "globex" }] }))).toMatch(
+      /tenant globex: host acme.example.com is already used by tenant acme/,
+    );
     expect(failure(() => parseTenantsDocument({ tenants: [] as unknown[] }.tenants))).toMatch(/tenants document/);
   });
 });
@@ -101,7 +105,11 @@ function directory(tenants: unknown[], services: Record<string, ToolService> = {
 }
 
 describe("TenantDirectory", () => {
-  const tenants = [base, { id: "globex", pathPrefix: "/t/globex", modules: [{ name: "greetings" }] }, { id: "deep", pathPrefix: "/t/globex/deep", modules: [{ name: "greetings" }] }];
+  const tenants = [
+    base,
+    { id: "globex", pathPrefix: "/t/globex", modules: [{ name: "greetings" }] },
+    { id: "deep", pathPrefix: "/t/globex/deep", modules: [{ name: "greetings" }] },
+  ];
   const req = (host: string) => new Request(`http://${host}/`, { headers: { host } });
 
   it("resolves by host first, then by the longest path prefix", () => {
@@ -115,7 +123,9 @@ describe("TenantDirectory", () => {
 
   it("refuses an unknown bundled module and colliding tool names at load", () => {
     expect(failure(() => directory([{ ...base, modules: [{ name: "nope" }] }]))).toMatch(/tenant acme: modules names nope, which this Worker does not bundle/);
-    expect(failure(() => directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings" }] }]))).toMatch(/tenant acme: tool hello of module greetings collides/);
+    expect(failure(() => directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings" }] }]))).toMatch(
+      /tenant acme: tool hello of module greetings collides/,
+    );
     expect(() => directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings", prefix: "again" }] }])).not.toThrow();
   });
 
@@ -140,7 +150,9 @@ describe("TenantDirectory", () => {
     const app = createMcpApp({ server, tenant: "acme", allow: { hosts: ["acme.example.com"] } });
     const names = ((await modern(app, "tools/list")).body["result"] as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names).toEqual(["hello", "weather_forecast"]);
-    expect((await modern(app, "tools/call", { name: "weather_forecast", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "forecast for acme" }] });
+    expect((await modern(app, "tools/call", { name: "weather_forecast", arguments: {} })).body["result"]).toMatchObject({
+      content: [{ text: "forecast for acme" }],
+    });
     for (const [tool, message] of [
       ["broken_x", /module broken is unavailable: module broken: describe\(\) failed: cannot describe/],
       ["slow_x", /module slow is unavailable: module slow did not answer describe\(\) within 50 ms/],
@@ -158,7 +170,10 @@ describe("TenantDirectory", () => {
     const config = { ...base, modules: [{ name: "weather", service: "WEATHER", timeoutMs: 30 }] };
     const services = { WEATHER: service({ callTool: () => new Promise(() => {}) }) };
     const app = createMcpApp({ server: await directory([config], services).server(parseTenantConfig(config)), allow: { hosts: ["acme.example.com"] } });
-    const result = (await modern(app, "tools/call", { name: "weather_forecast", arguments: {} })).body["result"] as { isError: boolean; content: { text: string }[] };
+    const result = (await modern(app, "tools/call", { name: "weather_forecast", arguments: {} })).body["result"] as {
+      isError: boolean;
+      content: { text: string }[];
+    };
     expect(result).toMatchObject({ isError: true });
     expect(result.content[0]?.text).toMatch(/module weather did not answer tool forecast within 30 ms/);
   });
@@ -205,7 +220,11 @@ describe("per-tenant isolation and limits", () => {
     });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("30");
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -31429, message: "Rate limit exceeded: retry after 30 s", data: { retryAfterSeconds: 30 } } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -31429, message: "Rate limit exceeded: retry after 30 s", data: { retryAfterSeconds: 30 } },
+    });
     expect(seen.at(-1)).toEqual({ tenant: "a", principal: undefined, tool: "ask" });
   });
 
@@ -222,7 +241,14 @@ describe("per-tenant isolation and limits", () => {
     });
     vi.restoreAllMocks();
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ event: "mcp.request", tenant: "a", method: "tools/call", target: "ask", status: 200, revision: "2025-03-26" });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      event: "mcp.request",
+      tenant: "a",
+      method: "tools/call",
+      target: "ask",
+      status: 200,
+      revision: "2025-03-26",
+    });
     expect(lines[0]).not.toMatch(/hunter2|secret-token/);
   });
 });
@@ -266,13 +292,24 @@ describe("createCachedConfig", () => {
 });
 
 describe("tool limits", () => {
-  const slow = defineTool({ name: "slow", description: "Takes a second.", inputSchema: { type: "object" }, handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)) });
+  const slow = defineTool({
+    name: "slow",
+    description: "Takes a second.",
+    inputSchema: { type: "object" },
+    handler: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 1000)),
+  });
   const big = defineTool({ name: "big", description: "Returns a lot.", inputSchema: { type: "object" }, handler: () => "é".repeat(200) });
   const small = defineTool({ name: "small", description: "Returns a little.", inputSchema: { type: "object" }, handler: () => "ok" });
-  const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools: [slow, big, small] }), limits: { toolTimeoutMs: 30, maxResultBytes: 300 } });
+  const app = createMcpApp({
+    server: createServer({ info: { name: "t", version: "1" }, tools: [slow, big, small] }),
+    limits: { toolTimeoutMs: 30, maxResultBytes: 300 },
+  });
 
   it("answers a call past the deadline with an isError result", async () => {
-    expect((await modern(app, "tools/call", { name: "slow", arguments: {} })).body["result"]).toMatchObject({ isError: true, content: [{ text: "Tool slow did not finish within 30 ms" }] });
+    expect((await modern(app, "tools/call", { name: "slow", arguments: {} })).body["result"]).toMatchObject({
+      isError: true,
+      content: [{ text: "Tool slow did not finish within 30 ms" }],
+    });
   });
 
   it("replaces a result larger than the limit (counted in UTF-8 bytes) with an isError result", async () => {

@@ -23,7 +23,10 @@ const base = { id: "acme", hosts: ["acme.example.com"], modules: [{ name: "greet
 describe("toolSearch in a tenant config", () => {
   it("accepts exposure and pinned tool names", () => {
     expect(parseTenantConfig({ ...base, toolSearch: {} }).toolSearch).toEqual({});
-    expect(parseTenantConfig({ ...base, toolSearch: { exposure: "pinned", pinned: ["hello", "weather_forecast"] } }).toolSearch).toEqual({ exposure: "pinned", pinned: ["hello", "weather_forecast"] });
+    expect(parseTenantConfig({ ...base, toolSearch: { exposure: "pinned", pinned: ["hello", "weather_forecast"] } }).toolSearch).toEqual({
+      exposure: "pinned",
+      pinned: ["hello", "weather_forecast"],
+    });
   });
 
   it.each([
@@ -59,7 +62,14 @@ describe("a tenant's catalogue, read again after its TTL", () => {
     const make = (previous?: TenantDirectory, document = config) =>
       new TenantDirectory(
         parseTenantsDocument({ tenants: [document] }),
-        { modules: { greetings: { tools: [hello] } }, service: () => service, info: { name: "t", version: "1" }, catalogTtlMs: 100, now: () => now, ...(onToolsChanged ? { onToolsChanged } : {}) },
+        {
+          modules: { greetings: { tools: [hello] } },
+          service: () => service,
+          info: { name: "t", version: "1" },
+          catalogTtlMs: 100,
+          now: () => now,
+          ...(onToolsChanged ? { onToolsChanged } : {}),
+        },
         previous,
       );
     return { service, make, tenant: parseTenantConfig(config) };
@@ -89,7 +99,9 @@ describe("a tenant's catalogue, read again after its TTL", () => {
     const app = createMcpApp({ server: second, tenant: "acme", allow: { hosts: ["acme.example.com"] } });
     const names = ((await modern(app, "tools/list")).body["result"] as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names).toContain("weather_alerts");
-    const found = (await modern(app, "tools/call", { name: "search_tools", arguments: { query: "storm", detail: "names" } })).body["result"] as { structuredContent: unknown };
+    const found = (await modern(app, "tools/call", { name: "search_tools", arguments: { query: "storm", detail: "names" } })).body["result"] as {
+      structuredContent: unknown;
+    };
     expect(found.structuredContent).toMatchObject({ matched: 1, tools: [{ name: "weather_alerts" }] });
   });
 

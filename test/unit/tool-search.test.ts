@@ -17,7 +17,13 @@ afterEach(() => {
 });
 
 const tool = (name: string, description: string, extra: Partial<ToolDefinition<JsonSchema>> = {}): ToolDefinition =>
-  defineTool({ name, description, inputSchema: { type: "object", properties: { id: { type: "string", description: "Record id." } } }, handler: () => `ran ${name}`, ...extra });
+  defineTool({
+    name,
+    description,
+    inputSchema: { type: "object", properties: { id: { type: "string", description: "Record id." } } },
+    handler: () => `ran ${name}`,
+    ...extra,
+  });
 
 const tools: ToolDefinition[] = [
   tool("invoice_total", "Adds up the lines of an invoice.", {
@@ -34,7 +40,11 @@ const tools: ToolDefinition[] = [
 ];
 
 const info = { name: "search-test", version: "1.0.0" };
-const app = createMcpApp({ server: createServer({ info, tools, toolSearch: { pinned: ["crm_contact_get"] } }), stateSecret: "s", limits: { toolTimeoutMs: 200 } });
+const app = createMcpApp({
+  server: createServer({ info, tools, toolSearch: { pinned: ["crm_contact_get"] } }),
+  stateSecret: "s",
+  limits: { toolTimeoutMs: 200 },
+});
 const pinnedApp = createMcpApp({ server: createServer({ info, tools, toolSearch: { exposure: "pinned", pinned: ["invoice_total"] } }) });
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -46,7 +56,12 @@ describe("search_tools", () => {
   it("ranks the tool named exactly above one whose description repeats the name, and says N of M first", async () => {
     const found = result(await call("search_tools", { query: "invoice_total" }));
     expect(found.content[0]?.text).toMatch(/^2 of 6 tools matched "invoice_total":\n- invoice_total: Adds up the lines of an invoice\.\n- report_export: /);
-    expect(found.structuredContent).toMatchObject({ query: "invoice_total", matched: 2, total: 6, tools: [{ name: "invoice_total" }, { name: "report_export" }] });
+    expect(found.structuredContent).toMatchObject({
+      query: "invoice_total",
+      matched: 2,
+      total: 6,
+      tools: [{ name: "invoice_total" }, { name: "report_export" }],
+    });
   });
 
   it("answers every detail level with the same tools: names, summaries, or full definitions", async () => {
@@ -57,9 +72,15 @@ describe("search_tools", () => {
       '2 of 6 tools matched "contact":\n- crm_contact_update\n- crm_contact_get\nCall a tool by its name, or through call_tool {name, arguments}; describe_tools {names} gives full definitions.',
     );
     const summaries = result(await call("search_tools", { query: "update contact" }));
-    expect((summaries.structuredContent?.["tools"] as unknown[])[0]).toEqual({ name: "crm_contact_update", title: "Update contact", description: "Updates a contact in the CRM." });
+    expect((summaries.structuredContent?.["tools"] as unknown[])[0]).toEqual({
+      name: "crm_contact_update",
+      title: "Update contact",
+      description: "Updates a contact in the CRM.",
+    });
     const full = result(await call("search_tools", { query: "update contact", detail: "full", limit: 1 }));
-    const listed = ((await modern(app, "tools/list")).body["result"] as { tools: Record<string, unknown>[] }).tools.find((t) => t["name"] === "crm_contact_update");
+    const listed = ((await modern(app, "tools/list")).body["result"] as { tools: Record<string, unknown>[] }).tools.find(
+      (t) => t["name"] === "crm_contact_update",
+    );
     expect(full.structuredContent).toMatchObject({ matched: 2, tools: [listed] });
     expect(full.content[0]?.text).toMatch(/^2 of 6 tools matched "update contact"; the best 1:\n\{"name":"crm_contact_update"/);
   });
@@ -73,7 +94,14 @@ describe("search_tools", () => {
 
   it("says so when nothing matches, and refuses a query that breaks its schema with an isError result", async () => {
     expect(result(await call("search_tools", { query: "zebra" })).content[0]?.text).toMatch(/^0 of 6 tools matched "zebra"\.\nTry other words/);
-    for (const args of [{}, { query: "" }, { query: "x", limit: 0 }, { query: "x", limit: 51 }, { query: "x", detail: "everything" }, { query: "x", extra: 1 }]) {
+    for (const args of [
+      {},
+      { query: "" },
+      { query: "x", limit: 0 },
+      { query: "x", limit: 51 },
+      { query: "x", detail: "everything" },
+      { query: "x", extra: 1 },
+    ]) {
       const refused = result(await call("search_tools", args));
       expect(refused.isError).toBe(true);
       expect(refused.content[0]?.text).toMatch(/^Invalid arguments for tool search_tools/);
@@ -114,8 +142,14 @@ describe("call_tool", () => {
   });
 
   it("refuses to call itself and arguments that do not fit call_tool, with isError results", async () => {
-    expect(result(await call("call_tool", { name: "call_tool", arguments: { name: "invoice_total" } }))).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^call_tool calls other tools/) }] });
-    expect(result(await call("call_tool", { name: "invoice_total", arguments: [1] }))).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Invalid arguments for tool call_tool: \/arguments/) }] });
+    expect(result(await call("call_tool", { name: "call_tool", arguments: { name: "invoice_total" } }))).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^call_tool calls other tools/) }],
+    });
+    expect(result(await call("call_tool", { name: "invoice_total", arguments: [1] }))).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^Invalid arguments for tool call_tool: \/arguments/) }],
+    });
     expect(result(await call("call_tool", {}))).toMatchObject({ isError: true });
   });
 
@@ -125,7 +159,12 @@ describe("call_tool", () => {
 
   it("asks for input as the target would (input_required), and the retry to call_tool completes it", async () => {
     const args = { name: "confirm_delete", arguments: {} };
-    const first = await modern(app, "tools/call", { name: "call_tool", arguments: args }, { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
+    const first = await modern(
+      app,
+      "tools/call",
+      { name: "call_tool", arguments: args },
+      { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } },
+    );
     const asked = first.body["result"] as { resultType: string; inputRequests: Record<string, unknown>; requestState: string };
     expect(asked.resultType).toBe("input_required");
     expect(Object.keys(asked.inputRequests)).toEqual(["sure"]);
@@ -137,9 +176,14 @@ describe("call_tool", () => {
     );
     expect(result(retry).content[0]?.text).toBe("accept");
     // The state was bound to this call_tool call: with other arguments it is refused.
-    const other = await modern(app, "tools/call", { name: "call_tool", arguments: { name: "confirm_delete", arguments: { id: "1" } }, inputResponses: {}, requestState: asked.requestState }, {
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-    });
+    const other = await modern(
+      app,
+      "tools/call",
+      { name: "call_tool", arguments: { name: "confirm_delete", arguments: { id: "1" } }, inputResponses: {}, requestState: asked.requestState },
+      {
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+      },
+    );
     expect(other.body["error"]).toMatchObject({ code: -32602 });
   });
 });
@@ -148,7 +192,12 @@ describe("exposure", () => {
   it("lists every tool after the search tools, and marks pinned and search tools for hosts to keep loaded", async () => {
     const page = (await modern(app, "tools/list")).body["result"] as { tools: { name: string; _meta?: Record<string, unknown> }[] };
     expect(page.tools.map((t) => t.name)).toEqual(["search_tools", "describe_tools", "call_tool", ...tools.map((t) => t.name)]);
-    expect(page.tools.filter((t) => t._meta?.["anthropic/alwaysLoad"] === true).map((t) => t.name)).toEqual(["search_tools", "describe_tools", "call_tool", "crm_contact_get"]);
+    expect(page.tools.filter((t) => t._meta?.["anthropic/alwaysLoad"] === true).map((t) => t.name)).toEqual([
+      "search_tools",
+      "describe_tools",
+      "call_tool",
+      "crm_contact_get",
+    ]);
     expect(schemaErrors("2026-07-28", "ListToolsResult", page)).toEqual([]);
   });
 
@@ -186,7 +235,10 @@ describe("lazy validators", () => {
     const server = createServer({ info, tools: [broken, tools[0] as ToolDefinition] });
     const lazy = createMcpApp({ server });
     expect(result(await call("invoice_total", { lines: [2] }, lazy)).content[0]?.text).toBe("Total: 2");
-    expect(result(await call("broken", {}, lazy))).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/tool broken inputSchema is not a valid JSON Schema \(a server bug\)/) }] });
+    expect(result(await call("broken", {}, lazy))).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/tool broken inputSchema is not a valid JSON Schema \(a server bug\)/) }],
+    });
   });
 });
 
@@ -195,7 +247,12 @@ describe("views per caller", () => {
   const authorizer: Authorizer = {
     metadata: {},
     resourcePath: "/mcp",
-    authenticate: async (request) => ({ issuer: "api-key", subject: "user", scopes: (request.headers.get("x-scopes") ?? "").split(" ").filter(Boolean), via: "api-key" as const }),
+    authenticate: async (request) => ({
+      issuer: "api-key",
+      subject: "user",
+      scopes: (request.headers.get("x-scopes") ?? "").split(" ").filter(Boolean),
+      via: "api-key" as const,
+    }),
     authorizeTool: () => {},
     toolFilter: (principal) => {
       const crm = principal.scopes.includes("crm");
@@ -225,18 +282,35 @@ describe("views per caller", () => {
   it("lists and finds only the tools the caller's scopes allow", async () => {
     expect(await walk("crm")).toEqual(["search_tools", "describe_tools", "call_tool", ...tools.map((t) => t.name)]);
     expect(await walk("")).toEqual(["search_tools", "describe_tools", "call_tool", ...tools.map((t) => t.name).filter((n) => !n.startsWith("crm_"))]);
-    const found = (await ask("", "tools/call", { name: "search_tools", arguments: { query: "contact" } })).result as { structuredContent: Record<string, unknown> };
+    const found = (await ask("", "tools/call", { name: "search_tools", arguments: { query: "contact" } })).result as {
+      structuredContent: Record<string, unknown>;
+    };
     expect(found.structuredContent).toMatchObject({ matched: 0, total: 4, tools: [] });
-    const picked = (await ask("", "tools/call", { name: "describe_tools", arguments: { names: ["crm_contact_get"] } })).result as { structuredContent: Record<string, unknown> };
+    const picked = (await ask("", "tools/call", { name: "describe_tools", arguments: { names: ["crm_contact_get"] } })).result as {
+      structuredContent: Record<string, unknown>;
+    };
     expect(picked.structuredContent).toEqual({ tools: [], notFound: ["crm_contact_get"] });
   });
 
   it("marks lists that depend on the caller private, and refuses a cursor of another view", async () => {
-    const first = (await (await scoped.request("http://localhost/mcp", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-scopes": "crm", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
-    })).json<{ result: { cacheScope: string; nextCursor: string } }>());
+    const first = await (
+      await scoped.request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "x-scopes": "crm",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/list",
+          params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+        }),
+      })
+    ).json<{ result: { cacheScope: string; nextCursor: string } }>();
     expect(first.result.cacheScope).toBe("private");
     expect((await ask("", "tools/list", { cursor: first.result.nextCursor })).error).toMatchObject({ code: -32602 });
     expect((await ask("crm", "tools/list", { cursor: first.result.nextCursor })).result).toBeDefined();

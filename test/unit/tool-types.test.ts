@@ -96,7 +96,11 @@ describe("handler argument types", () => {
   });
 
   it("lets tools with different arguments share one ToolDefinition[] list", () => {
-    const echo = defineTool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, handler: (args) => args.text });
+    const echo = defineTool({
+      name: "echo",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      handler: (args) => args.text,
+    });
     const weather = defineTool({ name: "weather", inputSchema: z.object({ city: z.string() }), handler: ({ city }) => city });
     const tools: ToolDefinition[] = [echo, weather];
     expectTypeOf(tools).toEqualTypeOf<ToolDefinition[]>();

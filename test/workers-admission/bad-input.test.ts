@@ -25,7 +25,10 @@ const cases: [string, unknown][] = [
   ["the longest array of wrong items under the cap", largest((n) => ({ lines: Array.from({ length: n }, () => "x") }))],
   ["an array of objects where numbers belong", largest((n) => ({ lines: Array.from({ length: n }, () => ({ a: 1 })) }))],
   ["one string as long as the cap allows", largest((n) => ({ lines: "y".repeat(n) }))],
-  ["an object with as many unknown properties as fit", largest((n) => ({ lines: 1, ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])) }))],
+  [
+    "an object with as many unknown properties as fit",
+    largest((n) => ({ lines: 1, ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])) })),
+  ],
   ["objects nested to the depth limit", { lines: [1], deep: JSON.parse(`${"[".repeat(55)}${"]".repeat(55)}`) as unknown }],
 ];
 

@@ -31,7 +31,13 @@ async function modern(method: string, params: Record<string, unknown> = {}): Pro
   return await worker.fetch(
     new Request("http://127.0.0.1/t/refresh/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...name,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: META } }),
     }),
     workerEnv,
@@ -40,7 +46,7 @@ async function modern(method: string, params: Record<string, unknown> = {}): Pro
 }
 
 async function toolNames(): Promise<string[]> {
-  const body = (await (await modern("tools/list")).json<{ result: { tools: { name: string }[] } }>());
+  const body = await (await modern("tools/list")).json<{ result: { tools: { name: string }[] } }>();
   return body.result.tools.map((t) => t.name);
 }
 
@@ -67,9 +73,13 @@ describe("a service catalogue that changes", () => {
     expect(text).toMatch(/"method":"notifications\/tools\/list_changed"/);
     await reader.cancel();
 
-    const found = (await (await modern("tools/call", { name: "search_tools", arguments: { query: "storm", detail: "names" } })).json<{ result: { structuredContent: unknown } }>());
+    const found = await (
+      await modern("tools/call", { name: "search_tools", arguments: { query: "storm", detail: "names" } })
+    ).json<{ result: { structuredContent: unknown } }>();
     expect(found.result.structuredContent).toMatchObject({ matched: 1, tools: [{ name: "weather_alerts" }] });
-    const called = (await (await modern("tools/call", { name: "call_tool", arguments: { name: "weather_alerts" } })).json<{ result: { content: { text: string }[] } }>());
+    const called = await (
+      await modern("tools/call", { name: "call_tool", arguments: { name: "weather_alerts" } })
+    ).json<{ result: { content: { text: string }[] } }>();
     expect(called.result.content[0]?.text).toBe("ran alerts");
   });
 });

@@ -19,7 +19,13 @@ export interface TokenOptions {
 /** A bearer header for a JWT of the secure tenant (or `tenant`), signed with the dev key. */
 export async function bearer(options: TokenOptions = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ iss: options.iss ?? ISSUER_ONE, aud: `http://127.0.0.1/t/${options.tenant ?? "secure"}/mcp`, sub: options.sub ?? "alice", exp: now + 600, ...(options.scope === undefined ? {} : { scope: options.scope }) })
+  const token = await new SignJWT({
+    iss: options.iss ?? ISSUER_ONE,
+    aud: `http://127.0.0.1/t/${options.tenant ?? "secure"}/mcp`,
+    sub: options.sub ?? "alice",
+    exp: now + 600,
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+  })
     .setProtectedHeader({ alg: "ES256", kid: "edge-mcp-dev-es256-1", ...(options.typ === undefined ? {} : { typ: options.typ }) })
     .sign(await importJWK(privateJwk as JWK, "ES256"));
   return `Bearer ${token}`;
@@ -30,7 +36,11 @@ export const BASE_HEADERS = { "content-type": "application/json", accept: "appli
 /** Sends a request to a tenant's endpoint (`/t/<tenant>/mcp`). */
 export function send(tenant: string, init: { method?: string; body?: BodyInit | object; headers?: Record<string, string> } = {}): Promise<Response> {
   const body = init.body === undefined || typeof init.body === "string" || init.body instanceof ReadableStream ? init.body : JSON.stringify(init.body);
-  return exports.default.fetch(`http://127.0.0.1/t/${tenant}/mcp`, { method: init.method ?? "POST", headers: { ...BASE_HEADERS, ...init.headers }, ...(body === undefined ? {} : { body }) });
+  return exports.default.fetch(`http://127.0.0.1/t/${tenant}/mcp`, {
+    method: init.method ?? "POST",
+    headers: { ...BASE_HEADERS, ...init.headers },
+    ...(body === undefined ? {} : { body }),
+  });
 }
 
 const auth = (authorization: string | undefined): Record<string, string> => (authorization === undefined ? {} : { authorization });
@@ -40,22 +50,43 @@ let nextId = 1;
 /** Opens a 2025-11-25 session; returns the response (read) and its session id. */
 export async function initialize(tenant: string, authorization?: string): Promise<{ status: number; sessionId: string | null; body: Record<string, unknown> }> {
   const response = await send(tenant, {
-    body: { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } },
+    body: {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } },
+    },
     headers: auth(authorization),
   });
   return { status: response.status, sessionId: response.headers.get("mcp-session-id"), body: await response.json<Record<string, unknown>>() };
 }
 
 /** A request inside a session. */
-export function inSession(tenant: string, sessionId: string, method: string, params: Record<string, unknown> = {}, authorization?: string, id: number = nextId++): Promise<Response> {
-  return send(tenant, { body: { jsonrpc: "2.0", id, method, params }, headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", ...auth(authorization) } });
+export function inSession(
+  tenant: string,
+  sessionId: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  authorization?: string,
+  id: number = nextId++,
+): Promise<Response> {
+  return send(tenant, {
+    body: { jsonrpc: "2.0", id, method, params },
+    headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", ...auth(authorization) },
+  });
 }
 
 /** Client capabilities that declare the tasks extension. */
 export const WITH_TASKS = { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
 
 /** A 2026-07-28 request with its headers and `_meta` (`Mcp-Name` from params.name or params.taskId). */
-export function modern(tenant: string, method: string, params: Record<string, unknown> = {}, authorization?: string, clientCapabilities?: Record<string, unknown>): Promise<Response> {
+export function modern(
+  tenant: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  authorization?: string,
+  clientCapabilities?: Record<string, unknown>,
+): Promise<Response> {
   const routed = params["name"] ?? params["taskId"];
   const name = typeof routed === "string" ? { "mcp-name": routed } : {};
   const meta = clientCapabilities === undefined ? META : { ...META, "io.modelcontextprotocol/clientCapabilities": clientCapabilities };
@@ -66,8 +97,19 @@ export function modern(tenant: string, method: string, params: Record<string, un
 }
 
 /** The text of a tool result, from a JSON or SSE answer. */
-export async function resultOf(response: Response): Promise<{ status: number; result?: { content: { text: string }[]; isError?: boolean; [key: string]: unknown }; error?: { code: number; message: string; data?: unknown } }> {
+export async function resultOf(response: Response): Promise<{
+  status: number;
+  result?: { content: { text: string }[]; isError?: boolean; [key: string]: unknown };
+  error?: { code: number; message: string; data?: unknown };
+}> {
   const text = await response.text();
-  const json = response.headers.get("content-type") === "text/event-stream" ? (text.split("\n").filter((l) => l.startsWith("data: ")).at(-1)?.slice(6) ?? "{}") : text;
+  const json =
+    response.headers.get("content-type") === "text/event-stream"
+      ? (text
+          .split("\n")
+          .filter((l) => l.startsWith("data: "))
+          .at(-1)
+          ?.slice(6) ?? "{}")
+      : text;
   return { status: response.status, ...(JSON.parse(json) as object) };
 }

@@ -45,7 +45,8 @@ describe("principal identity", () => {
   });
 
   it("shows handlers the issuer with the subject", async () => {
-    const who = async (authorization: string): Promise<unknown> => JSON.parse((await resultOf(await modern("secure", "tools/call", { name: "whoami", arguments: {} }, authorization))).result?.content[0]?.text as string);
+    const who = async (authorization: string): Promise<unknown> =>
+      JSON.parse((await resultOf(await modern("secure", "tools/call", { name: "whoami", arguments: {} }, authorization))).result?.content[0]?.text as string);
     expect(await who(KEY)).toMatchObject({ issuer: "api-key", subject: "ci", scopes: ["invoices:read"] });
     expect(await who(await bearer({ sub: "ci", iss: ISSUER_TWO }))).toMatchObject({ issuer: ISSUER_TWO, subject: "ci" });
   });

@@ -28,7 +28,16 @@ describe("handle quotas", () => {
   it("counts anonymous callers by their client address when the platform gives one", async () => {
     const from = (address: string) =>
       send("open", {
-        body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "note_save", arguments: { text: "n" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } },
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "note_save",
+            arguments: { text: "n" },
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
+        },
         headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "note_save", "cf-connecting-ip": address },
       }).then(resultOf);
     expect((await from("192.0.2.1")).result?.isError).toBeUndefined();
@@ -45,12 +54,21 @@ describe("session quotas", () => {
     const second = await initialize("secure", dave);
     expect([first.status, second.status]).toEqual([200, 200]);
     const over = await send("secure", {
-      body: { jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
       headers: { authorization: dave },
     });
     expect(over.status).toBe(429);
     expect(over.headers.get("mcp-session-id")).toBeNull();
-    expect(await over.json()).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -31429, message: expect.stringMatching(/Too many open sessions/), data: { quota: "sessions", perPrincipal: 2 } } });
+    expect(await over.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -31429, message: expect.stringMatching(/Too many open sessions/), data: { quota: "sessions", perPrincipal: 2 } },
+    });
     const ended = await send("secure", { method: "DELETE", headers: { "mcp-session-id": first.sessionId as string, authorization: dave } });
     expect(ended.status).toBe(204);
     expect((await initialize("secure", dave)).status).toBe(200);
@@ -60,7 +78,12 @@ describe("session quotas", () => {
     // The open tenant allows 3 per caller and 5 in all: two addresses fill it.
     const open = (address: string) =>
       send("open", {
-        body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        },
         headers: { "cf-connecting-ip": address },
       });
     const statuses: number[] = [];

@@ -12,7 +12,15 @@ describe("admission inside 2025-11-25 sessions", () => {
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:read"/);
     expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/invoices:read/) } });
     // The same principal with the scope is served in the same session.
-    const allowed = await resultOf(await inSession("secure", sessionId as string, "tools/call", { name: "invoice_total", arguments: { lines: [1, 2] } }, await bearer({ scope: "profile:read invoices:read" })));
+    const allowed = await resultOf(
+      await inSession(
+        "secure",
+        sessionId as string,
+        "tools/call",
+        { name: "invoice_total", arguments: { lines: [1, 2] } },
+        await bearer({ scope: "profile:read invoices:read" }),
+      ),
+    );
     expect(allowed.result?.content[0]?.text).toBe("Total: 3");
   });
 
@@ -35,7 +43,12 @@ describe("admission inside 2025-11-25 sessions", () => {
     const token = await bearer({ sub: "ada", scope: "profile:read" });
     const { sessionId } = await initialize("secure", token);
     const reply = await resultOf(await inSession("secure", sessionId as string, "tools/call", { name: "whoami", arguments: {} }, token));
-    expect(JSON.parse(reply.result?.content[0]?.text as string)).toEqual({ tenant: "secure", issuer: "https://issuer-one.test", subject: "ada", scopes: ["profile:read"] });
+    expect(JSON.parse(reply.result?.content[0]?.text as string)).toEqual({
+      tenant: "secure",
+      issuer: "https://issuer-one.test",
+      subject: "ada",
+      scopes: ["profile:read"],
+    });
   });
 
   it("sends no response for a request the client cancelled, even when the answer would be JSON", async () => {
@@ -59,7 +72,9 @@ describe("authentication comes before the method check", () => {
   it.each(["GET", "DELETE", "PUT"])("answers an unauthenticated %s with 401 and a challenge, not 405", async (method) => {
     const response = await send("secure", { method, headers: { accept: "text/event-stream" } });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/t\/secure\/mcp"/);
+    expect(response.headers.get("www-authenticate")).toMatch(
+      /^Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/t\/secure\/mcp"/,
+    );
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/^Unauthorized/) } });
   });
 

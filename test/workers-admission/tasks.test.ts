@@ -11,7 +11,13 @@ type Task = Record<string, unknown> & { taskId: string; status: string };
 const tasksNamespace = (env as unknown as { MCP_TASKS: DurableObjectNamespace }).MCP_TASKS;
 const stubOf = (taskId: string) => tasksNamespace.get(tasksNamespace.idFromName(taskId));
 
-function call(tenant: string, name: string, args: Record<string, unknown>, authorization?: string, capabilities: Record<string, unknown> = WITH_TASKS): Promise<Rpc> {
+function call(
+  tenant: string,
+  name: string,
+  args: Record<string, unknown>,
+  authorization?: string,
+  capabilities: Record<string, unknown> = WITH_TASKS,
+): Promise<Rpc> {
   return modern(tenant, "tools/call", { name, arguments: args }, authorization, capabilities).then(resultOf);
 }
 
@@ -21,7 +27,13 @@ async function create(tenant: string, name: string, args: Record<string, unknown
   return answer.result as unknown as Task;
 }
 
-function tasks(tenant: string, method: string, params: Record<string, unknown>, authorization?: string, capabilities: Record<string, unknown> = WITH_TASKS): Promise<Rpc> {
+function tasks(
+  tenant: string,
+  method: string,
+  params: Record<string, unknown>,
+  authorization?: string,
+  capabilities: Record<string, unknown> = WITH_TASKS,
+): Promise<Rpc> {
   return modern(tenant, method, params, authorization, capabilities).then(resultOf);
 }
 
@@ -45,7 +57,10 @@ describe("tasks: lifecycle", () => {
     expect(created).toMatchObject({ ttlMs: 3_600_000, pollIntervalMs: 1000 });
     expect(created).not.toHaveProperty("requestState");
     const done = await until("secure", created.taskId, ["completed"], alice);
-    expect(done).toMatchObject({ resultType: "complete", result: { content: [{ type: "text", text: `report of 3 steps for task-alice in task ${created.taskId}` }] } });
+    expect(done).toMatchObject({
+      resultType: "complete",
+      result: { content: [{ type: "text", text: `report of 3 steps for task-alice in task ${created.taskId}` }] },
+    });
   });
 
   it("runs a tool of a service-bound module as a task, through the service binding", async () => {
@@ -58,7 +73,9 @@ describe("tasks: lifecycle", () => {
   it("moves to input_required, takes the answer with tasks/update, and completes", async () => {
     const created = await create("open", "approve", {});
     const waiting = await until("open", created.taskId, ["input_required"]);
-    expect(waiting["inputRequests"]).toEqual({ approval: { method: "elicitation/create", params: { message: "Approve?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } });
+    expect(waiting["inputRequests"]).toEqual({
+      approval: { method: "elicitation/create", params: { message: "Approve?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } },
+    });
     const ack = await tasks("open", "tasks/update", { taskId: created.taskId, inputResponses: { approval: { action: "accept", content: { ok: true } } } });
     expect(ack.result).toMatchObject({ resultType: "complete" });
     expect(ack.result).not.toHaveProperty("status");
@@ -70,7 +87,9 @@ describe("tasks: lifecycle", () => {
   it("shows progress as the status message, and cancels a running task: the ack is empty and the task is cancelled", async () => {
     const created = await create("open", "report", { steps: 1, ms: 60_000 });
     // ctx.progress(…, message) inside the task is its status message.
-    expect(await until("open", created.taskId, ["working"], undefined, (task) => task["statusMessage"] !== undefined)).toMatchObject({ statusMessage: "step 1 of 1" });
+    expect(await until("open", created.taskId, ["working"], undefined, (task) => task["statusMessage"] !== undefined)).toMatchObject({
+      statusMessage: "step 1 of 1",
+    });
     const ack = await tasks("open", "tasks/cancel", { taskId: created.taskId });
     expect(Object.keys(ack.result ?? {}).sort()).toEqual(["_meta", "resultType"]);
     const cancelled = await until("open", created.taskId, ["cancelled", "completed", "failed"]);
@@ -144,7 +163,11 @@ describe("tasks: who may see a task", () => {
     const held = [await create("secure", "report", { steps: 1, ms: 60_000 }, erin), await create("secure", "report", { steps: 1, ms: 60_000 }, erin)];
     const over = await call("secure", "report", { steps: 1 }, erin);
     expect(over.status).toBe(429);
-    expect(over.error).toMatchObject({ code: -31429, message: expect.stringMatching(/Too many live tasks: a caller may hold 2/), data: { quota: "tasks", perPrincipal: 2 } });
+    expect(over.error).toMatchObject({
+      code: -31429,
+      message: expect.stringMatching(/Too many live tasks: a caller may hold 2/),
+      data: { quota: "tasks", perPrincipal: 2 },
+    });
     // Another principal has its own allowance.
     expect((await call("secure", "report", { steps: 0 }, await bearer({ sub: "task-frank" }))).result).toMatchObject({ resultType: "task" });
     for (const task of held) await tasks("secure", "tasks/cancel", { taskId: task.taskId }, erin);
@@ -179,24 +202,40 @@ describe("tasks: negotiation and errors", () => {
 
   it("checks Mcp-Name against params.taskId before anything else (-32020)", async () => {
     const response = await send("open", {
-      body: { jsonrpc: "2.0", id: 9, method: "tasks/get", params: { taskId: "A".repeat(32), _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tasks/get",
+        params: {
+          taskId: "A".repeat(32),
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+        },
+      },
       headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": "someone-else" },
     });
     expect(response.status).toBe(400);
-    expect(((await response.json<{ error: { code: number } }>())).error.code).toBe(-32020);
+    expect((await response.json<{ error: { code: number } }>()).error.code).toBe(-32020);
   });
 
   it("keeps tasks off on a tenant that turns them off: tasks/* are unknown, optional tools run synchronously, required ones explain", async () => {
     expect((await tasks("quiet", "tasks/get", { taskId: "A".repeat(32) })).error).toMatchObject({ code: -32601 });
     expect((await call("quiet", "report", { steps: 1 })).result).toMatchObject({ resultType: "complete" });
-    expect((await call("quiet", "approve", {})).result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/runs only as a task, and this server runs no tasks/) }] });
+    expect((await call("quiet", "approve", {})).result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/runs only as a task, and this server runs no tasks/) }],
+    });
   });
 
   it("answers tasks/result and tasks/list with -32601, and malformed params with -32602", async () => {
     expect((await tasks("open", "tasks/result", { taskId: "A".repeat(32) })).error).toMatchObject({ code: -32601 });
     expect((await tasks("open", "tasks/list", {})).error).toMatchObject({ code: -32601 });
     const numeric = await send("open", {
-      body: { jsonrpc: "2.0", id: 10, method: "tasks/get", params: { taskId: 42, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": WITH_TASKS } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 10,
+        method: "tasks/get",
+        params: { taskId: 42, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": WITH_TASKS } },
+      },
       headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": "42" },
     });
     expect((await resultOf(numeric)).error).toMatchObject({ code: -32602, message: expect.stringMatching(/needs params.taskId/) });
@@ -212,7 +251,13 @@ describe("tasks: notifications/tasks on subscriptions/listen", () => {
     const [first, second] = [await create("secure", "approve", {}, alice), await create("secure", "approve", {}, alice)];
     const foreign = await create("secure", "approve", {}, bob);
     for (const task of [first, second]) await until("secure", task.taskId, ["input_required"], alice);
-    const response = await modern("secure", "subscriptions/listen", { notifications: { taskIds: [first.taskId, second.taskId, foreign.taskId, "not-a-task"] } }, alice, WITH_TASKS);
+    const response = await modern(
+      "secure",
+      "subscriptions/listen",
+      { notifications: { taskIds: [first.taskId, second.taskId, foreign.taskId, "not-a-task"] } },
+      alice,
+      WITH_TASKS,
+    );
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const stream = sseReader(response);
     const seen: Record<string, unknown>[] = [];
@@ -234,7 +279,11 @@ describe("tasks: notifications/tasks on subscriptions/listen", () => {
 
     await tasks("secure", "tasks/update", { taskId: first.taskId, inputResponses: { approval: { action: "accept", content: { ok: true } } } }, alice);
     const completed = await untilTask(first.taskId, "completed");
-    expect(completed).toMatchObject({ result: { content: [{ type: "text", text: "accept" }] }, ttlMs: 3_600_000, _meta: { "io.modelcontextprotocol/subscriptionId": expect.any(Number) } });
+    expect(completed).toMatchObject({
+      result: { content: [{ type: "text", text: "accept" }] },
+      ttlMs: 3_600_000,
+      _meta: { "io.modelcontextprotocol/subscriptionId": expect.any(Number) },
+    });
     // Bob's task changes first, then Alice's second: only hers arrives.
     await tasks("secure", "tasks/cancel", { taskId: foreign.taskId }, bob);
     await tasks("secure", "tasks/cancel", { taskId: second.taskId }, alice);
@@ -245,8 +294,12 @@ describe("tasks: notifications/tasks on subscriptions/listen", () => {
   });
 
   it("refuses task notifications to a client without the extension (-32021), and malformed taskIds (-32602)", async () => {
-    expect((await tasks("open", "subscriptions/listen", { notifications: { taskIds: ["A".repeat(32)] } }, undefined, { elicitation: {} })).error).toMatchObject({ code: -32021 });
+    expect((await tasks("open", "subscriptions/listen", { notifications: { taskIds: ["A".repeat(32)] } }, undefined, { elicitation: {} })).error).toMatchObject(
+      { code: -32021 },
+    );
     expect((await tasks("open", "subscriptions/listen", { notifications: { taskIds: "A".repeat(32) } })).error).toMatchObject({ code: -32602 });
-    expect((await tasks("open", "subscriptions/listen", { notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `t${i}`) } })).error).toMatchObject({ code: -32602 });
+    expect((await tasks("open", "subscriptions/listen", { notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `t${i}`) } })).error).toMatchObject({
+      code: -32602,
+    });
   });
 });

@@ -19,7 +19,10 @@ async function listAll(tenant: string, authorization?: string): Promise<{ names:
 
 async function search(tenant: string, args: Record<string, unknown>, authorization?: string) {
   const reply = await resultOf(await modern(tenant, "tools/call", { name: "search_tools", arguments: args }, authorization));
-  return reply.result as { content: { text: string }[]; structuredContent: { matched: number; total: number; tools: Record<string, unknown>[]; notFound?: string[] } };
+  return reply.result as {
+    content: { text: string }[];
+    structuredContent: { matched: number; total: number; tools: Record<string, unknown>[]; notFound?: string[] };
+  };
 }
 
 const CATALOG = ["invoice_total", "report_export", "crm_contact_update", "crm_contact_get", "twin_b", "twin_a", "weather_now"];
@@ -33,20 +36,30 @@ describe("search_tools on a fixed catalogue", () => {
 
   it("breaks ties by name, the same way on every call", async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await search("catalog", { query: "identical words", detail: "names" })).structuredContent.tools).toEqual([{ name: "twin_a" }, { name: "twin_b" }]);
+      expect((await search("catalog", { query: "identical words", detail: "names" })).structuredContent.tools).toEqual([
+        { name: "twin_a" },
+        { name: "twin_b" },
+      ]);
     }
-    expect((await search("catalog", { query: "identical words", limit: 1, detail: "names" })).structuredContent).toMatchObject({ matched: 2, tools: [{ name: "twin_a" }] });
+    expect((await search("catalog", { query: "identical words", limit: 1, detail: "names" })).structuredContent).toMatchObject({
+      matched: 2,
+      tools: [{ name: "twin_a" }],
+    });
   });
 
   it("finds a tool by a parameter's description and by its search hint", async () => {
     expect((await search("catalog", { query: "email address" })).structuredContent.tools[0]).toMatchObject({ name: "crm_contact_update" });
-    expect((await search("catalog", { query: "will it rain" })).structuredContent.tools).toEqual([{ name: "weather_now", description: "Current weather for a city." }]);
+    expect((await search("catalog", { query: "will it rain" })).structuredContent.tools).toEqual([
+      { name: "weather_now", description: "Current weather for a city." },
+    ]);
   });
 
   it("answers names, summaries and full definitions, the full ones exactly as tools/list lists them", async () => {
     const query = { query: "update contact", limit: 1 };
     expect((await search("catalog", { ...query, detail: "names" })).structuredContent.tools).toEqual([{ name: "crm_contact_update" }]);
-    expect((await search("catalog", query)).structuredContent.tools).toEqual([{ name: "crm_contact_update", title: "Update contact", description: "Updates a contact in the CRM." }]);
+    expect((await search("catalog", query)).structuredContent.tools).toEqual([
+      { name: "crm_contact_update", title: "Update contact", description: "Updates a contact in the CRM." },
+    ]);
     const full = await search("catalog", { ...query, detail: "full" });
     const listed = (await listAll("catalog")).pages[0]?.tools.find((t) => t.name === "crm_contact_update");
     expect(full.structuredContent.tools).toEqual([listed]);
@@ -54,10 +67,21 @@ describe("search_tools on a fixed catalogue", () => {
   });
 
   it("picks by exact name with select: and describes tools by name", async () => {
-    expect((await search("catalog", { query: "select:twin_b,nope", detail: "names" })).structuredContent).toMatchObject({ matched: 1, tools: [{ name: "twin_b" }], notFound: ["nope"] });
+    expect((await search("catalog", { query: "select:twin_b,nope", detail: "names" })).structuredContent).toMatchObject({
+      matched: 1,
+      tools: [{ name: "twin_b" }],
+      notFound: ["nope"],
+    });
     const described = await resultOf(await modern("catalog", "tools/call", { name: "describe_tools", arguments: { names: ["weather_now"] } }));
     expect(described.result?.["structuredContent"]).toEqual({
-      tools: [{ name: "weather_now", description: "Current weather for a city.", inputSchema: { type: "object" }, _meta: { "anthropic/searchHint": "rain temperature", "anthropic/alwaysLoad": true } }],
+      tools: [
+        {
+          name: "weather_now",
+          description: "Current weather for a city.",
+          inputSchema: { type: "object" },
+          _meta: { "anthropic/searchHint": "rain temperature", "anthropic/alwaysLoad": true },
+        },
+      ],
     });
   });
 });
@@ -75,7 +99,9 @@ describe("exposure modes", () => {
     expect((await listAll("pinned")).names).toEqual(["search_tools", "describe_tools", "call_tool", "crm_contact_get"]);
     expect((await resultOf(await modern("pinned", "tools/call", { name: "twin_a", arguments: {} }))).result?.content[0]?.text).toBe("a");
     expect((await search("pinned", { query: "twin", detail: "names" })).structuredContent).toMatchObject({ matched: 2, total: 7 });
-    const called = await resultOf(await modern("pinned", "tools/call", { name: "call_tool", arguments: { name: "crm_contact_update", arguments: { email: "a@b.c" } } }));
+    const called = await resultOf(
+      await modern("pinned", "tools/call", { name: "call_tool", arguments: { name: "crm_contact_update", arguments: { email: "a@b.c" } } }),
+    );
     expect(called.result?.content[0]?.text).toBe("updated a@b.c");
   });
 
@@ -107,7 +133,8 @@ describe("lists and search by authorization", () => {
 
 describe("call_tool gets the admission of a direct call", () => {
   const direct = (authorization: string) => modern("secure", "tools/call", { name: "invoice_total", arguments: { lines: [1, 2] } }, authorization);
-  const through = (authorization: string) => modern("secure", "tools/call", { name: "call_tool", arguments: { name: "invoice_total", arguments: { lines: [1, 2] } } }, authorization);
+  const through = (authorization: string) =>
+    modern("secure", "tools/call", { name: "call_tool", arguments: { name: "invoice_total", arguments: { lines: [1, 2] } } }, authorization);
 
   it("refuses a caller without the target's scope with the same 403 challenge as a direct call", async () => {
     const reader = await bearer({ scope: "profile:read" });
@@ -116,7 +143,7 @@ describe("call_tool gets the admission of a direct call", () => {
     expect(b.status).toBe(a.status);
     expect(b.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:read"/);
     expect(b.headers.get("www-authenticate")).toBe(a.headers.get("www-authenticate"));
-    const [bodyA, bodyB] = [(await a.json<{ error: unknown }>()), (await b.json<{ error: unknown }>())];
+    const [bodyA, bodyB] = [await a.json<{ error: unknown }>(), await b.json<{ error: unknown }>()];
     expect(bodyB.error).toEqual(bodyA.error);
     expect((await resultOf(await through(`Bearer ${API_KEY}`))).result?.content[0]?.text).toBe("Total: 3");
   });
@@ -124,7 +151,13 @@ describe("call_tool gets the admission of a direct call", () => {
   it("refuses it in a 2025 session too, with the challenge", async () => {
     const reader = await bearer({ scope: "profile:read" });
     const { sessionId } = await initialize("secure", reader);
-    const refused = await inSession("secure", sessionId as string, "tools/call", { name: "call_tool", arguments: { name: "invoice_total", arguments: { lines: [1] } } }, reader);
+    const refused = await inSession(
+      "secure",
+      sessionId as string,
+      "tools/call",
+      { name: "call_tool", arguments: { name: "invoice_total", arguments: { lines: [1] } } },
+      reader,
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:read"/);
     expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/invoices:read/) } });
@@ -146,7 +179,10 @@ describe("call_tool gets the admission of a direct call", () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     let id = 1;
     const post = (name: string, args: Record<string, unknown>) =>
-      send("open", { body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } }, headers: { ...headers, "mcp-name": name } });
+      send("open", {
+        body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } },
+        headers: { ...headers, "mcp-name": name },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const response = await post("call_tool", { name: "whoami" });
@@ -166,7 +202,10 @@ describe("call_tool gets the admission of a direct call", () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     let id = 100;
     const post = (name: string, args: Record<string, unknown>) =>
-      send("open", { body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } }, headers: { ...headers, "mcp-name": name } });
+      send("open", {
+        body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } },
+        headers: { ...headers, "mcp-name": name },
+      });
     for (let i = 0; i < 5; i++) expect((await post("invoice_total", { lines: [i] })).status).toBe(200);
     const limited = await post("call_tool", { name: "invoice_total", arguments: { lines: [1] } });
     expect(limited.status).toBe(429);

@@ -3,13 +3,28 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "zod";
 import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
-import { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "../../src/workers/index.ts";
+import {
+  createMultiTenantSessionObject,
+  createMultiTenantTaskObject,
+  createMultiTenantWorker,
+  type MultiTenantWorkerOptions,
+} from "../../src/workers/index.ts";
 
-const lines = { type: "object", properties: { lines: { type: "array", items: { type: "number" } } }, required: ["lines"], additionalProperties: false } as const;
+const lines = {
+  type: "object",
+  properties: { lines: { type: "array", items: { type: "number" } } },
+  required: ["lines"],
+  additionalProperties: false,
+} as const;
 
 const accounting = defineModule({
   tools: [
-    defineTool({ name: "invoice_total", description: "Adds up invoice lines.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"]).reduce((a, b) => a + b, 0)}` }),
+    defineTool({
+      name: "invoice_total",
+      description: "Adds up invoice lines.",
+      inputSchema: lines,
+      handler: (args) => `Total: ${args["lines"].reduce((a, b) => a + b, 0)}`,
+    }),
     defineTool({
       name: "invoice_total_zod",
       description: "Adds up invoice lines (zod schema).",
@@ -25,7 +40,13 @@ const identity = defineModule({
       name: "whoami",
       description: "Says who is calling.",
       inputSchema: { type: "object" },
-      handler: (_args, ctx) => JSON.stringify({ tenant: ctx.tenant, issuer: ctx.principal?.issuer ?? null, subject: ctx.principal?.subject ?? null, scopes: ctx.principal?.scopes ?? [] }),
+      handler: (_args, ctx) =>
+        JSON.stringify({
+          tenant: ctx.tenant,
+          issuer: ctx.principal?.issuer ?? null,
+          subject: ctx.principal?.subject ?? null,
+          scopes: ctx.principal?.scopes ?? [],
+        }),
     }),
     defineTool({
       name: "confirm",
@@ -95,7 +116,7 @@ const jobs = defineModule({
         const steps = args["steps"];
         for (let step = 1; step <= steps; step++) {
           ctx.progress(step, steps, `step ${step} of ${steps}`);
-          if ((await pause((args["ms"]) ?? 10, ctx.signal)) === "aborted") return "stopped";
+          if ((await pause(args["ms"] ?? 10, ctx.signal)) === "aborted") return "stopped";
         }
         return `report of ${steps} steps for ${ctx.principal?.subject ?? "anonymous"} in task ${ctx.taskId ?? "none"}`;
       },
@@ -105,7 +126,8 @@ const jobs = defineModule({
       description: "Asks the user to approve, from inside a task (task required).",
       inputSchema: { type: "object" },
       task: "required",
-      handler: async (_args, ctx) => (await ctx.elicit({ message: "Approve?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } }, { key: "approval" })).action,
+      handler: async (_args, ctx) =>
+        (await ctx.elicit({ message: "Approve?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } }, { key: "approval" })).action,
     }),
   ],
 });
@@ -113,7 +135,16 @@ const jobs = defineModule({
 /** A tool service bound to this same Worker (REMOTE_JOBS): its tools run as tasks too, through the binding. */
 export class RemoteJobs extends WorkerEntrypoint implements ToolService {
   async describe(): Promise<ServiceCatalog> {
-    return { tools: [{ name: "crunch", description: "Crunches numbers remotely.", inputSchema: { type: "object", properties: { ms: { type: "integer" } } }, task: "optional" }] };
+    return {
+      tools: [
+        {
+          name: "crunch",
+          description: "Crunches numbers remotely.",
+          inputSchema: { type: "object", properties: { ms: { type: "integer" } } },
+          task: "optional",
+        },
+      ],
+    };
   }
 
   async callTool(_name: string, args: Record<string, unknown>, context: ServiceCallContext) {
@@ -125,8 +156,19 @@ export class RemoteJobs extends WorkerEntrypoint implements ToolService {
 /** A fixed catalogue for tool search: ranking, detail levels, exposure modes. */
 const catalog = defineModule({
   tools: [
-    defineTool({ name: "invoice_total", description: "Adds up the lines of an invoice.", inputSchema: lines, handler: (args) => `Total: ${(args["lines"]).reduce((a, b) => a + b, 0)}` }),
-    defineTool({ name: "report_export", title: "Export report", description: "Exports a report that quotes invoice_total: invoice total, invoice total.", inputSchema: { type: "object" }, handler: () => "exported" }),
+    defineTool({
+      name: "invoice_total",
+      description: "Adds up the lines of an invoice.",
+      inputSchema: lines,
+      handler: (args) => `Total: ${args["lines"].reduce((a, b) => a + b, 0)}`,
+    }),
+    defineTool({
+      name: "report_export",
+      title: "Export report",
+      description: "Exports a report that quotes invoice_total: invoice total, invoice total.",
+      inputSchema: { type: "object" },
+      handler: () => "exported",
+    }),
     defineTool({
       name: "crm_contact_update",
       title: "Update contact",
@@ -134,15 +176,26 @@ const catalog = defineModule({
       inputSchema: { type: "object", properties: { email: { type: "string", description: "The contact's email address." } }, required: ["email"] },
       handler: (args) => `updated ${String(args["email"])}`,
     }),
-    defineTool({ name: "crm_contact_get", title: "Get contact", description: "Reads a contact from the CRM.", inputSchema: { type: "object" }, handler: () => "contact" }),
+    defineTool({
+      name: "crm_contact_get",
+      title: "Get contact",
+      description: "Reads a contact from the CRM.",
+      inputSchema: { type: "object" },
+      handler: () => "contact",
+    }),
     defineTool({ name: "twin_b", description: "Identical words for a tie.", inputSchema: { type: "object" }, handler: () => "b" }),
     defineTool({ name: "twin_a", description: "Identical words for a tie.", inputSchema: { type: "object" }, handler: () => "a" }),
-    defineTool({ name: "weather_now", description: "Current weather for a city.", inputSchema: { type: "object" }, _meta: { "anthropic/searchHint": "rain temperature" }, handler: () => "sunny" }),
+    defineTool({
+      name: "weather_now",
+      description: "Current weather for a city.",
+      inputSchema: { type: "object" },
+      _meta: { "anthropic/searchHint": "rain temperature" },
+      handler: () => "sunny",
+    }),
   ],
 });
 
 const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes, jobs, catalog } };
-
 
 export default createMultiTenantWorker(options);
 export const McpSessionObject = createMultiTenantSessionObject(options);

@@ -19,11 +19,13 @@ let sessionId: Promise<string> | undefined;
 
 /** The fixture keeps 2025-era clients in sessions: one is opened (once per test file) before the first legacy call. */
 export function legacySession(): Promise<string> {
-  sessionId ??= fetchMcp("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "workers-test", version: "1" } }, {}).then((response) => {
-    const id = response.headers.get("mcp-session-id");
-    if (id === null) throw new Error(`initialize returned no Mcp-Session-Id (HTTP ${response.status})`);
-    return id;
-  });
+  sessionId ??= fetchMcp("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "workers-test", version: "1" } }, {}).then(
+    (response) => {
+      const id = response.headers.get("mcp-session-id");
+      if (id === null) throw new Error(`initialize returned no Mcp-Session-Id (HTTP ${response.status})`);
+      return id;
+    },
+  );
   return sessionId;
 }
 
@@ -43,7 +45,11 @@ export async function modern(method: string, params: Record<string, unknown> = {
   const response = await modernResponse(method, params, meta);
   const text = await response.text();
   if (response.headers.get("content-type") === "text/event-stream") {
-    const last = text.split("\n").filter((l) => l.startsWith("data: ")).at(-1) ?? "data: {}";
+    const last =
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .at(-1) ?? "data: {}";
     return JSON.parse(last.slice(6)) as Record<string, unknown>;
   }
   return { status: response.status, ...(JSON.parse(text) as Record<string, unknown>) };

@@ -29,7 +29,13 @@ function raw(id: string, init: RequestInit & { headers?: Record<string, string> 
   return import("cloudflare:workers").then(({ exports }) =>
     (exports.default as unknown as { fetch(url: string, init: RequestInit): Promise<Response> }).fetch("http://127.0.0.1:8788/mcp", {
       ...init,
-      headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25", accept: "application/json, text/event-stream", "content-type": "application/json", ...init.headers },
+      headers: {
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-11-25",
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        ...init.headers,
+      },
     }),
   );
 }
@@ -81,7 +87,10 @@ describe("session lifecycle", () => {
   it("refuses a session id presented for another tenant or principal", async () => {
     const id = await open();
     const gateway = durableSessionGateway(sessions);
-    const request = new Request("http://127.0.0.1/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } });
+    const request = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    });
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
     expect((await gateway.forward(id, request, body, admission("tenant-b", principal("bob")), false)).status).toBe(404);
     expect((await gateway.forward(id, request, body, admission("default", principal("bob")), false)).status).toBe(404);
@@ -96,7 +105,10 @@ describe("server→client requests", () => {
     expect((await call.next())?.data).toBeUndefined(); // priming event
     const request = (await call.next())?.data as { id: string; method: string; params: Record<string, unknown> };
     expect(request).toMatchObject({ method: "elicitation/create", params: { message: "Who are you?" } });
-    const answer = await raw(id, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { username: "ada", email: "ada@example.com" } } }) });
+    const answer = await raw(id, {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { username: "ada", email: "ada@example.com" } } }),
+    });
     expect(answer.status).toBe(202);
     const result = (await call.next())?.data;
     expect(result).toMatchObject({ result: { content: [{ type: "text", text: expect.stringMatching(/action=accept.*ada/) }] } });
@@ -111,7 +123,9 @@ describe("server→client requests", () => {
 
   it("answers an isError result when the client did not declare the capability", async () => {
     const id = await open({});
-    const body = await (await inSession(id, "tools/call", { name: "test_sampling", arguments: { prompt: "hi" } })).json<{ result: { isError: boolean; content: { text: string }[] } }>();
+    const body = await (
+      await inSession(id, "tools/call", { name: "test_sampling", arguments: { prompt: "hi" } })
+    ).json<{ result: { isError: boolean; content: { text: string }[] } }>();
     expect(body.result.isError).toBe(true);
     expect(body.result.content[0]?.text).toMatch(/sampling\/createMessage.*did not declare/);
   });
@@ -134,11 +148,19 @@ describe("resumability and cancellation", () => {
 
   it("aborts the tool on notifications/cancelled and sends no result", async () => {
     const id = await open();
-    const body = { jsonrpc: "2.0", id: "to-cancel", method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "c" } } };
+    const body = {
+      jsonrpc: "2.0",
+      id: "to-cancel",
+      method: "tools/call",
+      params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "c" } },
+    };
     const call = sseReader(await raw(id, { method: "POST", body: JSON.stringify(body) }));
     await call.next();
     await call.next(); // progress 0
-    const cancelled = await raw(id, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "to-cancel", reason: "user stopped it" } }) });
+    const cancelled = await raw(id, {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "to-cancel", reason: "user stopped it" } }),
+    });
     expect(cancelled.status).toBe(202);
     const rest = await call.rest();
     expect(rest.some((e) => e.data && "result" in e.data)).toBe(false);

@@ -8,8 +8,12 @@ const ALL_CAPS = { "io.modelcontextprotocol/clientCapabilities": { elicitation: 
 
 describe("resources", () => {
   it("reads text and binary resources and a templated one", async () => {
-    expect(await legacy("resources/read", { uri: "test://static-text" })).toMatchObject({ result: { contents: [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }] } });
-    expect(await modern("resources/read", { uri: "test://static-binary" })).toMatchObject({ result: { contents: [{ mimeType: "image/png", blob: expect.any(String) }], ttlMs: expect.any(Number), cacheScope: "public" } });
+    expect(await legacy("resources/read", { uri: "test://static-text" })).toMatchObject({
+      result: { contents: [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }] },
+    });
+    expect(await modern("resources/read", { uri: "test://static-binary" })).toMatchObject({
+      result: { contents: [{ mimeType: "image/png", blob: expect.any(String) }], ttlMs: expect.any(Number), cacheScope: "public" },
+    });
     expect(JSON.stringify(await legacy("resources/read", { uri: "test://template/123/data" }))).toMatch(/123/);
   });
 
@@ -41,13 +45,24 @@ describe("prompts and completion", () => {
 
 describe("MRTR", () => {
   it("completes after input_required and refuses a tampered requestState", async () => {
-    const first = (await modern("tools/call", { name: "test_input_required_result_tampered_state", arguments: {} }, ALL_CAPS))["result"] as Record<string, unknown>;
+    const first = (await modern("tools/call", { name: "test_input_required_result_tampered_state", arguments: {} }, ALL_CAPS))["result"] as Record<
+      string,
+      unknown
+    >;
     expect(first["resultType"]).toBe("input_required");
     const key = Object.keys(first["inputRequests"] as object)[0] as string;
     const answer = { [key]: { action: "accept", content: { ok: true } } };
-    const tampered = await modern("tools/call", { name: "test_input_required_result_tampered_state", arguments: {}, inputResponses: answer, requestState: `${String(first["requestState"])}x` }, ALL_CAPS);
+    const tampered = await modern(
+      "tools/call",
+      { name: "test_input_required_result_tampered_state", arguments: {}, inputResponses: answer, requestState: `${String(first["requestState"])}x` },
+      ALL_CAPS,
+    );
     expect(tampered["error"]).toMatchObject({ code: -32602 });
-    const retry = await modern("tools/call", { name: "test_input_required_result_tampered_state", arguments: {}, inputResponses: answer, requestState: first["requestState"] }, ALL_CAPS);
+    const retry = await modern(
+      "tools/call",
+      { name: "test_input_required_result_tampered_state", arguments: {}, inputResponses: answer, requestState: first["requestState"] },
+      ALL_CAPS,
+    );
     expect(retry["result"]).toMatchObject({ resultType: "complete" });
   });
 

@@ -17,14 +17,20 @@ function post(target: Target, tenant: string, method: string, params: Record<str
   const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
   return target.fetch(`http://localhost/t/${tenant}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...name,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: MODERN_META } }),
   });
 }
 
 /** Calls a tool of the announcer module; resolves with its text. */
 export async function call(target: Target, tenant: string, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const reply = (await (await post(target, tenant, "tools/call", { name, arguments: args })).json<{ result?: { content?: { text?: string }[] } }>());
+  const reply = await (await post(target, tenant, "tools/call", { name, arguments: args })).json<{ result?: { content?: { text?: string }[] } }>();
   return reply.result?.content?.[0]?.text ?? JSON.stringify(reply);
 }
 
@@ -79,7 +85,9 @@ export async function listen(target: Target, tenant: string, notifications: Reco
 
 /** A hub object's stats, by object name (see hubName). */
 export async function hubStats(target: Target, name: string): Promise<{ subscribers: number; seq: number; epoch: string }> {
-  return (await (await target.fetch(`http://localhost/test/hub-stats?name=${encodeURIComponent(name)}`)).json<{ subscribers: number; seq: number; epoch: string }>());
+  return await (
+    await target.fetch(`http://localhost/test/hub-stats?name=${encodeURIComponent(name)}`)
+  ).json<{ subscribers: number; seq: number; epoch: string }>();
 }
 
 export async function hubSubscribers(target: Target, name: string): Promise<number> {
@@ -93,7 +101,7 @@ export async function resetHub(target: Target, name: string): Promise<void> {
 
 /** Listen streams open in the fixture's isolate. */
 export async function openStreams(target: Target): Promise<number> {
-  return ((await (await target.fetch("http://localhost/test/listen-streams")).json<{ open: number }>())).open;
+  return (await (await target.fetch("http://localhost/test/listen-streams")).json<{ open: number }>()).open;
 }
 
 /** A 2025-11-25 request in a session of the `legacy` tenant. */

@@ -7,8 +7,12 @@ import { resolve } from "node:path";
 export const FIXTURE_BUNDLE_DIR = resolve(import.meta.dirname, "../../.wrangler/notify-fixture");
 
 export default function setup(): void {
-  execFileSync(resolve(import.meta.dirname, "../../node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--config", resolve(import.meta.dirname, "fixture/wrangler.toml"), "--outdir", FIXTURE_BUNDLE_DIR], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
-    stdio: "pipe",
-  });
+  execFileSync(
+    resolve(import.meta.dirname, "../../node_modules/.bin/wrangler"),
+    ["deploy", "--dry-run", "--config", resolve(import.meta.dirname, "fixture/wrangler.toml"), "--outdir", FIXTURE_BUNDLE_DIR],
+    {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
+      stdio: "pipe",
+    },
+  );
 }

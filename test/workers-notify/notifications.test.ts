@@ -141,10 +141,16 @@ describe("listen streams without cross-request wake-ups (the runner's flags, as 
 
 describe("2025 session GET streams through the hub", () => {
   it("carry changes from the hub, and after a hub reset subscribe again and announce what may have been lost", async () => {
-    const init = await legacyPost(auxiliary, undefined, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    const init = await legacyPost(auxiliary, undefined, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
     const sessionId = init.headers.get("mcp-session-id") as string;
     await init.text();
-    const get = await auxiliary.fetch("http://localhost/t/legacy/mcp", { headers: { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } });
+    const get = await auxiliary.fetch("http://localhost/t/legacy/mcp", {
+      headers: { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    });
     const stream = sseMessages(get);
     await (await legacyPost(auxiliary, sessionId, "tools/call", { name: "announce_tools", arguments: {} })).text();
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED, params: {} });
@@ -155,7 +161,11 @@ describe("2025 session GET streams through the hub", () => {
     await (await legacyPost(auxiliary, sessionId, "tools/call", { name: "announce_tools", arguments: {} })).text();
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED, params: {} });
     await stream.close();
-    await (await auxiliary.fetch("http://localhost/t/legacy/mcp", { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } })).text();
+    await (
+      await auxiliary.fetch("http://localhost/t/legacy/mcp", {
+        method: "DELETE",
+        headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+      })
+    ).text();
   }, 15_000);
 });
-

@@ -92,7 +92,11 @@ describe("transport-level refusals", () => {
   });
 
   it("refuses a foreign Host or Origin with 403 (DNS rebinding)", async () => {
-    const host = await exports.default.fetch("http://evil.example.com/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(PING) });
+    const host = await exports.default.fetch("http://evil.example.com/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(PING),
+    });
     await expectError(host, 403, -32600);
     await expectError(await post(PING, { origin: "http://evil.example.com" }), 403, -32600);
   });
@@ -152,7 +156,10 @@ describe("legacy (2025) requests", () => {
 
 describe("2026-07-28 requests", () => {
   it("answers a missing _meta with 400 -32602", async () => {
-    const response = await post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
+    const response = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    );
     await expectError(response, 400, -32602);
   });
 
@@ -174,14 +181,20 @@ describe("2026-07-28 requests", () => {
     await expectError(await postModern("tools/call", { name: "echo", arguments: { text: "x" } }, { "mcp-name": "add" }), 400, -32020);
   });
 
-  it.each(["initialize", "ping", "logging/setLevel", "resources/subscribe", "no/such"])("answers the removed or unknown method %s with 404 -32601", async (method) => {
-    await expectError(await postModern(method), 404, -32601);
-  });
+  it.each(["initialize", "ping", "logging/setLevel", "resources/subscribe", "no/such"])(
+    "answers the removed or unknown method %s with 404 -32601",
+    async (method) => {
+      await expectError(await postModern(method), 404, -32601);
+    },
+  );
 
   it.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"])(
     "answers the method %s, which names an Object.prototype member, with 404 -32601 (no Mcp-Name needed)",
     async (method) => {
-      const response = await post({ jsonrpc: "2.0", id: 1, method, params: { _meta: MODERN_META } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method });
+      const response = await post(
+        { jsonrpc: "2.0", id: 1, method, params: { _meta: MODERN_META } },
+        { "mcp-protocol-version": "2026-07-28", "mcp-method": method },
+      );
       const error = await expectError(response, 404, -32601);
       expect(error.message).toBe(`Method not found: ${method}`);
     },

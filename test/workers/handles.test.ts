@@ -32,7 +32,9 @@ describe("notebook tools (handles)", () => {
 
   it("serves 2025-11-25 clients the same handles", async () => {
     const handle = await open("shared");
-    const reply = await rpc(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "notebook_append", arguments: { handle, text: "from 2025" } } }));
+    const reply = await rpc(
+      await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "notebook_append", arguments: { handle, text: "from 2025" } } }),
+    );
     expect(text(reply.result as Record<string, unknown>)).toBe('"shared" now has 1 line(s)');
   });
 

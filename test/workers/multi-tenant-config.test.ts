@@ -33,7 +33,9 @@ describe("tenants from KV", () => {
 
   it("answers 500 without details when the configuration is invalid, and logs which tenant and field", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const env: MultiTenantEnv = { MCP_TENANTS_KV: kv({ tenants: [{ id: "broken", pathPrefix: "/t/b", modules: [{ name: "greetings", service: "not a binding" }] }] }) };
+    const env: MultiTenantEnv = {
+      MCP_TENANTS_KV: kv({ tenants: [{ id: "broken", pathPrefix: "/t/b", modules: [{ name: "greetings", service: "not a binding" }] }] }),
+    };
     const response = await call(env, "/t/b/mcp");
     expect(response.status).toBe(500);
     const body = JSON.stringify(await response.json());
@@ -44,7 +46,9 @@ describe("tenants from KV", () => {
 
   it("refuses an invalid auth block at load, naming the tenant", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const env: MultiTenantEnv = { MCP_TENANTS: JSON.stringify({ tenants: [{ id: "locked", pathPrefix: "/t/l", modules: [{ name: "greetings" }], auth: { resource: "not a url" } }] }) };
+    const env: MultiTenantEnv = {
+      MCP_TENANTS: JSON.stringify({ tenants: [{ id: "locked", pathPrefix: "/t/l", modules: [{ name: "greetings" }], auth: { resource: "not a url" } }] }),
+    };
     expect((await call(env, "/t/l/mcp")).status).toBe(500);
     expect(errors.mock.calls.flat().join(" ")).toMatch(/locked/);
     errors.mockRestore();

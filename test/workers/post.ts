@@ -22,7 +22,12 @@ export function post(body: string | object, headers: Record<string, string> = {}
 }
 
 /** POSTs a 2026-07-28 request with its required headers and `_meta`; `params` may override either. */
-export function postModern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, id: number | string = 1): Promise<Response> {
+export function postModern(
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  id: number | string = 1,
+): Promise<Response> {
   const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
   return post(
     { jsonrpc: "2.0", id, method, params: { _meta: MODERN_META, ...params } },

@@ -7,12 +7,20 @@ import { readSse } from "./sse.ts";
 const SERVER_INFO = { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" };
 
 function legacyCall(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) {
-  return post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }, { "mcp-protocol-version": "2025-11-25" });
+  return post(
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } },
+    { "mcp-protocol-version": "2025-11-25" },
+  );
 }
 
 describe("2025-11-25 (legacy, stateless)", () => {
   it("initializes with the requested version and a schema-valid result", async () => {
-    const response = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const response = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     const body = await rpc(response);
@@ -22,7 +30,11 @@ describe("2025-11-25 (legacy, stateless)", () => {
 
   it("negotiates: an older known version is kept, an unknown one gets our newest legacy version", async () => {
     const ask = async (protocolVersion: string) =>
-      (await rpc(await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } }))).result?.["protocolVersion"];
+      (
+        await rpc(
+          await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+        )
+      ).result?.["protocolVersion"];
     expect(await ask("2025-03-26")).toBe("2025-03-26");
     expect(await ask("2026-07-28")).toBe("2025-11-25");
     expect(await ask("2099-01-01")).toBe("2025-11-25");
@@ -34,7 +46,15 @@ describe("2025-11-25 (legacy, stateless)", () => {
 
   it("lists the demo tools with a schema-valid result", async () => {
     const body = await rpc(await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" }));
-    expect((body.result?.["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report"]);
+    expect((body.result?.["tools"] as { name: string }[]).map((t) => t.name)).toEqual([
+      "echo",
+      "add",
+      "countdown",
+      "notebook_open",
+      "notebook_append",
+      "notebook_read",
+      "report",
+    ]);
     expect(body.result?.["nextCursor"]).toBeUndefined();
     expect(schemaErrors("2025-11-25", "ListToolsResult", body.result)).toEqual([]);
   });
@@ -52,7 +72,13 @@ describe("2025-11-25 (legacy, stateless)", () => {
     const response = await legacyCall("countdown", { from: 2, delayMs: 0 }, { progressToken: "tok" });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const messages = await readSse(response);
-    expect(messages.map((m) => m["method"] ?? "result")).toEqual(["notifications/progress", "notifications/message", "notifications/progress", "notifications/message", "result"]);
+    expect(messages.map((m) => m["method"] ?? "result")).toEqual([
+      "notifications/progress",
+      "notifications/message",
+      "notifications/progress",
+      "notifications/message",
+      "result",
+    ]);
     expect(messages[0]).toMatchObject({ params: { progressToken: "tok", progress: 1, total: 2 } });
     expect(messages.at(-1)).toMatchObject({ id: 3, result: { content: [{ type: "text", text: "Lift-off after 2 steps" }] } });
   });
@@ -114,7 +140,10 @@ describe("2026-07-28 (modern, stateless)", () => {
   });
 
   it("accepts notifications with 202", async () => {
-    const response = await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: MODERN_META, requestId: 1 } }, { "mcp-protocol-version": "2026-07-28" });
+    const response = await post(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: MODERN_META, requestId: 1 } },
+      { "mcp-protocol-version": "2026-07-28" },
+    );
     expect(response.status).toBe(202);
   });
 });

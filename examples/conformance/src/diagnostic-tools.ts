@@ -107,4 +107,12 @@ export const triggerResourceUpdate = defineTool({
   },
 });
 
-export const diagnosticTools = [missingCapability, streamingElicitation, loggingTool, triggerToolChange, triggerPromptChange, triggerResourceUpdate, customHeader];
+export const diagnosticTools = [
+  missingCapability,
+  streamingElicitation,
+  loggingTool,
+  triggerToolChange,
+  triggerPromptChange,
+  triggerResourceUpdate,
+  customHeader,
+];

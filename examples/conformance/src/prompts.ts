@@ -51,7 +51,10 @@ export const inputRequiredPrompt = definePrompt({
   description: "A prompt that first asks the user for context (input_required with elicitation/create under key user_context).",
   get: async (_args, ctx) => {
     const answer = await ctx.elicit(
-      { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } },
+      {
+        message: "What context should the prompt use?",
+        requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+      },
       { key: "user_context" },
     );
     const context = acceptedField(answer, "context") ?? "(none given)";

@@ -56,7 +56,10 @@ export const protocolErrorJob = defineTool({
   },
 });
 
-const confirmForm = (message: string) => ({ message, requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } });
+const confirmForm = (message: string) => ({
+  message,
+  requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+});
 
 /** Asks (as an input request of the task) whether to delete a file. */
 export const confirmDelete = defineTool({

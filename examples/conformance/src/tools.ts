@@ -46,7 +46,10 @@ export const multipleContentTypes = defineTool({
     content: [
       { type: "text", text: "Multiple content types test:" },
       { type: "image", data: PNG_BASE64, mimeType: "image/png" },
-      { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+      {
+        type: "resource",
+        resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+      },
     ],
   }),
 });

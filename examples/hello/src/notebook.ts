@@ -48,7 +48,11 @@ export const notebookRead = defineTool({
   title: "Read a notebook",
   description: "Returns the lines of the notebook with this handle.",
   inputSchema: { type: "object", properties: { handle: { type: "string", description: HANDLE } }, required: ["handle"], additionalProperties: false },
-  outputSchema: { type: "object", properties: { title: { type: "string" }, entries: { type: "array", items: { type: "string" } } }, required: ["title", "entries"] },
+  outputSchema: {
+    type: "object",
+    properties: { title: { type: "string" }, entries: { type: "array", items: { type: "string" } } },
+    required: ["title", "entries"],
+  },
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
     const notebook = await ctx.handles.get<Notebook>(args.handle);

@@ -38,8 +38,8 @@ export const report = defineTool({
   task: "optional",
   handler: async (args, ctx) => {
     const topic = args["topic"];
-    const sections = (args["sections"]) ?? 3;
-    const delayMs = (args["delayMs"]) ?? 1000;
+    const sections = args["sections"] ?? 3;
+    const delayMs = args["delayMs"] ?? 1000;
     const lines = [`# Report: ${topic}`];
     for (let n = 1; n <= sections; n++) {
       ctx.progress(n - 1, sections, `Writing section ${n} of ${sections}`);

@@ -30,8 +30,31 @@ export const DEPARTMENTS = [
 ] as const;
 
 const RECORDS = [
-  "account", "contact", "invoice", "order", "ticket", "report", "user", "team", "project", "task", "document", "payment", "subscription",
-  "product", "shipment", "campaign", "lead", "vendor", "contract", "asset", "incident", "event", "policy", "budget", "note",
+  "account",
+  "contact",
+  "invoice",
+  "order",
+  "ticket",
+  "report",
+  "user",
+  "team",
+  "project",
+  "task",
+  "document",
+  "payment",
+  "subscription",
+  "product",
+  "shipment",
+  "campaign",
+  "lead",
+  "vendor",
+  "contract",
+  "asset",
+  "incident",
+  "event",
+  "policy",
+  "budget",
+  "note",
 ] as const;
 
 /** Each action: its verb for descriptions, and what it takes besides the record's id. */

@@ -29,7 +29,11 @@ export default createWorker(
           toolScopes: restrictedScopes(tools),
           apiKeys: [
             // emk_dev_large_catalog_admin_published_example_key
-            { id: "admin", sha256: "9cf629dedc94345d1a36209acc49fcb42cda0ee22e2cdaee73b89d34a8746c9a", scopes: RESTRICTED.map((department) => `${department}:read`) },
+            {
+              id: "admin",
+              sha256: "9cf629dedc94345d1a36209acc49fcb42cda0ee22e2cdaee73b89d34a8746c9a",
+              scopes: RESTRICTED.map((department) => `${department}:read`),
+            },
             // emk_dev_large_catalog_support_published_example_key
             { id: "support", sha256: "3fbf2a4b194112ed3cfe7bb5149964b9805f6fa943d6e7b05e362f744ea9c259", scopes: [] },
           ],

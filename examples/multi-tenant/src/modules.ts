@@ -19,7 +19,7 @@ export const accounting = defineModule({
       name: "invoice_total",
       description: "Adds up invoice lines.",
       inputSchema: { type: "object", properties: { lines: { type: "array", items: { type: "number" } } }, required: ["lines"], additionalProperties: false },
-      handler: (args) => `Total: ${(args["lines"]).reduce((sum, n) => sum + n, 0)}`,
+      handler: (args) => `Total: ${args["lines"].reduce((sum, n) => sum + n, 0)}`,
     }),
   ],
 });

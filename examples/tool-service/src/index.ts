@@ -75,6 +75,6 @@ export class WeatherTools extends WorkerEntrypoint implements ToolService {
 
 export default {
   fetch(): Response {
-    return new Response("edge-mcp tool service: bind it with [[services]] and entrypoint = \"WeatherTools\"", { status: 404 });
+    return new Response('edge-mcp tool service: bind it with [[services]] and entrypoint = "WeatherTools"', { status: 404 });
   },
 };

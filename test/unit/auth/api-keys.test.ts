@@ -42,7 +42,13 @@ describe("createApiKeyMatcher", () => {
 describe("createBearerVerifier with API keys", () => {
   it("accepts a configured key as a principal with the key's scopes", async () => {
     const verifier = createBearerVerifier(parseAuthConfig({ resource: RESOURCE, apiKeys }, "acme"));
-    expect(await verifier.verify(`Bearer ${KEY}`)).toEqual({ issuer: "api-key", subject: "ops", scopes: ["tools:read", "tools:admin"], clientId: "ops", via: "api-key" });
+    expect(await verifier.verify(`Bearer ${KEY}`)).toEqual({
+      issuer: "api-key",
+      subject: "ops",
+      scopes: ["tools:read", "tools:admin"],
+      clientId: "ops",
+      via: "api-key",
+    });
     expect(await verifier.verify(`Bearer ${OTHER}`)).toEqual({ issuer: "api-key", subject: "ci", scopes: [], clientId: "ci", via: "api-key" });
   });
 

@@ -135,9 +135,27 @@ describe("parseAuthConfig", () => {
   it("refuses malformed, duplicate and plaintext API keys", () => {
     const sha256 = "a".repeat(64);
     expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256: "xyz" }] })).toContain("auth.apiKeys[0].sha256: must be the 64-character hex SHA-256");
-    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256 }, { id: "k", sha256: "b".repeat(64) }] })).toContain('auth.apiKeys[1].id: "k" is used twice');
-    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "a", sha256 }, { id: "b", sha256: sha256.toUpperCase() }] })).toContain("auth.apiKeys[1].sha256: the same key is listed twice");
-    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256, key: "emk_plain" }] })).toContain("auth.apiKeys[0].key: unknown field (store the key's SHA-256 in sha256, never the key)");
+    expect(
+      problems({
+        resource: RESOURCE,
+        apiKeys: [
+          { id: "k", sha256 },
+          { id: "k", sha256: "b".repeat(64) },
+        ],
+      }),
+    ).toContain('auth.apiKeys[1].id: "k" is used twice');
+    expect(
+      problems({
+        resource: RESOURCE,
+        apiKeys: [
+          { id: "a", sha256 },
+          { id: "b", sha256: sha256.toUpperCase() },
+        ],
+      }),
+    ).toContain("auth.apiKeys[1].sha256: the same key is listed twice");
+    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256, key: "emk_plain" }] })).toContain(
+      "auth.apiKeys[0].key: unknown field (store the key's SHA-256 in sha256, never the key)",
+    );
     expect(problems({ resource: RESOURCE, apiKeys: [{ id: "has space", sha256 }] })).toContain("auth.apiKeys[0].id: must be 1-64 chars");
   });
 });

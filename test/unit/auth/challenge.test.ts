@@ -49,15 +49,22 @@ describe("authErrorResponse", () => {
     });
   });
 
-  it.each(["ERR_MALFORMED_TOKEN", "ERR_BAD_SIGNATURE", "ERR_TOKEN_EXPIRED", "ERR_TOKEN_NOT_YET_VALID", "ERR_WRONG_ISSUER", "ERR_WRONG_AUDIENCE", "ERR_ALGORITHM", "ERR_UNKNOWN_KEY", "ERR_BAD_API_KEY"] as const)(
-    "answers %s with 401 invalid_token",
-    (code) => {
-      const response = authErrorResponse(new AuthError(code, "nope"), { resourceMetadata: PRM });
-      expect(response.status).toBe(401);
-      expect(response.headers["WWW-Authenticate"]).toBe(`Bearer resource_metadata="${PRM}", error="invalid_token", error_description="nope"`);
-      expect(response.body.error).toEqual({ code: -32600, message: "Unauthorized: nope" });
-    },
-  );
+  it.each([
+    "ERR_MALFORMED_TOKEN",
+    "ERR_BAD_SIGNATURE",
+    "ERR_TOKEN_EXPIRED",
+    "ERR_TOKEN_NOT_YET_VALID",
+    "ERR_WRONG_ISSUER",
+    "ERR_WRONG_AUDIENCE",
+    "ERR_ALGORITHM",
+    "ERR_UNKNOWN_KEY",
+    "ERR_BAD_API_KEY",
+  ] as const)("answers %s with 401 invalid_token", (code) => {
+    const response = authErrorResponse(new AuthError(code, "nope"), { resourceMetadata: PRM });
+    expect(response.status).toBe(401);
+    expect(response.headers["WWW-Authenticate"]).toBe(`Bearer resource_metadata="${PRM}", error="invalid_token", error_description="nope"`);
+    expect(response.body.error).toEqual({ code: -32600, message: "Unauthorized: nope" });
+  });
 
   it("answers insufficient scope with 403 and the operation's scopes", () => {
     const error = new AuthError("ERR_INSUFFICIENT_SCOPE", "the tool needs deploy:prod", { requiredScopes: ["tools:read", "deploy:prod"] });

@@ -18,7 +18,11 @@ describe("protectedResourceMetadata", () => {
 
   it("uses the configured authorization servers and leaves out absent scopes", () => {
     const tenant = parseAuthConfig({ resource: RESOURCE, issuer: ISSUER, authorizationServers: ["https://login.example.com"], keys: KEYS }, "acme");
-    expect(protectedResourceMetadata(tenant)).toEqual({ resource: RESOURCE, authorization_servers: ["https://login.example.com"], bearer_methods_supported: ["header"] });
+    expect(protectedResourceMetadata(tenant)).toEqual({
+      resource: RESOURCE,
+      authorization_servers: ["https://login.example.com"],
+      bearer_methods_supported: ["header"],
+    });
   });
 
   it("has no authorization servers for a tenant that takes API keys only", () => {

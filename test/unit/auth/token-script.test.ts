@@ -13,7 +13,10 @@ const PUBLIC_KEY = JSON.parse(readFileSync(join(ROOT, "examples/multi-tenant/dev
 const auth = { resource: "http://127.0.0.1:8787/t/initech/mcp", issuer: "https://dev-issuer.edge-mcp.local", keys: [PUBLIC_KEY] };
 const dir = mkdtempSync(join(tmpdir(), "edge-mcp-token-"));
 const tenants = join(dir, "tenants.json");
-writeFileSync(tenants, JSON.stringify({ tenants: [{ id: "initech", auth }, { id: "keys-only", auth: { resource: auth.resource, apiKeys: [] } }, { id: "open" }] }));
+writeFileSync(
+  tenants,
+  JSON.stringify({ tenants: [{ id: "initech", auth }, { id: "keys-only", auth: { resource: auth.resource, apiKeys: [] } }, { id: "open" }] }),
+);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -32,7 +35,8 @@ function run(...args: string[]): Promise<Run> {
 }
 
 const verifier = createBearerVerifier(parseAuthConfig(auth, "initech"));
-const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
+const claimsOf = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
 
 describe("npm run token", () => {
   it("prints only a JWT that the tenant's verifier accepts, with the defaults", async () => {

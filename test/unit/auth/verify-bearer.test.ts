@@ -92,9 +92,13 @@ describe("createBearerVerifier: signatures and keys", () => {
   it("finds the key of a token without kid among several keys of the same type", async () => {
     const other = await testKey("ES256", "es-2");
     const both = createBearerVerifier(config({ keys: [other.publicJwk, es.publicJwk].map(({ kid: _kid, ...jwk }) => jwk) }));
-    const token = await new SignJWT({ sub: "no-kid", iss: ISSUER, aud: RESOURCE, exp: nowSeconds() + 60 }).setProtectedHeader({ alg: "ES256" }).sign(es.privateKey);
+    const token = await new SignJWT({ sub: "no-kid", iss: ISSUER, aud: RESOURCE, exp: nowSeconds() + 60 })
+      .setProtectedHeader({ alg: "ES256" })
+      .sign(es.privateKey);
     await expect(both.verify(bearer(token))).resolves.toMatchObject({ subject: "no-kid" });
-    const foreign = await new SignJWT({ sub: "x", iss: ISSUER, aud: RESOURCE, exp: nowSeconds() + 60 }).setProtectedHeader({ alg: "ES256" }).sign(stranger.privateKey);
+    const foreign = await new SignJWT({ sub: "x", iss: ISSUER, aud: RESOURCE, exp: nowSeconds() + 60 })
+      .setProtectedHeader({ alg: "ES256" })
+      .sign(stranger.privateKey);
     await expectAuthError(both.verify(bearer(foreign)), "ERR_BAD_SIGNATURE");
   });
 });
@@ -160,7 +164,9 @@ describe("createBearerVerifier: issuer and audience", () => {
 
   it("accepts any of several pinned issuers", async () => {
     const two = createBearerVerifier(config({ issuer: [ISSUER, "https://other.example.com"], keys: [es.publicJwk] }));
-    await expect(two.verify(bearer(await sign(es, { claims: { iss: "https://other.example.com" } })))).resolves.toMatchObject({ issuer: "https://other.example.com" });
+    await expect(two.verify(bearer(await sign(es, { claims: { iss: "https://other.example.com" } })))).resolves.toMatchObject({
+      issuer: "https://other.example.com",
+    });
   });
 
   it.each([
@@ -179,7 +185,9 @@ describe("createBearerVerifier: issuer and audience", () => {
   });
 
   it("accepts an audience array that contains the resource exactly", async () => {
-    await expect(verifier.verify(bearer(await sign(es, { claims: { aud: ["https://api.example.com", RESOURCE] } })))).resolves.toMatchObject({ subject: "user-1" });
+    await expect(verifier.verify(bearer(await sign(es, { claims: { aud: ["https://api.example.com", RESOURCE] } })))).resolves.toMatchObject({
+      subject: "user-1",
+    });
   });
 });
 
@@ -191,7 +199,10 @@ describe("createBearerVerifier: the principal", () => {
   });
 
   it("reads scp as an array or a string, and azp as the client", async () => {
-    expect(await verifier.verify(bearer(await sign(es, { claims: { scp: ["a", "b", 3], azp: "app-2" } })))).toMatchObject({ scopes: ["a", "b"], clientId: "app-2" });
+    expect(await verifier.verify(bearer(await sign(es, { claims: { scp: ["a", "b", 3], azp: "app-2" } })))).toMatchObject({
+      scopes: ["a", "b"],
+      clientId: "app-2",
+    });
     expect(await verifier.verify(bearer(await sign(es, { claims: { scp: "a b" } })))).toMatchObject({ scopes: ["a", "b"] });
     expect((await verifier.verify(bearer(await sign(es)))).scopes).toEqual([]);
   });

@@ -5,7 +5,9 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../../..");
-const FILES = [...readdirSync(join(ROOT, "cli")).map((name) => join(ROOT, "cli", name)), join(ROOT, "bin/edge-mcp.mjs")].filter((path) => path.endsWith(".mjs"));
+const FILES = [...readdirSync(join(ROOT, "cli")).map((name) => join(ROOT, "cli", name)), join(ROOT, "bin/edge-mcp.mjs")].filter((path) =>
+  path.endsWith(".mjs"),
+);
 const imports = (path: string) => [...readFileSync(path, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] as string);
 
 describe("the edge-mcp command", () => {

@@ -12,11 +12,14 @@ describe("encodeHeaderValue", () => {
     expect(encodeHeaderValue("file:///a b.txt")).toBe("file:///a b.txt");
   });
 
-  it.each([["héllo ✓"], [" leading"], ["trailing "], ["line\nbreak"], ["=?base64?looks-encoded?="]])("base64-encodes %j so the server decodes it back", (value) => {
-    const encoded = encodeHeaderValue(value);
-    expect(encoded).toMatch(/^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/);
-    expect(decodeHeaderValue(encoded)).toBe(value);
-  });
+  it.each([["héllo ✓"], [" leading"], ["trailing "], ["line\nbreak"], ["=?base64?looks-encoded?="]])(
+    "base64-encodes %j so the server decodes it back",
+    (value) => {
+      const encoded = encodeHeaderValue(value);
+      expect(encoded).toMatch(/^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/);
+      expect(decodeHeaderValue(encoded)).toBe(value);
+    },
+  );
 });
 
 describe("modernHeaders", () => {
@@ -32,7 +35,10 @@ describe("modernHeaders", () => {
   });
 
   it("sends no Mcp-Name for methods without one, and finds no version in a 2025-era message", () => {
-    expect(modernHeaders({ method: "tools/list", params: { _meta: META } }, "2026-07-28")).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
+    expect(modernHeaders({ method: "tools/list", params: { _meta: META } }, "2026-07-28")).toEqual({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/list",
+    });
     expect(modernVersionOf({ method: "tools/list", params: { _meta: { progressToken: 1 } } })).toBeUndefined();
   });
 });
@@ -46,7 +52,10 @@ describe("ToolHeaderParams", () => {
         type: "object",
         properties: {
           region: { type: "string", "x-mcp-header": "Region" },
-          options: { type: "object", properties: { dryRun: { type: "boolean", "x-mcp-header": "Dry-Run" }, count: { type: "integer", "x-mcp-header": "Count" } } },
+          options: {
+            type: "object",
+            properties: { dryRun: { type: "boolean", "x-mcp-header": "Dry-Run" }, count: { type: "integer", "x-mcp-header": "Count" } },
+          },
           price: { type: "number", "x-mcp-header": "Price" },
           bad: { type: "string", "x-mcp-header": "no spaces allowed" },
         },

@@ -45,6 +45,8 @@ describe("followSessionStream", () => {
   it("ends quietly when the server offers no GET stream (405), and throws on another refusal", async () => {
     const signal = new AbortController().signal;
     await expect(followSessionStream({ signal, open: async () => new Response(null, { status: 405 }), emit: async () => {} })).resolves.toBeUndefined();
-    await expect(followSessionStream({ signal, open: async () => new Response("gone", { status: 404 }), emit: async () => {} })).rejects.toThrow(/refused with HTTP 404: gone/);
+    await expect(followSessionStream({ signal, open: async () => new Response("gone", { status: 404 }), emit: async () => {} })).rejects.toThrow(
+      /refused with HTTP 404: gone/,
+    );
   });
 });

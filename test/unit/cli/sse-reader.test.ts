@@ -21,7 +21,7 @@ async function events(body: ReadableStream<Uint8Array>) {
 
 describe("readSse", () => {
   it("yields each event's data, id and retry, and a priming event with empty data", async () => {
-    const body = streamOf("id: s.0\nretry: 1000\ndata: \n\nid: s.1\nevent: message\ndata: {\"a\":1}\n\n");
+    const body = streamOf('id: s.0\nretry: 1000\ndata: \n\nid: s.1\nevent: message\ndata: {"a":1}\n\n');
     expect(await events(body)).toEqual([
       { data: "", id: "s.0", retry: 1000 },
       { data: '{"a":1}', id: "s.1", retry: undefined },

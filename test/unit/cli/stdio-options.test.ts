@@ -10,12 +10,22 @@ describe("parseStdioOptions", () => {
 
   it("takes several configs, an env, vars, a tenant, headers and a persistence directory, in both spellings", () => {
     const options = parseStdioOptions([
-      "--config", "a/wrangler.toml", "-c", "b/wrangler.toml",
+      "--config",
+      "a/wrangler.toml",
+      "-c",
+      "b/wrangler.toml",
       "--env=staging",
-      "--var", "MCP_DEBUG:true", "--var=GREETING:a:b",
-      "--tenant-host", "acme.localhost", "--path", "/t/globex/mcp",
-      "--header", "Authorization: Bearer abc",
-      "--persist-to", "/tmp/state",
+      "--var",
+      "MCP_DEBUG:true",
+      "--var=GREETING:a:b",
+      "--tenant-host",
+      "acme.localhost",
+      "--path",
+      "/t/globex/mcp",
+      "--header",
+      "Authorization: Bearer abc",
+      "--persist-to",
+      "/tmp/state",
     ]);
     expect(options).toEqual({
       configs: ["a/wrangler.toml", "b/wrangler.toml"],

@@ -12,11 +12,17 @@ interface Seen {
 type Answer = (request: Seen, index: number) => Response | Promise<Response>;
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
 const INITIALIZE_RESULT = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "w", version: "1" } };
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const sse = (...events: string[]) => new Response(events.join(""), { headers: { "content-type": "text/event-stream" } });
 const event = (message: unknown, id?: string) => `${id === undefined ? "" : `id: ${id}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const accepted = () => new Response(null, { status: 202 });
@@ -69,7 +75,9 @@ function sessionWorker(routes: (request: Seen, message: Record<string, unknown> 
 
 describe("StdioRelay, 2025-era hosts", () => {
   it("POSTs each line as it is and writes the JSON answer as one line", async () => {
-    const { relay, seen, lines, send } = start(() => new Response('{\n  "jsonrpc": "2.0",\n  "id": 7,\n  "result": {}\n}', { headers: { "content-type": "application/json" } }));
+    const { relay, seen, lines, send } = start(
+      () => new Response('{\n  "jsonrpc": "2.0",\n  "id": 7,\n  "result": {}\n}', { headers: { "content-type": "application/json" } }),
+    );
     const line = '{"jsonrpc":"2.0","id":7,"method":"ping"}';
     send(line);
     await relay.idle();
@@ -105,7 +113,9 @@ describe("StdioRelay, 2025-era hosts", () => {
   });
 
   it("adds the request's id to an error the endpoint raised before it read the body", async () => {
-    const { relay, send, written } = start(() => json({ jsonrpc: "2.0", error: { code: -32600, message: "Request body is larger than the limit of 1048576 bytes" } }, 413));
+    const { relay, send, written } = start(() =>
+      json({ jsonrpc: "2.0", error: { code: -32600, message: "Request body is larger than the limit of 1048576 bytes" } }, 413),
+    );
     send({ jsonrpc: "2.0", id: "big", method: "tools/call", params: { name: "echo", arguments: { text: "x" } } });
     await relay.idle();
     expect(written()).toEqual([{ jsonrpc: "2.0", id: "big", error: { code: -32600, message: "Request body is larger than the limit of 1048576 bytes" } }]);
@@ -113,7 +123,9 @@ describe("StdioRelay, 2025-era hosts", () => {
 
   it("writes the endpoint's id-less error for a malformed line and for a batch", async () => {
     const { relay, seen, send, written } = start((request) =>
-      request.body?.startsWith("[") ? json({ jsonrpc: "2.0", error: { code: -32600, message: "Batch requests are not supported" } }, 400) : json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } }, 400),
+      request.body?.startsWith("[")
+        ? json({ jsonrpc: "2.0", error: { code: -32600, message: "Batch requests are not supported" } }, 400)
+        : json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } }, 400),
     );
     send("{not json", "[1,2]");
     await relay.idle();
@@ -126,7 +138,9 @@ describe("StdioRelay, 2025-era hosts", () => {
 
   it("relays an SSE answer event by event: notifications first, then the result", async () => {
     const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } };
-    const { relay, send, written } = start(() => sse("id: a.0\nretry: 10\ndata: \n\n", event(progress, "a.1"), ": keep-alive\n\n", event({ jsonrpc: "2.0", id: 3, result: { content: [] } }, "a.2")));
+    const { relay, send, written } = start(() =>
+      sse("id: a.0\nretry: 10\ndata: \n\n", event(progress, "a.1"), ": keep-alive\n\n", event({ jsonrpc: "2.0", id: 3, result: { content: [] } }, "a.2")),
+    );
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "countdown", _meta: { progressToken: "p" } } });
     await relay.idle();
     expect(written()).toEqual([progress, { jsonrpc: "2.0", id: 3, result: { content: [] } }]);
@@ -142,7 +156,11 @@ describe("StdioRelay, 2025-era hosts", () => {
     const errors = written().filter((message) => "error" in message);
     expect(errors).toEqual([
       { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error: no answer from the Worker (workerd exited)" } },
-      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error: no answer from the Worker (the Worker ended the response stream without an answer)" } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        error: { code: -32603, message: "Internal error: no answer from the Worker (the Worker ended the response stream without an answer)" },
+      },
     ]);
     expect(logs.join("\n")).toMatch(/request 1 failed: workerd exited/);
   });
@@ -157,8 +175,16 @@ describe("StdioRelay, 2025-era hosts", () => {
     send(INITIALIZE, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "slow" } });
     await relay.idle();
     const resume = seen.find((request) => request.method === "GET");
-    expect(resume?.headers).toMatchObject({ accept: "text/event-stream", "mcp-session-id": "s-1", "last-event-id": "a.1", "mcp-protocol-version": "2025-11-25" });
-    expect(written().slice(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }, { jsonrpc: "2.0", id: 5, result: { resumed: true } }]);
+    expect(resume?.headers).toMatchObject({
+      accept: "text/event-stream",
+      "mcp-session-id": "s-1",
+      "last-event-id": "a.1",
+      "mcp-protocol-version": "2025-11-25",
+    });
+    expect(written().slice(1)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } },
+      { jsonrpc: "2.0", id: 5, result: { resumed: true } },
+    ]);
     await relay.close();
   });
 
@@ -194,7 +220,8 @@ describe("StdioRelay, 2025-era hosts", () => {
     const aborted = { value: false };
     const { relay, seen, send, written } = start(
       sessionWorker((request, message) => {
-        if (message?.["method"] === "tools/call") return openStream(request, event({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }, "c.1"), aborted);
+        if (message?.["method"] === "tools/call")
+          return openStream(request, event({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }, "c.1"), aborted);
         return accepted();
       }),
     );
@@ -247,7 +274,12 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     await relay.idle();
     send(call(2));
     await relay.idle();
-    expect(seen.map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual(["tools/list", "tools/list", "tools/call", "tools/call"]);
+    expect(seen.map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual([
+      "tools/list",
+      "tools/list",
+      "tools/call",
+      "tools/call",
+    ]);
     expect(seen[0]?.headers).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
     expect(seen.slice(2).map((request) => request.headers["mcp-param-region"])).toEqual(["eu-west", "eu-west"]);
     expect(written().map((message) => message["id"])).toEqual([1, 2]); // the relay's own lists are not written
@@ -272,10 +304,15 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     const { relay, seen, send, written } = start((request) => {
       const message = JSON.parse(request.body ?? "{}") as { id: unknown; method: string; params: { name?: string } };
       if (message.method === "tools/list") {
-        return json({ jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "route", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": region } } } }] } });
+        return json({
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { tools: [{ name: "route", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": region } } } }] },
+        });
       }
       const expected = `mcp-param-${region.toLowerCase()}`;
-      if (message.params.name === "route" && request.headers[expected] === undefined) return json({ jsonrpc: "2.0", id: message.id, error: { code: -32020, message: `Header mismatch: missing ${expected}` } }, 400);
+      if (message.params.name === "route" && request.headers[expected] === undefined)
+        return json({ jsonrpc: "2.0", id: message.id, error: { code: -32020, message: `Header mismatch: missing ${expected}` } }, 400);
       return json({ jsonrpc: "2.0", id: message.id, result: { content: [] } });
     });
     const call = (id: number, name = "route") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { region: "eu" }, _meta: META } });
@@ -292,7 +329,11 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     const before = seen.length;
     send(call(4, "ghost"), call(5, "ghost"));
     await relay.idle();
-    expect(seen.slice(before).map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual(["tools/list", "tools/call", "tools/call"]);
+    expect(seen.slice(before).map((request) => (JSON.parse(request.body ?? "{}") as { method?: string }).method)).toEqual([
+      "tools/list",
+      "tools/call",
+      "tools/call",
+    ]);
   });
 
   it("cancels by closing the request's stream, without POSTing the notification, and writes nothing more for it", async () => {

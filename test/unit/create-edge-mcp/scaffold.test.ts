@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ScaffoldError, edgeMcpVersion, scaffold } from "../../../create-edge-mcp/lib/scaffold.mjs";
 
 const ROOT = new URL("../../../", import.meta.url);
-const readJson = (url: URL | string) => JSON.parse(readFileSync(url, "utf8")) as { version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+const readJson = (url: URL | string) =>
+  JSON.parse(readFileSync(url, "utf8")) as { version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
 const TEMPLATES = readdirSync(new URL("create-edge-mcp/templates/", ROOT));
 
 const dirs: string[] = [];

@@ -32,7 +32,14 @@ export function withKeys(keys: { id: string; sha256: string; scopes: string[] }[
       const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
       const request = new Request<unknown, IncomingRequestCfProperties>("http://127.0.0.1:8787/mcp", {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name, ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...name,
+          ...headers,
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
@@ -41,7 +48,9 @@ export function withKeys(keys: { id: string; sha256: string; scopes: string[] }[
         }),
       });
       const response = await worker.fetch(request, testEnv, createExecutionContext());
-      const body = response.headers.get("content-type")?.startsWith("application/json") ? ((await response.json()) as Omit<RpcAnswer, "status" | "headers">) : {};
+      const body = response.headers.get("content-type")?.startsWith("application/json")
+        ? ((await response.json()) as Omit<RpcAnswer, "status" | "headers">)
+        : {};
       return { status: response.status, headers: response.headers, ...body };
     },
   };

@@ -32,6 +32,9 @@ export const convertTemperature = defineTool({
   handler: ({ value, from }) => {
     const unit = from === "celsius" ? "fahrenheit" : "celsius";
     const converted = Math.round((from === "celsius" ? (value * 9) / 5 + 32 : ((value - 32) * 5) / 9) * 10) / 10;
-    return { content: [{ type: "text", text: `${value} °${from === "celsius" ? "C" : "F"} is ${converted} °${unit === "celsius" ? "C" : "F"}` }], structuredContent: { value: converted, unit } };
+    return {
+      content: [{ type: "text", text: `${value} °${from === "celsius" ? "C" : "F"} is ${converted} °${unit === "celsius" ? "C" : "F"}` }],
+      structuredContent: { value: converted, unit },
+    };
   },
 });

@@ -19,7 +19,13 @@ export async function mcp(path: string, method: string, params: Record<string, u
   const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
   const request = new Request<unknown, IncomingRequestCfProperties>(`http://127.0.0.1:8787${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...name,
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,

@@ -44,7 +44,8 @@ const app = new Hono();
 
 app.post("/mcp", async (c) => {
   const message: unknown = await c.req.json();
-  if (!isObject(message) || typeof message["method"] !== "string") return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }, 400);
+  if (!isObject(message) || typeof message["method"] !== "string")
+    return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }, 400);
   const id = message["id"];
   if (id === undefined) return c.body(null, 202); // a notification, e.g. notifications/initialized
   const params = isObject(message["params"]) ? message["params"] : {};

@@ -31,7 +31,7 @@ let worker: ReturnType<typeof createWorker<Env>> | undefined;
 const workerFor = (env: Env) => {
   // Older builds have no `listen` option (it is ignored there).
   const heartbeatMs = env.BENCH_HEARTBEAT_MS ? Number(env.BENCH_HEARTBEAT_MS) : undefined;
-  worker ??= createWorker<Env>({ info, tools: [announce] }, heartbeatMs === undefined ? {} : ({ listen: { heartbeatMs } }));
+  worker ??= createWorker<Env>({ info, tools: [announce] }, heartbeatMs === undefined ? {} : { listen: { heartbeatMs } });
   return worker;
 };
 // The single-tenant Worker's hub (shard 0) is named "default".
@@ -78,6 +78,6 @@ export default {
     if (url.pathname === "/bench/stats") return stats(env);
     if (url.pathname === "/bench/hub-subscribe") return hubSubscribe(request, env, Number(url.searchParams.get("n") ?? "1"));
     const handler = workerFor(env);
-    return (handler.fetch)(request as Parameters<NonNullable<typeof handler.fetch>>[0], env, ctx);
+    return handler.fetch(request as Parameters<NonNullable<typeof handler.fetch>>[0], env, ctx);
   },
 } satisfies ExportedHandler<Env>;

@@ -15,7 +15,8 @@ export const FIXED_TOOLS = 3;
  */
 export function blobText(bytes: number): string {
   const lines: string[] = [];
-  for (let i = 0, n = 0; n < bytes; i++, n += 64) lines.push(`row ${String(i).padStart(6, "0")}: "edge-mcp scale bench", value=${String(i * 7919 % 100000).padStart(5, "0")};\n`.padStart(64, " "));
+  for (let i = 0, n = 0; n < bytes; i++, n += 64)
+    lines.push(`row ${String(i).padStart(6, "0")}: "edge-mcp scale bench", value=${String((i * 7919) % 100000).padStart(5, "0")};\n`.padStart(64, " "));
   return lines.join("").slice(0, bytes);
 }
 
@@ -52,7 +53,7 @@ const stream = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (args, ctx) => {
     const events = args["events"];
-    const delayMs = (args["delayMs"]) ?? 0;
+    const delayMs = args["delayMs"] ?? 0;
     for (let step = 1; step <= events; step++) {
       ctx.progress(step, events, `step ${step}`);
       await sleep(delayMs);
