@@ -87,6 +87,23 @@ export function workerEndpoint(server: McpServer, options: WorkerOptions, env: M
   });
 }
 
+/**
+ * The endpoint of a single-tenant Worker by env, built once per env: what its session and task
+ * objects run their requests on (the same settings as the Worker's own endpoint).
+ */
+export function workerEndpoints(server: McpServer | ServerOptions, options: WorkerOptions): (tenant: string, env: McpEnv) => Promise<Endpoint> {
+  const mcp = compiled(server);
+  const endpoints = new WeakMap<object, Endpoint>();
+  return async (_tenant, env) => {
+    let endpoint = endpoints.get(env);
+    if (!endpoint) {
+      endpoint = workerEndpoint(mcp, options, env);
+      endpoints.set(env, endpoint);
+    }
+    return endpoint;
+  };
+}
+
 /** Compiles a server given as options; a compiled one is used as it is. */
 export function compiled(server: McpServer | ServerOptions): McpServer {
   return "handle" in server ? server : createServer(server);

@@ -18,7 +18,7 @@ import { errorResponse } from "../http/responses.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
 import { SessionEngine } from "../session/session-engine.ts";
 import type { SessionStorage } from "../session/session-record.ts";
-import { compiled, workerEndpoint, type WorkerOptions } from "./create-worker.ts";
+import { workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv } from "./env.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
 
@@ -74,20 +74,7 @@ export type SessionObjectClass = new (ctx: DurableObjectState, env: McpEnv) => D
  */
 export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
-  let resolve: SessionEndpointResolver;
-  if (typeof server === "function") resolve = server;
-  else {
-    const mcp = compiled(server);
-    const endpoints = new WeakMap<object, Endpoint>();
-    resolve = async (_tenant, env) => {
-      let endpoint = endpoints.get(env);
-      if (!endpoint) {
-        endpoint = workerEndpoint(mcp, { ...workerOptions, legacySessions: true }, env);
-        endpoints.set(env, endpoint);
-      }
-      return endpoint;
-    };
-  }
+  const resolve: SessionEndpointResolver = typeof server === "function" ? server : workerEndpoints(server, { ...workerOptions, legacySessions: true });
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
 

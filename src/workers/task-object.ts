@@ -22,7 +22,7 @@ import type { McpServer, ServerOptions } from "../server/server.ts";
 import type { TaskStart } from "../server/task-access.ts";
 import { TaskEngine, type CreateOutcome } from "../tasks/task-engine.ts";
 import type { TaskRecord, TaskStorage } from "../tasks/task-record.ts";
-import { compiled, workerEndpoint, type WorkerOptions } from "./create-worker.ts";
+import { workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv } from "./env.ts";
 import type { TaskObjectRpc } from "./task-gateway.ts";
 
@@ -54,20 +54,7 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
  * export const McpTaskObject = createTaskObject(server);
  */
 export function createTaskObject(server: McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
-  let resolve: TaskEndpointResolver;
-  if (typeof server === "function") resolve = server;
-  else {
-    const mcp = compiled(server);
-    const endpoints = new WeakMap<object, Endpoint>();
-    resolve = async (_tenant, env) => {
-      let endpoint = endpoints.get(env);
-      if (!endpoint) {
-        endpoint = workerEndpoint(mcp, options, env);
-        endpoints.set(env, endpoint);
-      }
-      return endpoint;
-    };
-  }
+  const resolve: TaskEndpointResolver = typeof server === "function" ? server : workerEndpoints(server, options);
   return class McpTaskObject extends DurableObject<McpEnv> implements TaskObjectRpc {
     readonly #engine: TaskEngine;
 
