@@ -12,7 +12,6 @@ import { complete } from "./completion.ts";
 import type { PromptRegistry } from "./prompt-registry.ts";
 import { listPage } from "./list-page.ts";
 import { createHandlerContext, type TransportContext } from "./request-context.ts";
-import { callTarget } from "./search-tools.ts";
 import type { ResourceRegistry } from "./resource-registry.ts";
 import { SKILLS_EXTENSION, type SkillRegistry } from "./skill-registry.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
@@ -80,7 +79,7 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
     if (tool === tools.callTool) {
       // Tool search's call_tool: its target is admitted and run here, as a direct tools/call of it
       // (everything below, and anything added to it, applies to the target).
-      const target = await callTarget(tool, params, ctx, tools);
+      const target = await tools.callTarget(tool, params, ctx);
       if (!("tool" in target)) return target as unknown as JsonObject;
       ({ tool, params } = target);
     }

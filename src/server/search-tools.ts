@@ -7,7 +7,7 @@ import { checkArguments, errorResult, resolveTool, type ToolLookup } from "./cal
 import type { CompiledTool } from "./compile-tool.ts";
 import { transportOf, type TransportContext } from "./request-context.ts";
 import type { ToolFilter } from "./tool-filter.ts";
-import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS } from "./tool-search.ts";
+import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS, type ToolCatalog, type ToolSearchResult } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 const DEFAULT_LIMIT = 10;
@@ -18,22 +18,6 @@ const SUMMARY_CHARS = 200;
 const SELECT = "select:";
 
 type Detail = "names" | "summaries" | "full";
-
-/** Search results of one caller: the listed form of each tool found. */
-export interface ToolSearchResult {
-  /** Tools the caller may see (the search tools left out). */
-  total: number;
-  matched: number;
-  tools: JsonObject[];
-}
-
-/** What the search tools need of the server's tools (its registry), as the caller of `filter` sees them. */
-export interface ToolCatalog {
-  /** The best `limit` tools for a query, and how many matched. */
-  search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult;
-  /** The named tools, in the order asked; names of tools the caller cannot see go to `unknown`. */
-  pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] };
-}
 
 /** The first sentence of a description, cut at {@link SUMMARY_CHARS}. */
 function summary(description: unknown): string | undefined {

@@ -17,7 +17,7 @@ import type { Skill, SkillLimits } from "./skill.ts";
 import { SkillRegistry } from "./skill-registry.ts";
 import type { TransportContext } from "./request-context.ts";
 import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
-import type { ToolSearchOptions } from "./tool-search.ts";
+import type { ToolSearch } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 export interface ServerOptions {
@@ -52,8 +52,11 @@ export interface ServerOptions {
   scope?: string;
   /** Modules that could not be loaded: calls under their prefix get an isError result naming them. */
   unavailableModules?: readonly UnavailableModule[];
-  /** Tool search, off by default: adds `search_tools`, `describe_tools` and `call_tool` (see README, "Tool search"). */
-  toolSearch?: ToolSearchOptions;
+  /**
+   * Tool search, off by default: `toolSearch(options)` adds `search_tools`, `describe_tools` and
+   * `call_tool` (see README, "Tool search"). Servers without it do not bundle its code.
+   */
+  toolSearch?: ToolSearch;
 }
 
 /** A compiled MCP server. Build it once per isolate (at module scope) with {@link createServer}. */

@@ -8,10 +8,20 @@ import type { JsonObject } from "../core/types.ts";
 import { compileTool, type CompiledTool } from "./compile-tool.ts";
 import type { Era } from "./handler-context.ts";
 import { PagedList, type PagedListOptions } from "./paged-list.ts";
-import { SearchIndex } from "./search-index.ts";
-import { searchToolDefinitions, type ToolCatalog, type ToolSearchResult } from "./search-tools.ts";
+import type { Params } from "../core/jsonrpc.ts";
+import type { CallToolResult } from "../core/types.ts";
+import type { TransportContext } from "./request-context.ts";
 import type { ToolFilter } from "./tool-filter.ts";
-import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, searchDocument, type ToolSearchOptions } from "./tool-search.ts";
+import {
+  CALL_TOOL,
+  SEARCH_TOOL_NAMES,
+  alwaysLoaded,
+  searchDocument,
+  type ToolCatalog,
+  type ToolSearch,
+  type ToolSearchEngine,
+  type ToolSearchResult,
+} from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 /** A module whose tools cannot be listed (not bound, failing): calls to its prefix get an explanation. */
@@ -26,8 +36,8 @@ export interface ToolRegistryOptions extends PagedListOptions {
   privateModernTail?: string;
   /** Modules that could not be loaded: calls under their prefix get an isError result naming them. */
   unavailable?: readonly UnavailableModule[];
-  /** Tool search: adds `search_tools`, `describe_tools` and `call_tool` (see {@link ToolSearchOptions}). */
-  search?: ToolSearchOptions | undefined;
+  /** Tool search: adds `search_tools`, `describe_tools` and `call_tool` (made by `toolSearch()`). */
+  search?: ToolSearch | undefined;
 }
 
 /** What one caller sees: its list pages and which searchable tools it may find. */
@@ -72,7 +82,7 @@ export class ToolRegistry implements ToolCatalog {
   readonly #unavailable: readonly UnavailableModule[];
   /** Whether any tool may run as a task (then the server has the `tasks/*` methods). */
   readonly taskCapable: boolean;
-  #index: SearchIndex | undefined;
+  #index: ReturnType<ToolSearchEngine["index"]> | undefined;
   /** The `call_tool` of tool search, when it is on: `tools/call` runs its target in its place. */
   readonly callTool: CompiledTool | undefined;
 
@@ -81,7 +91,7 @@ export class ToolRegistry implements ToolCatalog {
     this.#unavailable = options.unavailable ?? [];
     const search = options.search;
     const pinned = new Set(search?.pinned ?? []);
-    const all = search ? [...searchToolDefinitions(this), ...definitions] : definitions;
+    const all = search ? [...search.engine.definitions(this), ...definitions] : definitions;
     all.forEach((definition, position) => {
       const tool = compileTool(definition);
       if (this.#tools.has(tool.name)) {
@@ -131,11 +141,23 @@ export class ToolRegistry implements ToolCatalog {
    * matched. The index is built on the first search.
    */
   search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult {
-    const index = (this.#index ??= new SearchIndex(this.#searchable.map((tool) => searchDocument(tool.listed))));
+    const engine = this.#options.search?.engine;
+    if (!engine) return { total: 0, matched: 0, tools: [] };
+    const index = (this.#index ??= engine.index(this.#searchable.map((tool) => searchDocument(tool.listed))));
     const view = this.#view(filter);
     const allowed = this.#allowedDocs(view);
     const outcome = index.search(query, limit, allowed);
     return { total: view.visible, matched: outcome.matched, tools: outcome.hits.map((hit) => (this.#searchable[hit.doc] as CompiledTool).listed) };
+  }
+
+  /** The tool a `call_tool` names, admitted as a direct call of it, and that call's params (tool search only). */
+  callTarget(
+    callToolItself: CompiledTool,
+    params: Params | undefined,
+    ctx: TransportContext,
+  ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult> {
+    const engine = this.#options.search?.engine as ToolSearchEngine;
+    return engine.callTarget(callToolItself, params, ctx, this);
   }
 
   /** The listed form of each named tool the caller may see, in the order asked; the other names in `unknown`. */

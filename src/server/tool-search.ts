@@ -1,8 +1,14 @@
 /** Tool search settings, and what search reads of a listed tool. */
 
 import { isObject } from "../core/json.ts";
-import type { JsonObject } from "../core/types.ts";
-import type { SearchDocument } from "./search-index.ts";
+import type { Params } from "../core/jsonrpc.ts";
+import type { CallToolResult, JsonObject } from "../core/types.ts";
+import type { ToolLookup } from "./call-tool.ts";
+import type { CompiledTool } from "./compile-tool.ts";
+import type { TransportContext } from "./request-context.ts";
+import type { SearchDocument, SearchOutcome } from "./search-index.ts";
+import type { ToolFilter } from "./tool-filter.ts";
+import type { ToolDefinition } from "./tool.ts";
 
 /**
  * Tool search, opt-in (`toolSearch: {}` in server options or a tenant config): the tools
@@ -22,6 +28,43 @@ export interface ToolSearchOptions {
    * drop a tool without breaking the tenant.
    */
   pinned?: readonly string[];
+}
+
+/** Search results of one caller: the listed form of each tool found. */
+export interface ToolSearchResult {
+  /** Tools the caller may see (the search tools left out). */
+  total: number;
+  matched: number;
+  tools: JsonObject[];
+}
+
+/** What the search tools need of the server's tools (its registry), as the caller of `filter` sees them. */
+export interface ToolCatalog {
+  /** The best `limit` tools for a query, and how many matched. */
+  search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult;
+  /** The named tools, in the order asked; names of tools the caller cannot see go to `unknown`. */
+  pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] };
+}
+
+/**
+ * What tool search runs on: its three tools, its index, and how `call_tool` finds its target.
+ * It is handed to the server by {@link ToolSearch} (made by `toolSearch()`), so a server without
+ * tool search does not bundle any of it.
+ */
+export interface ToolSearchEngine {
+  definitions(catalog: ToolCatalog): ToolDefinition[];
+  index(documents: SearchDocument[]): { search(query: string, limit: number, allowed?: Uint8Array): SearchOutcome };
+  callTarget(
+    callToolItself: CompiledTool,
+    params: Params | undefined,
+    ctx: TransportContext,
+    registry: ToolLookup,
+  ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult>;
+}
+
+/** Tool search turned on: its settings and its engine. Make it with `toolSearch(options)`. */
+export interface ToolSearch extends ToolSearchOptions {
+  readonly engine: ToolSearchEngine;
 }
 
 export const SEARCH_TOOLS = "search_tools";

@@ -15,6 +15,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/r
 import type { Skill } from "../server/skill.ts";
 import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
+import { toolSearch } from "../server/tool-search-engine.ts";
 import type { UnavailableModule } from "../server/tool-registry.ts";
 import type { ToolDefinition } from "../server/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
@@ -300,7 +301,7 @@ export class TenantDirectory {
       unavailableModules: unavailable,
       // Lists may differ per tenant and, with auth, per caller.
       cacheScope: tenant.auth ? "private" : "public",
-      ...(tenant.toolSearch ? { toolSearch: tenant.toolSearch } : {}),
+      ...(tenant.toolSearch ? { toolSearch: toolSearch(tenant.toolSearch) } : {}),
     });
   }
 }

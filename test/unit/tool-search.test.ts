@@ -4,6 +4,7 @@ import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { Authorizer } from "../../src/http/authorizer.ts";
 import { createServer } from "../../src/server/server.ts";
+import { toolSearch } from "../../src/server/tool-search-engine.ts";
 import { defineTool, type ToolDefinition } from "../../src/server/tool.ts";
 import type { JsonSchema } from "../../src/core/types.ts";
 import { schemaErrors } from "../schema.ts";
@@ -41,11 +42,11 @@ const tools: ToolDefinition[] = [
 
 const info = { name: "search-test", version: "1.0.0" };
 const app = createMcpApp({
-  server: createServer({ info, tools, toolSearch: { pinned: ["crm_contact_get"] } }),
+  server: createServer({ info, tools, toolSearch: toolSearch({ pinned: ["crm_contact_get"] }) }),
   stateSecret: "s",
   limits: { toolTimeoutMs: 200 },
 });
-const pinnedApp = createMcpApp({ server: createServer({ info, tools, toolSearch: { exposure: "pinned", pinned: ["invoice_total"] } }) });
+const pinnedApp = createMcpApp({ server: createServer({ info, tools, toolSearch: toolSearch({ exposure: "pinned", pinned: ["invoice_total"] }) }) });
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 const result = (reply: Reply) => reply.body["result"] as ToolResult;
@@ -214,12 +215,12 @@ describe("exposure", () => {
   });
 
   it("refuses a tool that takes a search tool's name, and ignores (with a log line) a pinned name that is no tool", () => {
-    expect(() => createServer({ info, tools: [tool("call_tool", "Mine.")], toolSearch: {} })).toThrow(DefinitionError);
-    expect(() => createServer({ info, tools: [tool("call_tool", "Mine.")], toolSearch: {} })).toThrow(/call_tool is a tool of tool search/);
+    expect(() => createServer({ info, tools: [tool("call_tool", "Mine.")], toolSearch: toolSearch() })).toThrow(DefinitionError);
+    expect(() => createServer({ info, tools: [tool("call_tool", "Mine.")], toolSearch: toolSearch() })).toThrow(/call_tool is a tool of tool search/);
     expect(() => createServer({ info, tools: [tool("call_tool", "Mine.")] })).not.toThrow();
     const log = vi.mocked(console.error);
     log.mockClear();
-    createServer({ info, tools, toolSearch: { pinned: ["nope"] } });
+    createServer({ info, tools, toolSearch: toolSearch({ pinned: ["nope"] }) });
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/toolSearch.pinned names "nope", which is not a tool/));
   });
 });
@@ -259,7 +260,7 @@ describe("views per caller", () => {
       return { key: crm ? "crm" : "-", allows: (name) => crm || !name.startsWith("crm_") };
     },
   };
-  const scoped = createMcpApp({ server: createServer({ info, tools, toolSearch: {}, pageSize: 4 }), authorizer, stateSecret: "s" });
+  const scoped = createMcpApp({ server: createServer({ info, tools, toolSearch: toolSearch(), pageSize: 4 }), authorizer, stateSecret: "s" });
   const ask = async (scopes: string, method: string, params: Record<string, unknown> = {}) =>
     (
       await scoped.request("http://localhost/mcp", {

@@ -6,7 +6,7 @@
  * support key lacks the hr, payroll, legal and security scopes, so it neither sees nor calls them.
  */
 
-import { createAuthorizer, parseAuthConfig } from "edge-mcp";
+import { createAuthorizer, parseAuthConfig, toolSearch } from "edge-mcp";
 import { createWorker } from "edge-mcp/workers";
 import { RESTRICTED, catalogTools, restrictedScopes } from "./catalog.ts";
 
@@ -18,7 +18,7 @@ export default createWorker(
     instructions: "10,000 tools named <department>_<record>_<action>. Find the one you need with search_tools, then call it by name or through call_tool.",
     tools,
     // Every tool is listed (pages every client can follow to the end); a few are pinned for hosts that defer the rest.
-    toolSearch: { pinned: ["crm_contact_get", "crm_contact_search", "support_ticket_create"] },
+    toolSearch: toolSearch({ pinned: ["crm_contact_get", "crm_contact_search", "support_ticket_create"] }),
   },
   {
     authorizer: createAuthorizer(

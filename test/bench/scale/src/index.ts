@@ -4,6 +4,7 @@
  * Worker entry. See ../../README.md, "Scale runs".
  */
 
+import { toolSearch } from "../../../../src/index.ts";
 import { createWorker } from "../../../../src/workers/index.ts";
 import { scaleTools } from "./tools.ts";
 
@@ -12,5 +13,5 @@ declare const TOOL_COUNT: number;
 export default createWorker({
   info: { name: "edge-mcp-bench-scale", version: "0.0.0" },
   tools: scaleTools(TOOL_COUNT),
-  toolSearch: {},
+  toolSearch: toolSearch(),
 });
