@@ -54,10 +54,23 @@ export function sessionLeaseId(sessionId: string): Promise<string> {
   return sha256Hex(sessionId);
 }
 
+// The admission of an anonymous caller with no client address is the same for every request of an
+// endpoint: built once (most stateless traffic of a server without auth, locally all of it).
+const anonymous = new WeakMap<Endpoint, Admission>();
+
 function admissionOf(request: Request, endpoint: Endpoint, principal: Principal | undefined): Admission {
-  const caller = callerKey(endpoint.tenant, principal);
   // Anonymous callers are told apart for quotas by the address Cloudflare reports, when there is one.
   const address = principal ? null : request.headers.get("cf-connecting-ip");
+  if (!principal && address === null) {
+    let shared = anonymous.get(endpoint);
+    if (!shared) {
+      const caller = callerKey(endpoint.tenant, undefined);
+      shared = Object.freeze({ tenant: endpoint.tenant, principal: undefined, caller, quotaHolder: caller, limits: endpoint.limits, quotas: endpoint.quotas });
+      anonymous.set(endpoint, shared);
+    }
+    return shared;
+  }
+  const caller = callerKey(endpoint.tenant, principal);
   return {
     tenant: endpoint.tenant,
     principal,

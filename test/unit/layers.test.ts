@@ -80,3 +80,24 @@ describe("layers", () => {
     expect(loops).toEqual([]);
   });
 });
+
+describe("opt-in code stays out of Workers that do not use it", () => {
+  /** Every file `entry` reaches through value imports. */
+  function reach(entry: string): Set<string> {
+    const seen = new Set<string>();
+    const visit = (path: string): void => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      const text = readFileSync(path, "utf8");
+      for (const m of text.matchAll(/^(?:import|export)(?!\s+type\s)[^;]*?from\s+"(\.[^"]+)"/gm)) visit(resolve(dirname(path), m[1] as string));
+    };
+    visit(entry);
+    return seen;
+  }
+
+  it("keeps tool search (its tools and index) out of createServer: only toolSearch() brings it in", () => {
+    const reached = [...reach(join(SRC, "server/server.ts"))].map((path) => relative(SRC, path));
+    expect(reached.filter((path) => /search-(tools|index|tokens)\.ts$/.test(path))).toEqual([]);
+    expect([...reach(join(SRC, "server/tool-search-engine.ts"))].map((path) => relative(SRC, path))).toContain("server/search-index.ts");
+  });
+});
