@@ -9,6 +9,7 @@ import { preflight, withCors } from "./cors.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
 import { handlePost, type WaitUntil } from "./mcp-post.ts";
 import { errorResponse } from "./responses.ts";
+import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
@@ -26,14 +27,22 @@ function waitUntilOf(c: { executionCtx: ExecutionContext }): WaitUntil | undefin
  * GET (stream, resume) and DELETE: admitted like every request (so a client without a token gets
  * 401 before anything else), then handed to the session the request names, or 405 without one.
  */
-async function handleStream(request: Request, endpoint: Endpoint): Promise<Response> {
+async function handleStream(request: Request, endpoint: Endpoint, waitUntil: WaitUntil | undefined): Promise<Response> {
   const trace = newTrace();
   trace.method = request.method;
   let response: Response;
   try {
     const admission = await admitStream(request, endpoint, trace);
     const sessionId = request.headers.get("mcp-session-id");
-    if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
+    if (endpoint.sessions && sessionId !== null && request.method === "GET") {
+      // A GET stream holds a place in the caller's streams quota while it is open.
+      const place = await takeStreamPlace(endpoint, admission, undefined, waitUntil);
+      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false).catch((error: unknown) => {
+        place.release();
+        throw error;
+      });
+      response = holdWhileStreaming(forwarded, place, waitUntil);
+    } else if (endpoint.sessions && sessionId !== null && request.method === "DELETE") {
       response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
@@ -89,10 +98,7 @@ export function createEndpointApp(endpoint: Endpoint): Hono {
     return request.headers.has("origin") ? answer.then((response) => withCors(request, response)) : answer;
   });
   app.options(path, guarded(preflight));
-  app.all(
-    path,
-    guarded((request) => handleStream(request, endpoint)),
-  );
+  app.all(path, (c) => guarded((request) => handleStream(request, endpoint, waitUntilOf(c)))(c));
   app.notFound(guarded(() => errorResponse(notFound)));
   app.onError((error) => errorResponse(error));
   return app;

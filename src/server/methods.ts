@@ -141,7 +141,8 @@ export function createMethods(parts: MethodParts): { legacy: Map<string, Method>
       "initialize",
       (request, ctx) => {
         const requested = param(request, "protocolVersion");
-        if (typeof requested !== "string") throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`);
+        if (typeof requested !== "string")
+          throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`, { status: 400, requestId: request.id });
         // Answer with the requested version when we speak it, else our newest legacy one (2025-11-25 lifecycle).
         const allowed = ctx.versions === undefined ? LEGACY_VERSIONS : LEGACY_VERSIONS.filter((v) => ctx.versions?.has(v));
         const newest = allowed[0];
