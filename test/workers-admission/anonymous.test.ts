@@ -1,30 +1,7 @@
 // Anonymous callers: counted by network (IPv4 address, IPv6 /64) for rate limits and quotas, and all together per tenant.
 import { describe, expect, it } from "vitest";
-import { resultOf, send } from "./fixture.ts";
-
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-
-/** A 2026-07-28 request from a client address. */
-export function from(tenant: string, address: string, method: string, params: Record<string, unknown> = {}): Promise<Response> {
-  const name = typeof params["name"] === "string" ? { "mcp-name": params["name"] } : {};
-  return send(tenant, {
-    body: { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } },
-    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...name, "cf-connecting-ip": address },
-  });
-}
-
-/** A 2025-11-25 initialize from a client address. */
-export function initializeFrom(
-  tenant: string,
-  address: string,
-  params: Record<string, unknown> = { protocolVersion: "2025-11-25" },
-  id = 1,
-): Promise<Response> {
-  return send(tenant, {
-    body: { jsonrpc: "2.0", id, method: "initialize", params: { capabilities: {}, clientInfo: { name: "t", version: "1" }, ...params } },
-    headers: { "cf-connecting-ip": address },
-  });
-}
+import { resultOf } from "./fixture.ts";
+import { from, initializeFrom } from "./network.ts";
 
 /** Twelve addresses of one IPv6 /64, spelt every way (expanded, compressed, upper case). */
 function addressesOf(prefix: string): string[] {
