@@ -21,8 +21,9 @@ export interface QuotaLimit {
   /**
    * All anonymous callers of the tenant together. One client may hold many networks (a /48 is
    * 65,536 /64s), so per-network counts alone cannot keep it from filling the tenant's allowance.
+   * Unset: no bound beyond `perTenant` (the defaults set it).
    */
-  readonly anonymous: number;
+  readonly anonymous?: number;
 }
 
 export type Quotas = Readonly<Record<QuotaKind, QuotaLimit>>;

@@ -16,13 +16,7 @@ describe("clientNetwork", () => {
   });
 
   it("reads expanded, compressed and mixed-case spellings of one address as one key", () => {
-    const spellings = [
-      "2001:0db8:0000:0001:0000:0000:0000:0001",
-      "2001:db8:0:1::1",
-      "2001:DB8:0:1:0:0:0:1",
-      "2001:db8::1:0:0:0:1",
-      "2001:0DB8:0:0001::0001",
-    ];
+    const spellings = ["2001:0db8:0000:0001:0000:0000:0000:0001", "2001:db8:0:1::1", "2001:DB8:0:1:0:0:0:1", "2001:db8::1:0:0:0:1", "2001:0DB8:0:0001::0001"];
     expect(new Set(spellings.map(clientNetwork))).toEqual(new Set(["2001:db8:0:1::/64"]));
     expect(clientNetwork("::1")).toBe("0:0:0:0::/64");
     expect(clientNetwork("::")).toBe("0:0:0:0::/64");
