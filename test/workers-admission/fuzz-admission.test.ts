@@ -132,7 +132,7 @@ describe("fuzzing quota places", () => {
         headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", accept: "text/event-stream", "cf-connecting-ip": "203.0.113.222" },
       });
       expect([400, 404], `${method} ${sessionId}`).toContain(response.status);
-      expect(((await response.json()) as { error?: { code: number } }).error?.code).toBe(-32600);
+      expect((await response.json<{ error?: { code: number } }>()).error?.code).toBe(-32600);
     }
   }, 120_000);
 });
