@@ -4,7 +4,7 @@ import { DEFAULT_QUOTAS, type Admission, type QuotaLimit } from "../core/admissi
 import { randomToken } from "../core/bytes.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
-import { createMemoryQuotaCounter, leaseFor, type QuotaCounter } from "../server/quotas.ts";
+import { createMemoryQuotaCounter, leaseFor, type QuotaCounter } from "../server/state/quotas.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 /**
