@@ -14,7 +14,7 @@ import type { Endpoint } from "./endpoint.ts";
 export const STREAM_LEASE_MS = 5 * 60_000;
 
 // Without a quota counter (no MCP_QUOTAS bound), streams are counted in this isolate only.
-const isolateCounter = createMemoryQuotaCounter();
+let isolateCounter: QuotaCounter | undefined;
 
 /** A place taken for one open stream; `release` frees it (once; later calls do nothing). */
 export interface StreamPlace {
@@ -47,7 +47,7 @@ export async function takeStreamPlace(
   requestId: RequestId | undefined,
   waitUntil: ((promise: Promise<unknown>) => void) | undefined,
 ): Promise<StreamPlace> {
-  const counter: QuotaCounter = endpoint.quotaCounter ?? isolateCounter;
+  const counter: QuotaCounter = endpoint.quotaCounter ?? (isolateCounter ??= createMemoryQuotaCounter());
   const { tenant } = admission;
   // An admission decoded from an older record may lack the kind: the defaults apply.
   const limit = admission.quotas.streams ?? DEFAULT_QUOTAS.streams;
