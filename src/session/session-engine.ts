@@ -2,7 +2,7 @@
 
 import type { Admission } from "../core/admission.ts";
 import { constantTimeEqual, sha256Hex } from "../core/bytes.ts";
-import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
+import { ErrorCode, ProtocolError, invalidParams, invalidRequest } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest, type RequestId } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
@@ -235,9 +235,13 @@ export class SessionEngine {
   async #post(request: Request, record: SessionRecord, admission: Admission, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind === "response") {
-      if (!this.#pending.settle(message.id, message.result, message.error)) {
-        throw invalidRequest(`No request with id ${JSON.stringify(message.id)} is waiting for a response in this session`);
+      const settled = this.#pending.settle(message.id, message.result, message.error);
+      if (settled.ok === false && settled.malformed !== undefined) {
+        throw invalidParams(`The response to ${JSON.stringify(message.id)} does not answer its request: ${settled.malformed}; it counts as no answer`, {
+          status: 400,
+        });
       }
+      if (!settled.ok) throw invalidRequest(`No request with id ${JSON.stringify(message.id)} is waiting for a response in this session`);
       return new Response(null, { status: 202 });
     }
     if (message.kind === "notification") {
