@@ -41,7 +41,7 @@ function formProblem(schema: Record<string, unknown>, content: unknown): string 
 /**
  * Why an answer does not have the shape of the result its request expects, or undefined when it
  * has. An elicitation answer is `{action: "accept"|"decline"|"cancel"}`; a form accept also
- * carries `content` that matches `requestedSchema` (the flat schema of 2025-11-25 "Elicitation":
+ * carries `content` (absent counts as `{}`) that matches `requestedSchema` (the flat schema of 2025-11-25 "Elicitation":
  * string, number, integer, boolean and enum properties, `required`). Nothing else reaches a handler.
  */
 export function answerProblem(request: InputRequest, answer: unknown): string | undefined {
@@ -51,7 +51,8 @@ export function answerProblem(request: InputRequest, answer: unknown): string | 
       const action = answer["action"];
       if (typeof action !== "string" || !ACTIONS.has(action)) return `action must be "accept", "decline" or "cancel"`;
       if (action !== "accept" || request.params.mode === "url") return undefined;
-      return formProblem(request.params.requestedSchema, answer["content"]);
+      // Some clients send a bare accept (no content) for a form with nothing to fill in: it is checked as `{}`.
+      return formProblem(request.params.requestedSchema, answer["content"] === undefined ? {} : answer["content"]);
     }
     case "sampling/createMessage":
       return typeof answer["role"] === "string" && (isObject(answer["content"]) || Array.isArray(answer["content"])) ? undefined : "not a sampling result";
