@@ -11,6 +11,7 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/change-relay.ts";
+import { refreshNotifications } from "../server/refresh-notifications.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";
@@ -201,11 +202,8 @@ export class SessionEngine {
       send,
       // What the lost hub may have dropped is announced again: list changes and updates are
       // idempotent (the client lists or reads again), and 2025 clients have no other way to learn it.
-      ready: () => {
-        if (!again) return;
-        for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"])
-          send(method, {});
-        for (const uri of filter.resourceSubscriptions) send("notifications/resources/updated", { uri });
+      ready: (missed) => {
+        if (again || missed) for (const { method, params } of refreshNotifications(filter)) send(method, params);
       },
       // The hub went away (reset, eviction, deploy): subscribe again after 1 to 5 s, spread so
       // that a hub's sessions do not all come back at once.
