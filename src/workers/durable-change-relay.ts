@@ -4,12 +4,12 @@
  */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/change-relay.ts";
-import type { ChangeSink } from "../server/change-hub.ts";
-import { crossRequestWakeSupported } from "../server/doorbell.ts";
-import { publishWithRetries } from "../server/publish-retry.ts";
-import { SharedSubscription, type HubPosition } from "../server/shared-subscription.ts";
-import type { SubscriptionFilter } from "../server/subscription-filter.ts";
+import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/notifications/change-relay.ts";
+import type { ChangeSink } from "../server/notifications/change-hub.ts";
+import { crossRequestWakeSupported } from "../server/notifications/doorbell.ts";
+import { publishWithRetries } from "../server/notifications/publish-retry.ts";
+import { SharedSubscription, type HubPosition } from "../server/notifications/shared-subscription.ts";
+import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import type { McpNotificationHub } from "./notification-hub.ts";
 
 export interface DurableChangeRelayOptions {

@@ -1,7 +1,7 @@
 // Answers to input requests: what counts as an answer, and what counts as no answer (2025-11-25 "Elicitation" restricted schemas).
 import { describe, expect, it } from "vitest";
-import { answerProblem } from "../../src/server/input-answer.ts";
-import type { InputRequest } from "../../src/server/input.ts";
+import { answerProblem } from "../../src/server/inputs/input-answer.ts";
+import type { InputRequest } from "../../src/server/inputs/input.ts";
 
 const FORM: InputRequest = {
   method: "elicitation/create",

@@ -1,7 +1,7 @@
 // A change published while its hub restarts: retried with a fresh stub, and reported when it is lost after every try.
 import { describe, expect, it, vi } from "vitest";
-import { relayedChangeFeed } from "../../src/server/change-relay.ts";
-import { PublishFailure, publishWithRetries } from "../../src/server/publish-retry.ts";
+import { relayedChangeFeed } from "../../src/server/notifications/change-relay.ts";
+import { PublishFailure, publishWithRetries } from "../../src/server/notifications/publish-retry.ts";
 import { durableChangeRelay } from "../../src/workers/durable-change-relay.ts";
 
 /** A namespace of hub stubs whose `publish` fails `failures` times in a row (as a hub being reset does), counting stubs. */

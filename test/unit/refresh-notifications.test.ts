@@ -1,6 +1,6 @@
 // What a listener that may have missed changes is told: every list it listens to changed, every resource it subscribed to was updated.
 import { describe, expect, it } from "vitest";
-import { refreshNotifications } from "../../src/server/refresh-notifications.ts";
+import { refreshNotifications } from "../../src/server/notifications/refresh-notifications.ts";
 
 describe("refreshNotifications", () => {
   it("names every list and subscribed resource of the filter, and nothing for tasks", () => {
