@@ -28,7 +28,7 @@ async function subscribeDirectly(relay: ReturnType<typeof durableChangeRelay>, f
   await new Promise<void>((ready, fail) => {
     const sink: ChangeSink = {
       send: (method, params) => received.push(typeof params["uri"] === "string" ? `${method} ${params["uri"]}` : method),
-      ready,
+      ready: () => ready(),
       end: (reason) => fail(new Error(reason)),
     };
     stop = relay.subscribe(filter, sink);

@@ -70,7 +70,7 @@ describe("what a call by name reveals (README: what scopes hide)", () => {
   const request = new Request("https://mcp.example.com/mcp", { method: "POST" });
   const refusal = (authorizer: ReturnType<typeof createAuthorizer>, name: string) => {
     try {
-      authorizer.authorizeTool({ issuer: "https://issuer.example", subject: "eve", scopes: [] }, name, request);
+      authorizer.authorizeTool({ issuer: "https://issuer.example", subject: "eve", scopes: [], via: "jwt" }, name, request);
       return undefined;
     } catch (error) {
       const { status, headers } = error as ProtocolError;
