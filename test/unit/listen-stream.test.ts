@@ -83,6 +83,18 @@ describe("listen streams over a relay", () => {
     await stream.cancel();
   });
 
+  it("tells a client that may have missed changes to refresh every list it listens to, right after the acknowledgement", async () => {
+    const { relay, sinks } = fakeRelay();
+    const stream = await openListen(createMcpApp({ server, relay }), 6);
+    (sinks[0] as ChangeSink).ready?.(true);
+    const text = await stream.until(/list_changed/);
+    expect(messages(text)).toEqual([
+      expect.objectContaining({ method: "notifications/subscriptions/acknowledged" }),
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 6 } } },
+    ]);
+    await stream.cancel();
+  });
+
   it("ends gracefully with the listen result and a spread reconnection delay when the source ends", async () => {
     const { relay, sinks, unsubscribed } = fakeRelay();
     const stream = await openListen(createMcpApp({ server, relay }), 9);

@@ -156,7 +156,7 @@ describe("TenantDirectory", () => {
       content: [{ text: "forecast for acme" }],
     });
     for (const [tool, message] of [
-      ["broken_x", /module broken is unavailable: module broken: describe\(\) failed: cannot describe/],
+      ["broken_x", /module broken is unavailable: module broken: describe\(\) failed$/],
       ["slow_x", /module slow is unavailable: module slow did not answer describe\(\) within 50 ms/],
       ["ghost_x", /module ghost is unavailable: its service binding GHOST is not bound/],
     ] as const) {
@@ -178,6 +178,37 @@ describe("TenantDirectory", () => {
     };
     expect(result).toMatchObject({ isError: true });
     expect(result.content[0]?.text).toMatch(/module weather did not answer tool forecast within 30 ms/);
+  });
+});
+
+describe("what a service throws stays in the log", () => {
+  const SECRET = "postgres://admin:hunter2-fake-password@db.internal/prod";
+
+  it("answers a throwing tool call with 'module X failed' and logs the service's message with module and tool", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const config = { ...base, modules: [{ name: "weather", service: "WEATHER" }] };
+    const services = { WEATHER: service({ callTool: async () => Promise.reject(new Error(`connect failed: ${SECRET}`)) }) };
+    const app = createMcpApp({ server: await directory([config], services).server(parseTenantConfig(config)), allow: { hosts: ["acme.example.com"] } });
+    const reply = await modern(app, "tools/call", { name: "weather_forecast", arguments: {} });
+    expect(reply.body["result"]).toMatchObject({ content: [{ type: "text", text: "Tool weather_forecast failed: module weather failed" }], isError: true });
+    expect(JSON.stringify(reply.body)).not.toContain("hunter2");
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(`edge-mcp: module weather: tool forecast failed: connect failed: ${SECRET}`);
+    vi.restoreAllMocks();
+  });
+
+  it("answers calls of a module whose describe() threw without its message, and logs the message", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const config = { ...base, modules: [{ name: "greetings" }, { name: "broken", service: "BROKEN" }] };
+    const services = { BROKEN: service({ describe: async () => Promise.reject(new Error(SECRET)) }) };
+    const app = createMcpApp({ server: await directory([config], services).server(parseTenantConfig(config)), allow: { hosts: ["acme.example.com"] } });
+    const reply = await modern(app, "tools/call", { name: "broken_x", arguments: {} });
+    expect(reply.body["result"]).toMatchObject({
+      isError: true,
+      content: [{ text: "Tool broken_x failed: module broken is unavailable: module broken: describe() failed" }],
+    });
+    expect(JSON.stringify(reply.body)).not.toContain("hunter2");
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(`edge-mcp: module broken: describe() failed: ${SECRET}`);
+    vi.restoreAllMocks();
   });
 });
 

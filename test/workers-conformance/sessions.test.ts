@@ -125,6 +125,27 @@ describe("server→client requests", () => {
     expect(await call.next()).toBeUndefined();
   });
 
+  it("treats a malformed answer as no answer: the POST gets 400, the tool sees no content", async () => {
+    for (const bad of [
+      { action: "accept", content: "x" },
+      { action: "accept", content: { username: 42 } },
+      { action: "accept", content: { username: "ada", email: "not an address" } },
+      { action: "maybe" },
+    ]) {
+      const id = await open({ elicitation: {} });
+      const call = sseReader(await inSession(id, "tools/call", { name: "test_elicitation", arguments: { message: "Who are you?" } }));
+      await call.next(); // priming event
+      const request = (await call.next())?.data as { id: string };
+      const answer = await raw(id, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result: bad }) });
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/does not answer its request/) } });
+      const result = (await call.next())?.data as { result: { isError: boolean; content: { text: string }[] } };
+      expect(result.result.isError).toBe(true);
+      expect(result.result.content[0]?.text).toMatch(/malformed.*counts as no answer/);
+      expect(await call.next()).toBeUndefined();
+    }
+  });
+
   it("refuses a response nobody waits for", async () => {
     const id = await open();
     const reply = await raw(id, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: "srv-404", result: {} }) });
