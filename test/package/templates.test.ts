@@ -75,13 +75,19 @@ function devVar(file: string, name: string): string {
 describe.each(CASES)("the $template template", (c) => {
   const name = `my-${c.template}-server`;
   let project: string;
+  let work: string;
+  let created: string;
 
   beforeAll(async () => {
-    const work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
+    work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
     // `npm create edge-mcp@latest my-server -- --template T` runs the create-edge-mcp bin; here from its tarball.
-    await run("npm", ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template], {
-      cwd: work,
-    });
+    ({ stdout: created } = await run(
+      "npm",
+      ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template],
+      {
+        cwd: work,
+      },
+    ));
     project = join(work, name);
     try {
       await run("npm", ["install", ...NPM_OFFLINE, inject("edgeMcpTarball")], { cwd: project });
@@ -101,6 +107,12 @@ describe.each(CASES)("the $template template", (c) => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules/edge-mcp/package.json"), "utf8")) as { version: string };
     const released = JSON.parse(readFileSync(new URL("../../create-edge-mcp/package.json", import.meta.url), "utf8")) as { version: string };
     expect(installed.version).toBe(released.version);
+  });
+
+  it("says how to install edge-mcp from a checkout, since npm runs offline here and cannot tell whether it is published", () => {
+    const version = (JSON.parse(readFileSync(join(project, "node_modules/edge-mcp/package.json"), "utf8")) as { version: string }).version;
+    expect(created).toContain(`edge-mcp@${version} could not be found on the npm registry`);
+    expect(created).toContain(`npm install ${join(work, "edge-mcp", `edge-mcp-${version}.tgz`)}`);
   });
 
   it("type-checks with its own strict tsconfig, which does not allow .ts imports", async () => {
