@@ -56,7 +56,7 @@ export interface ServerOptions {
   unavailableModules?: readonly UnavailableModule[];
   /**
    * Tool search, off by default: `toolSearch(options)` adds `search_tools`, `describe_tools` and
-   * `call_tool` (see README, "Tool search"). Servers without it do not bundle its code.
+   * `call_tool` (see docs/tool-search.md). Servers without it do not bundle its code.
    */
   toolSearch?: ToolSearch;
   /**

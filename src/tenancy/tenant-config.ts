@@ -74,7 +74,7 @@ export interface TenantConfig {
   tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
-  /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
+  /** Tool search over the tenant's tools: `{}` turns it on (see docs/tool-search.md). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
 }

@@ -56,7 +56,7 @@ export function durableBindings(
   const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
   if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
     throw new DefinitionError(
-      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)",
+      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
     );
   }
   return {

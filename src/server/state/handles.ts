@@ -61,7 +61,7 @@ function unusable(handle: unknown): HandleError {
 export function createHandles(store: HandleStore | undefined, admission: Admission, quotas?: QuotaCounter, now: () => number = Date.now): Handles {
   const scope = admission.caller;
   const need = (): HandleStore => {
-    if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see README)");
+    if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see docs/handles.md)");
     return store;
   };
   const check = (handle: unknown): string => {
