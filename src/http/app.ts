@@ -6,6 +6,8 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { admitStream, newTrace } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { preflight, withCors } from "./cors.ts";
+import { checkOptions } from "../core/option-checks.ts";
+import { APP_OPTION_RULES } from "./app-option-rules.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
 import { handlePost, type WaitUntil } from "./mcp-post.ts";
 import { errorResponse } from "./responses.ts";
@@ -54,6 +56,7 @@ async function handleStream(request: Request, endpoint: Endpoint): Promise<Respo
 
 /** Builds the app once per isolate; its `fetch` answers requests. */
 export function createMcpApp(options: McpAppOptions): Hono {
+  checkOptions(options, APP_OPTION_RULES, "createMcpApp");
   return createEndpointApp(createEndpoint(options));
 }
 

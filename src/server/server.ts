@@ -19,6 +19,8 @@ import type { TransportContext } from "./request-context.ts";
 import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
 import type { ToolSearch } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
+import { checkOptions } from "../core/option-checks.ts";
+import { SERVER_OPTION_RULES } from "./server-option-rules.ts";
 
 export interface ServerOptions {
   /** `serverInfo` sent to clients: name and version are required. */
@@ -80,6 +82,7 @@ export interface McpServer {
  * skill (and file) and the problem.
  */
 export function createServer(options: ServerOptions): McpServer {
+  checkOptions(options, SERVER_OPTION_RULES, "createServer");
   const info = options.info;
   const serverInfoMeta = { [MetaKey.serverInfo]: info };
   const ttlMs = options.listTtlMs ?? 300_000;

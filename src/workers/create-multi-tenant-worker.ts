@@ -3,6 +3,7 @@
 import type { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { checkOptions } from "../core/option-checks.ts";
 import type { Implementation } from "../core/types.ts";
 import { createEndpointApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
@@ -21,6 +22,7 @@ import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
+import { MULTI_TENANT_OPTION_RULES } from "./worker-option-rules.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -150,7 +152,7 @@ function tenantAppOptions(
     ...(tenant.quotas ? { quotas: tenant.quotas } : {}),
     ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
     responseMode: responseModeOf(env, options.responseMode),
-    debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
+    debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
@@ -205,6 +207,7 @@ function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: 
  * export default createMultiTenantWorker({ modules: { notes: notesModule } });
  */
 export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): McpWorker<E> {
+  checkOptions(options, MULTI_TENANT_OPTION_RULES, "createMultiTenantWorker");
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).

@@ -45,7 +45,9 @@ describe("headers are ASCII", () => {
   });
 
   it("builds 401 and 403 challenges of the authorizer from ASCII only", async () => {
-    const authorizer = createAuthorizer(config({ keys: [(await testKey("ES256", "k1")).publicJwk], scopesSupported: ["tools:read"], toolScopes: { deploy: ["deploy:prod"] } }));
+    const authorizer = createAuthorizer(
+      config({ keys: [(await testKey("ES256", "k1")).publicJwk], scopesSupported: ["tools:read"], toolScopes: { deploy: ["deploy:prod"] } }),
+    );
     const request = (authorization: string) => new Request("https://mcp.example.com/t/acme/mcp", { method: "POST", headers: { authorization } });
     const headers: string[] = [];
     for (const value of ["", "Bearer tok\u00e9n", "Bearer a.b.c", "Bearer x"]) {
@@ -67,5 +69,4 @@ describe("headers are ASCII", () => {
       expect(header).not.toMatch(/\?\d/);
     }
   });
-
 });
