@@ -21,9 +21,9 @@ export type {
   ToolAnnotations,
 } from "./core/types.ts";
 export type { StandardSchema } from "./core/standard-schema.ts";
-export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tool.ts";
-export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/task-access.ts";
-export type { FromJsonSchema } from "./server/json-schema-type.ts";
+export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tools/tool.ts";
+export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
+export type { FromJsonSchema } from "./server/tools/json-schema-type.ts";
 export {
   defineResource,
   defineResourceTemplate,
@@ -31,8 +31,8 @@ export {
   type ResourceDefinition,
   type ResourceReadReturn,
   type ResourceTemplateDefinition,
-} from "./server/resource.ts";
-export { defineSkill } from "./server/compile-skill.ts";
+} from "./server/resources/resource.ts";
+export { defineSkill } from "./server/skills/compile-skill.ts";
 export {
   DEFAULT_SKILL_LIMITS,
   type ExternalSkillFile,
@@ -42,18 +42,18 @@ export {
   type SkillFile,
   type SkillFileContent,
   type SkillLimits,
-} from "./server/skill.ts";
-export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompt.ts";
-export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/handler-context.ts";
-export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/input.ts";
-export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/change-hub.ts";
-export type { ChangeRelay } from "./server/change-relay.ts";
-export type { SubscriptionFilter } from "./server/subscription-filter.ts";
-export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleStore, type Handles } from "./server/handles.ts";
+} from "./server/skills/skill.ts";
+export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompts/prompt.ts";
+export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/context/handler-context.ts";
+export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/inputs/input.ts";
+export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/notifications/change-hub.ts";
+export type { ChangeRelay } from "./server/notifications/change-relay.ts";
+export type { SubscriptionFilter } from "./server/notifications/subscription-filter.ts";
+export { HandleError, createMemoryHandleStore, type HandleOptions, type HandleStore, type Handles } from "./server/state/handles.ts";
 export { createServer, type McpServer, type ServerOptions } from "./server/server.ts";
-export type { ToolSearch, ToolSearchOptions } from "./server/tool-search.ts";
-export { toolSearch } from "./server/tool-search-engine.ts";
-export type { ToolFilter } from "./server/tool-filter.ts";
+export type { ToolSearch, ToolSearchOptions } from "./server/tools/tool-search.ts";
+export { toolSearch } from "./server/search/tool-search-engine.ts";
+export type { ToolFilter } from "./server/tools/tool-filter.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";
@@ -61,7 +61,7 @@ export { createSkillCatalog, type SkillCatalog } from "./modules/skill-catalog.t
 export { parseTenantConfig, parseTenantsDocument, type ModuleRef, type TenantConfig } from "./tenancy/tenant-config.ts";
 export { API_KEY_ISSUER, callerKey, type Principal } from "./core/principal.ts";
 export { DEFAULT_QUOTAS, type Admission, type CallLimits, type QuotaKind, type QuotaLimit, type Quotas } from "./core/admission.ts";
-export { createMemoryQuotaCounter, type QuotaCounter, type QuotaLease } from "./server/quotas.ts";
+export { createMemoryQuotaCounter, type QuotaCounter, type QuotaLease } from "./server/state/quotas.ts";
 export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
 export { createAuthorizer, type Authorizer } from "./http/authorizer.ts";
 export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";

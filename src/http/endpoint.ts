@@ -1,11 +1,12 @@
 /** The Endpoint: every setting of one MCP endpoint, gathered once per app and passed by reference. */
 
 import { DEFAULT_QUOTAS, type CallLimits, type QuotaKind, type QuotaLimit, type Quotas } from "../core/admission.ts";
-import type { ChangeRelay } from "../server/change-relay.ts";
-import type { HandleStore } from "../server/handles.ts";
-import type { QuotaCounter } from "../server/quotas.ts";
-import { createStateSealer, type StateSealer } from "../server/request-state.ts";
+import type { ChangeRelay } from "../server/notifications/change-relay.ts";
+import type { HandleStore } from "../server/state/handles.ts";
+import type { QuotaCounter } from "../server/state/quotas.ts";
+import { createStateSealer, type StateSealer } from "../server/state/request-state.ts";
 import type { McpServer } from "../server/server.ts";
+import type { EndpointServices } from "../server/context/transport.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";
@@ -78,7 +79,7 @@ export interface McpAppOptions {
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
-export interface Endpoint {
+export interface Endpoint extends EndpointServices {
   readonly server: McpServer;
   readonly path: string;
   readonly tenant: string;

@@ -4,17 +4,14 @@ import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
-import type { ChangeFeed } from "../server/change-hub.ts";
-import type { CompiledTool } from "../server/compile-tool.ts";
-import type { HandleStore } from "../server/handles.ts";
-import type { Era } from "../server/handler-context.ts";
-import type { InputChannel } from "../server/input.ts";
-import type { QuotaCounter } from "../server/quotas.ts";
+import type { ChangeFeed } from "../server/notifications/change-hub.ts";
+import type { CompiledTool } from "../server/tools/compile-tool.ts";
+import type { Era } from "../server/context/handler-context.ts";
+import type { InputChannel } from "../server/inputs/input.ts";
 import type { MethodResult } from "../server/raw-result.ts";
-import type { TransportContext } from "../server/request-context.ts";
-import type { StateSealer } from "../server/request-state.ts";
-import type { TaskAccess } from "../server/task-access.ts";
-import type { ToolFilter } from "../server/tool-filter.ts";
+import type { TransportContext } from "../server/context/transport.ts";
+import type { TaskAccess } from "../server/tasks/task-access.ts";
+import type { ToolFilter } from "../server/tools/tool-filter.ts";
 import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -71,10 +68,10 @@ export class Exchange implements TransportContext {
   readonly progressToken: RequestId | undefined;
   readonly admission: Admission;
   readonly tool: CompiledTool | undefined;
-  readonly changes: ChangeFeed | undefined;
+  readonly changes: ChangeFeed;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
-  readonly #endpoint: Endpoint;
+  readonly endpoint: Endpoint;
   readonly #request: Request;
   readonly #openStream: (onCancel: () => void) => ResponseStream;
   readonly #cancelOnDisconnect: boolean;
@@ -91,7 +88,7 @@ export class Exchange implements TransportContext {
 
   constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
     this.#request = request;
-    this.#endpoint = endpoint;
+    this.endpoint = endpoint;
     this.era = init.era;
     this.protocolVersion = init.protocolVersion;
     this.clientCapabilities = init.clientCapabilities;
@@ -99,7 +96,7 @@ export class Exchange implements TransportContext {
     this.progressToken = init.progressToken;
     this.admission = init.admission;
     this.tool = init.tool;
-    this.changes = init.changes;
+    this.changes = init.changes ?? endpoint.server.changes;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;
     this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
@@ -107,35 +104,19 @@ export class Exchange implements TransportContext {
     this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel, { keepAliveMs: this.#cancelOnDisconnect ? endpoint.keepAliveMs : 0 }));
   }
 
-  get sealer(): StateSealer {
-    return this.#endpoint.sealer;
-  }
-
-  get versions(): ReadonlySet<string> | undefined {
-    return this.#endpoint.revisions;
-  }
-
-  get handleStore(): HandleStore | undefined {
-    return this.#endpoint.handleStore;
-  }
-
-  get quotas(): QuotaCounter | undefined {
-    return this.#endpoint.quotaCounter;
-  }
-
   get tasks(): TaskAccess | undefined {
-    const gateway = this.#endpoint.tasks;
+    const gateway = this.endpoint.tasks;
     return gateway && callerTasks(gateway, this.admission);
   }
 
   admitTool(name: string): Promise<CompiledTool> {
-    return admitToolCall(this.#endpoint, this.admission, this.#request, name, undefined, undefined, true);
+    return admitToolCall(this.endpoint, this.admission, this.#request, name, undefined, undefined, true);
   }
 
   /** The tools this caller's scopes allow (auth endpoints whose tools need scopes). */
   get toolFilter(): ToolFilter | undefined {
     const principal = this.admission.principal;
-    return principal ? this.#endpoint.authorizer?.toolFilter?.(principal) : undefined;
+    return principal ? this.endpoint.authorizer?.toolFilter?.(principal) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -153,7 +134,7 @@ export class Exchange implements TransportContext {
   }
 
   notify(method: string, params: JsonObject): void {
-    if (this.#endpoint.responseMode === "json") return;
+    if (this.endpoint.responseMode === "json") return;
     this.sendMessage(JSON.stringify({ jsonrpc: "2.0", method, params }));
   }
 
@@ -173,7 +154,7 @@ export class Exchange implements TransportContext {
    * the stream is resumable (a legacy session); the client reconnects with `Last-Event-ID`.
    */
   closeStream(): void {
-    if (this.#endpoint.responseMode === "json") return;
+    if (this.endpoint.responseMode === "json") return;
     if (this.#stream) {
       this.#stream.disconnect?.();
       return;
@@ -194,7 +175,7 @@ export class Exchange implements TransportContext {
       },
     );
     this.#finished = outcome.then(() => undefined);
-    if (this.#endpoint.responseMode !== "sse") {
+    if (this.endpoint.responseMode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = resolve;
         void outcome.then(() => resolve(this.#buffered !== undefined));
@@ -247,14 +228,14 @@ export class Exchange implements TransportContext {
    * the end. Handlers that never read the signal keep their JSON answer and pay for no timer.
    */
   #armPromotion(): void {
-    const { responseMode, keepAliveMs } = this.#endpoint;
+    const { responseMode, keepAliveMs } = this.endpoint;
     if (this.#wake === undefined || this.#promotion !== undefined || this.#controller === undefined) return;
     if (!this.#cancelOnDisconnect || responseMode !== "auto" || keepAliveMs <= 0) return;
     this.#promotion = setTimeout(() => this.#wake?.(true), keepAliveMs);
   }
 
   #out(json: string): string {
-    if (this.#endpoint.debug) logMessage("out", json);
+    if (this.endpoint.debug) logMessage("out", json);
     return json;
   }
 }

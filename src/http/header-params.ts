@@ -5,7 +5,7 @@ import { decodeHeaderValue } from "../core/header-value.ts";
 import { isObject } from "../core/json.ts";
 import type { HeaderReader } from "../core/era.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
-import type { CompiledTool, HeaderParam } from "../server/compile-tool.ts";
+import type { CompiledTool, HeaderParam } from "../server/tools/compile-tool.ts";
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let value = args;

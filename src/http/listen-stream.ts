@@ -3,9 +3,9 @@
 import type { RequestId } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
-import type { ChangeSink } from "../server/change-hub.ts";
-import { Doorbell } from "../server/doorbell.ts";
-import type { SubscriptionFilter } from "../server/subscription-filter.ts";
+import type { ChangeSink } from "../server/notifications/change-hub.ts";
+import { Doorbell } from "../server/notifications/doorbell.ts";
+import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import { logMessage } from "./debug-log.ts";
 import { SSE_HEADERS } from "./sse-stream.ts";
 

@@ -5,7 +5,7 @@ import type { ModernRequestInfo } from "../core/era.ts";
 import { invalidParams } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
-import { declaresTasks, tasksExtensionRequired } from "../server/task-access.ts";
+import { declaresTasks, tasksExtensionRequired } from "../server/tasks/task-access.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 /** The most task ids one listen stream may ask for (each is checked against its task). */

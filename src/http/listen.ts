@@ -2,9 +2,9 @@
 
 import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
-import type { ChangeSource } from "../server/change-hub.ts";
-import { crossRequestWakeSupported } from "../server/doorbell.ts";
-import { parseSubscriptionFilter } from "../server/subscription-filter.ts";
+import type { ChangeSource } from "../server/notifications/change-hub.ts";
+import { crossRequestWakeSupported } from "../server/notifications/doorbell.ts";
+import { parseSubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_QUEUED_BYTES, ListenStream } from "./listen-stream.ts";
 
 /** Only where the runtime cannot wake a stream from another request: how often such a stream polls its queue. */

@@ -4,7 +4,7 @@ import { invalidRequest } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
-import { relayedChangeFeed } from "../server/change-relay.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { admitPost, newTrace, sessionLeaseId, type AdmittedPost } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { logMessage } from "./debug-log.ts";

@@ -3,7 +3,7 @@
 import type { Admission, QuotaLimit } from "../core/admission.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { JsonObject } from "../core/types.ts";
-import type { TaskAccess, TaskStart } from "../server/task-access.ts";
+import type { TaskAccess, TaskStart } from "../server/tasks/task-access.ts";
 
 /** How long tasks live and how often clients should poll them. */
 export interface TaskSettings {

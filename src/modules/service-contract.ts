@@ -12,7 +12,7 @@
  */
 
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../core/types.ts";
-import type { TaskSupport } from "../server/tool.ts";
+import type { TaskSupport } from "../server/tools/tool.ts";
 
 /** A tool as a service lists it: the `Tool` shape of `tools/list`, without prefix. */
 export interface ServiceTool {

@@ -3,8 +3,8 @@
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import type { CallToolResult } from "../core/types.ts";
-import type { HandlerContext } from "../server/handler-context.ts";
-import { defineTool, type ToolDefinition } from "../server/tool.ts";
+import type { HandlerContext } from "../server/context/handler-context.ts";
+import { defineTool, type ToolDefinition } from "../server/tools/tool.ts";
 import type { ServiceCallContext, ServiceCatalog, ToolService } from "./service-contract.ts";
 
 export interface ServiceModuleOptions {

@@ -2,7 +2,7 @@
 
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
-import type { SkillDefinition, SkillFile } from "../server/skill.ts";
+import type { SkillDefinition, SkillFile } from "../server/skills/skill.ts";
 import type { ServiceSkill, ToolService } from "./service-contract.ts";
 import { ModuleFailure, callContext, withTimeout, type ServiceModuleOptions } from "./service-module.ts";
 

@@ -1,8 +1,8 @@
 /** For tool service authors: skill declarations turned into the `skills` of `describe()` and the answers of `readSkillFile()`. */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import type { Skill, SkillLimits } from "../server/skill.ts";
-import { checkSkillLimits, resolveSkillLimits } from "../server/skill-registry.ts";
+import type { Skill, SkillLimits } from "../server/skills/skill.ts";
+import { checkSkillLimits, resolveSkillLimits } from "../server/skills/skill-registry.ts";
 import type { ServiceSkill } from "./service-contract.ts";
 
 /** The skills of a tool service, compiled once (same checks as a server's skills). */

@@ -1,9 +1,9 @@
 /** A bundled module: tools (and optionally resources, prompts and skills) shipped inside the Worker. */
 
-import type { PromptDefinition } from "../server/prompt.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
-import type { Skill } from "../server/skill.ts";
-import type { ToolDefinition } from "../server/tool.ts";
+import type { PromptDefinition } from "../server/prompts/prompt.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resources/resource.ts";
+import type { Skill } from "../server/skills/skill.ts";
+import type { ToolDefinition } from "../server/tools/tool.ts";
 
 export interface ToolModule {
   tools?: readonly ToolDefinition[];

@@ -5,20 +5,28 @@ import { isObject } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { Implementation } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
-import { ChangeHub } from "./change-hub.ts";
-import type { Era } from "./handler-context.ts";
-import { createMethods, type Method } from "./methods.ts";
-import type { PromptDefinition } from "./prompt.ts";
+import { ChangeHub } from "./notifications/change-hub.ts";
+import { handlerContextFactory, type HandlerContextFactory } from "./context/create-handler-context.ts";
+import type { Era } from "./context/handler-context.ts";
+import type { Feature, FeatureHost, FeatureParts, Method, ToolCallHook } from "./feature.ts";
+import { createMethods } from "./methods.ts";
+import { completionsFeature } from "./completions/completions-feature.ts";
+import { promptsFeature } from "./prompts/prompts-feature.ts";
+import { resourcesFeature } from "./resources/resources-feature.ts";
+import { skillsFeature } from "./skills/skills-feature.ts";
+import { tasksFeature } from "./tasks/tasks-feature.ts";
+import { toolsFeature } from "./tools/tools-feature.ts";
+import type { TransportContext } from "./context/transport.ts";
+import type { PromptDefinition } from "./prompts/prompt.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
-import { PromptRegistry } from "./prompt-registry.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./resource.ts";
-import { ResourceRegistry } from "./resource-registry.ts";
-import type { Skill, SkillLimits } from "./skill.ts";
-import { SkillRegistry } from "./skill-registry.ts";
-import type { TransportContext } from "./request-context.ts";
-import { ToolRegistry, type UnavailableModule } from "./tool-registry.ts";
-import type { ToolSearch } from "./tool-search.ts";
-import type { ToolDefinition } from "./tool.ts";
+import { PromptRegistry } from "./prompts/prompt-registry.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
+import { ResourceRegistry } from "./resources/resource-registry.ts";
+import type { Skill, SkillLimits } from "./skills/skill.ts";
+import { SkillRegistry } from "./skills/skill-registry.ts";
+import { ToolRegistry, type UnavailableModule } from "./tools/tool-registry.ts";
+import type { ToolSearch } from "./tools/tool-search.ts";
+import type { ToolDefinition } from "./tools/tool.ts";
 import { checkOptions } from "../core/option-checks.ts";
 import { SERVER_OPTION_RULES } from "./server-option-rules.ts";
 
@@ -59,6 +67,12 @@ export interface ServerOptions {
    * `call_tool` (see README, "Tool search"). Servers without it do not bundle its code.
    */
   toolSearch?: ToolSearch;
+  /**
+   * Extensions and other opt-in features, each through the feature seam (see {@link Feature}):
+   * what they declare, their methods per era, their tools and resources, what they add to a
+   * handler's context.
+   */
+  features?: readonly Feature[];
 }
 
 /** A compiled MCP server. Build it once per isolate (at module scope) with {@link createServer}. */
@@ -74,7 +88,12 @@ export interface McpServer {
   handle(request: InboundRequest, ctx: TransportContext): Promise<MethodResult>;
   /** True when the era has this method (404 / -32601 otherwise in 2026-07-28). */
   hasMethod(method: string, era: Era): boolean;
+  /** Builds a handler's context for a request of this server (with what its features add). */
+  readonly handlerContext: HandlerContextFactory;
 }
+
+/** Built-in features after tools, always installed; each brings nothing when the server declares nothing of its kind. */
+const BUILT_IN: readonly Feature[] = [resourcesFeature, promptsFeature, completionsFeature, skillsFeature, tasksFeature];
 
 /**
  * Compiles a server: validates every declaration; validators, list pages and the search index
@@ -97,17 +116,43 @@ export function createServer(options: ServerOptions): McpServer {
     scope: options.scope ?? info.name,
   };
 
-  const tools = new ToolRegistry(options.tools ?? [], {
+  const extra = options.features ?? [];
+  const tools = new ToolRegistry([...(options.tools ?? []), ...extra.flatMap((feature) => feature.tools ?? [])], {
     ...listOptions,
     privateModernTail: tail("private"),
     unavailable: options.unavailableModules ?? [],
     search: options.toolSearch,
   });
   const skills = new SkillRegistry(options.skills ?? [], listOptions, options.skillLimits);
-  const resources = new ResourceRegistry([...(options.resources ?? []), ...skills.resources()], options.resourceTemplates ?? [], listOptions);
+  const declaredResources = [...(options.resources ?? []), ...extra.flatMap((feature) => feature.resources ?? []), ...skills.resources()];
+  const resources = new ResourceRegistry(declaredResources, options.resourceTemplates ?? [], listOptions);
   const prompts = new PromptRegistry(options.prompts ?? [], listOptions);
   const changes = new ChangeHub();
-  const methods = createMethods({ info, instructions: options.instructions, tools, resources, prompts, skills, changes, cacheHints, serverInfoMeta });
+
+  // The seam: every feature is installed once; the handler context is made once every feature has said what it adds.
+  const hooks: ToolCallHook[] = [];
+  let handlerContext: HandlerContextFactory = () => {
+    throw new Error("a handler context was asked for while the server was being built");
+  };
+  const host: FeatureHost = {
+    info,
+    tools,
+    resources,
+    prompts,
+    skills,
+    changes,
+    cacheHints,
+    handlerContext: (transport, inputs) => handlerContext(transport, inputs),
+  };
+  const features = [toolsFeature(() => hooks), ...BUILT_IN, ...extra];
+  const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
+  const members = new Map<string, (transport: TransportContext) => unknown>();
+  for (const parts of installed) {
+    if (parts.callTool) hooks.push(parts.callTool);
+    for (const [name, compute] of Object.entries(parts.context ?? {})) members.set(name, compute);
+  }
+  handlerContext = handlerContextFactory(members);
+  const methods = createMethods({ info, instructions: options.instructions, cacheHints, serverInfoMeta }, installed);
 
   const table = (era: Era): ReadonlyMap<string, Method> => (era === "modern" ? methods.modern : methods.legacy);
 
@@ -119,6 +164,7 @@ export function createServer(options: ServerOptions): McpServer {
     skills,
     changes,
     hasMethod: (method, era) => table(era).has(method),
+    handlerContext: host.handlerContext,
     async handle(request, ctx) {
       const method = table(ctx.era).get(request.method);
       if (!method) {

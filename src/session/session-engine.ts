@@ -10,7 +10,7 @@ import { isLegacyVersion } from "../core/versions.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
-import { relayedChangeFeed } from "../server/change-relay.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";

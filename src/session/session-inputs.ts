@@ -1,7 +1,7 @@
 /** Server→client requests in a legacy session: sent on the request's SSE stream, answered by a later POST. */
 
 import type { RequestId } from "../core/jsonrpc.ts";
-import { clientSupports, type InputChannel, type InputRequest } from "../server/input.ts";
+import { clientSupports, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
 import type { JsonObject } from "../core/types.ts";
 
 interface Waiter {

@@ -7,9 +7,8 @@ import type { JsonObject } from "../core/types.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { toProtocolError } from "../http/responses.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
-import { callTool, capResult } from "../server/call-tool.ts";
-import { createHandlerContext } from "../server/request-context.ts";
-import { isTerminal, type TaskStart, type TaskStatus } from "../server/task-access.ts";
+import { callTool, capResult } from "../server/tools/call-tool.ts";
+import { isTerminal, type TaskStart, type TaskStatus } from "../server/tasks/task-access.ts";
 import { TaskInputs } from "./task-inputs.ts";
 import { detailedTask, expiresAt, taskView, type TaskRecord, type TaskStorage } from "./task-record.ts";
 import { TaskTransport } from "./task-transport.ts";
@@ -185,7 +184,7 @@ export class TaskEngine {
         signal: controller.signal,
         onProgress: (message) => void this.#progress(message),
       });
-      const ctx = createHandlerContext(transport, transport.changes ?? endpoint.server.changes, inputs);
+      const ctx = endpoint.server.handlerContext(transport, inputs);
       const maxBytes = Math.min(admission.limits.maxResultBytes ?? MAX_TASK_RESULT_BYTES, MAX_TASK_RESULT_BYTES);
       // No call deadline: a task is bounded by its TTL and by cancellation instead.
       run = callTool(tool, start.arguments === undefined ? {} : { arguments: start.arguments }, ctx).then(

@@ -1,7 +1,7 @@
 /** Input during a task: questions wait as `inputRequests` until `tasks/update` brings their answers. */
 
 import type { JsonObject } from "../core/types.ts";
-import { checkCapabilities, isValidAnswer, type InputChannel, type InputRequest } from "../server/input.ts";
+import { checkCapabilities, isValidAnswer, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
 
 interface Waiter {
   keys: readonly string[];

@@ -1,8 +1,8 @@
 /** What a task object stores about its task, and the wire shapes built from it. */
 
 import type { JsonObject } from "../core/types.ts";
-import type { InputRequest } from "../server/input.ts";
-import type { TaskStatus } from "../server/task-access.ts";
+import type { InputRequest } from "../server/inputs/input.ts";
+import type { TaskStatus } from "../server/tasks/task-access.ts";
 
 /** The stored state of one task: everything `tasks/get` shows, plus whom it belongs to. */
 export interface TaskRecord {

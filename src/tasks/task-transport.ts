@@ -3,14 +3,11 @@
 import type { Admission } from "../core/admission.ts";
 import type { JsonObject } from "../core/types.ts";
 import type { Endpoint } from "../http/endpoint.ts";
-import type { ChangeFeed } from "../server/change-hub.ts";
-import { relayedChangeFeed } from "../server/change-relay.ts";
-import type { CompiledTool } from "../server/compile-tool.ts";
-import type { HandleStore } from "../server/handles.ts";
-import type { QuotaCounter } from "../server/quotas.ts";
-import type { TransportContext } from "../server/request-context.ts";
-import type { StateSealer } from "../server/request-state.ts";
-import type { TaskStart } from "../server/task-access.ts";
+import type { ChangeFeed } from "../server/notifications/change-hub.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
+import type { CompiledTool } from "../server/tools/compile-tool.ts";
+import type { TransportContext } from "../server/context/transport.ts";
+import type { TaskStart } from "../server/tasks/task-access.ts";
 
 /**
  * What a task's handler sees of its transport. There is no response stream: progress messages
@@ -30,8 +27,8 @@ export class TaskTransport implements TransportContext {
   readonly admission: Admission;
   readonly tool: CompiledTool;
   readonly taskId: string;
-  readonly changes: ChangeFeed | undefined;
-  readonly #endpoint: Endpoint;
+  readonly changes: ChangeFeed;
+  readonly endpoint: Endpoint;
   readonly #onProgress: (message: string) => void;
 
   constructor(
@@ -40,7 +37,7 @@ export class TaskTransport implements TransportContext {
     start: TaskStart,
     init: { taskId: string; tool: CompiledTool; signal: AbortSignal; onProgress: (message: string) => void },
   ) {
-    this.#endpoint = endpoint;
+    this.endpoint = endpoint;
     this.admission = admission;
     this.protocolVersion = start.protocolVersion;
     this.clientCapabilities = start.clientCapabilities;
@@ -49,23 +46,7 @@ export class TaskTransport implements TransportContext {
     this.tool = init.tool;
     this.signal = init.signal;
     this.#onProgress = init.onProgress;
-    this.changes = endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined;
-  }
-
-  get sealer(): StateSealer {
-    return this.#endpoint.sealer;
-  }
-
-  get versions(): ReadonlySet<string> | undefined {
-    return this.#endpoint.revisions;
-  }
-
-  get handleStore(): HandleStore | undefined {
-    return this.#endpoint.handleStore;
-  }
-
-  get quotas(): QuotaCounter | undefined {
-    return this.#endpoint.quotaCounter;
+    this.changes = endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : endpoint.server.changes;
   }
 
   notify(method: string, params: JsonObject): void {

@@ -4,8 +4,8 @@ import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admissi
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
-import type { ToolSearchOptions } from "../server/tool-search.ts";
-import { MAX_RELAY_SHARDS } from "../server/change-relay.ts";
+import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
+import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {

@@ -9,15 +9,15 @@ import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
 import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
-import { compileSkill } from "../server/compile-skill.ts";
-import type { PromptDefinition } from "../server/prompt.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resource.ts";
-import type { Skill } from "../server/skill.ts";
-import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skill-registry.ts";
+import { compileSkill } from "../server/skills/compile-skill.ts";
+import type { PromptDefinition } from "../server/prompts/prompt.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resources/resource.ts";
+import type { Skill } from "../server/skills/skill.ts";
+import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skills/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
-import { toolSearch } from "../server/tool-search-engine.ts";
-import type { UnavailableModule } from "../server/tool-registry.ts";
-import type { ToolDefinition } from "../server/tool.ts";
+import { toolSearch } from "../server/search/tool-search-engine.ts";
+import type { UnavailableModule } from "../server/tools/tool-registry.ts";
+import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 
 export interface TenantDirectoryOptions {

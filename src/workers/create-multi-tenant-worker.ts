@@ -13,7 +13,7 @@ import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
-import { relayedChangeFeed } from "../server/change-relay.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
 import { parseTenantsDocument, type TenantConfig, type TenantNotifications, type TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";

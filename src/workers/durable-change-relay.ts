@@ -4,11 +4,11 @@
  */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/change-relay.ts";
-import type { ChangeSink } from "../server/change-hub.ts";
-import { crossRequestWakeSupported } from "../server/doorbell.ts";
-import { SharedSubscription, type HubPosition } from "../server/shared-subscription.ts";
-import type { SubscriptionFilter } from "../server/subscription-filter.ts";
+import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/notifications/change-relay.ts";
+import type { ChangeSink } from "../server/notifications/change-hub.ts";
+import { crossRequestWakeSupported } from "../server/notifications/doorbell.ts";
+import { SharedSubscription, type HubPosition } from "../server/notifications/shared-subscription.ts";
+import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import type { McpNotificationHub } from "./notification-hub.ts";
 
 export interface DurableChangeRelayOptions {

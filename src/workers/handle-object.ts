@@ -10,7 +10,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { HandleStore } from "../server/handles.ts";
+import type { HandleStore } from "../server/state/handles.ts";
 
 interface Record {
   scope: string;

@@ -15,7 +15,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { JsonObject } from "../core/types.ts";
-import { coalesceKey } from "../server/subscription-filter.ts";
+import { coalesceKey } from "../server/notifications/subscription-filter.ts";
 
 const encoder = new TextEncoder();
 /**

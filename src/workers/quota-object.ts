@@ -12,7 +12,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
-import type { QuotaCounter, QuotaLease } from "../server/quotas.ts";
+import type { QuotaCounter, QuotaLease } from "../server/state/quotas.ts";
 
 export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   constructor(ctx: DurableObjectState, env: Record<string, unknown>) {

@@ -5,7 +5,7 @@ import { randomToken } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { JsonObject } from "../core/types.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
-import type { TaskStart } from "../server/task-access.ts";
+import type { TaskStart } from "../server/tasks/task-access.ts";
 import type { CreateOutcome } from "../tasks/task-engine.ts";
 
 /** What the Worker calls on a task object (RPC). */

@@ -19,7 +19,7 @@ import type { JsonObject } from "../core/types.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
-import type { TaskStart } from "../server/task-access.ts";
+import type { TaskStart } from "../server/tasks/task-access.ts";
 import { TaskEngine, type CreateOutcome } from "../tasks/task-engine.ts";
 import type { TaskRecord, TaskStorage } from "../tasks/task-record.ts";
 import { workerEndpoints, type WorkerOptions } from "./create-worker.ts";

@@ -2,7 +2,7 @@
 
 import { APP_OPTION_RULES } from "../http/app-option-rules.ts";
 import type { OptionRules } from "../core/option-checks.ts";
-import { MAX_RELAY_SHARDS } from "../server/change-relay.ts";
+import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 import { SERVER_OPTION_RULES } from "../server/server-option-rules.ts";
 
 const { server: _server, sessions: _sessions, handleStore: _handles, quotaCounter: _quotas, relay: _relay, tasks: _tasks, ...shared } = APP_OPTION_RULES;

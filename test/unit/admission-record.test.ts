@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_QUOTAS, decodeAdmission, encodeAdmission } from "../../src/core/admission.ts";
 import { constantTimeEqual, fromBase64Url, fromHex, randomToken, sha256Hex, toBase64, toBase64Url, toHex } from "../../src/core/bytes.ts";
 import { callerKey } from "../../src/core/principal.ts";
-import { createMemoryQuotaCounter } from "../../src/server/quotas.ts";
+import { createMemoryQuotaCounter } from "../../src/server/state/quotas.ts";
 import { admission, principal } from "../admission.ts";
 
 describe("callerKey", () => {

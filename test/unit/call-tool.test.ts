@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { callTool } from "../../src/server/call-tool.ts";
-import { compileTool } from "../../src/server/compile-tool.ts";
+import { callTool } from "../../src/server/tools/call-tool.ts";
+import { compileTool } from "../../src/server/tools/compile-tool.ts";
 import { handlerContext } from "./context.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 
 const context = handlerContext;
 

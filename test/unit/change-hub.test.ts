@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { ChangeHub } from "../../src/server/change-hub.ts";
-import { parseSubscriptionFilter, wants } from "../../src/server/subscription-filter.ts";
+import { ChangeHub } from "../../src/server/notifications/change-hub.ts";
+import { parseSubscriptionFilter, wants } from "../../src/server/notifications/subscription-filter.ts";
 
 describe("parseSubscriptionFilter", () => {
   it("keeps the kinds asked for and leaves out unknown kinds and false flags", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { callTool } from "../../src/server/call-tool.ts";
-import { compileTool } from "../../src/server/compile-tool.ts";
+import { callTool } from "../../src/server/tools/call-tool.ts";
+import { compileTool } from "../../src/server/tools/compile-tool.ts";
 import { handlerContext } from "./context.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { schemaErrors } from "../schema.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAAJJRU5ErkJggg==";

@@ -1,13 +1,13 @@
 // Builds handler contexts for unit tests, with every field overridable.
-import { ChangeHub, type ChangeFeed } from "../../src/server/change-hub.ts";
-import type { HandlerContext } from "../../src/server/handler-context.ts";
-import type { InputChannel } from "../../src/server/input.ts";
-import { createHandlerContext, type TransportContext } from "../../src/server/request-context.ts";
-import { createStateSealer } from "../../src/server/request-state.ts";
+import { ChangeHub } from "../../src/server/notifications/change-hub.ts";
+import type { HandlerContext } from "../../src/server/context/handler-context.ts";
+import type { InputChannel } from "../../src/server/inputs/input.ts";
+import { createHandlerContext } from "../../src/server/context/create-handler-context.ts";
+import type { TransportContext } from "../../src/server/context/transport.ts";
+import { createStateSealer } from "../../src/server/state/request-state.ts";
 import { admission } from "../admission.ts";
 
 export interface TestContextOptions extends Partial<TransportContext> {
-  changes?: ChangeFeed;
   channel?: InputChannel;
 }
 
@@ -20,7 +20,8 @@ export function transportContext(overrides: Partial<TransportContext> = {}): Tra
     progressToken: undefined,
     signal: new AbortController().signal,
     notify: () => {},
-    sealer: createStateSealer(),
+    endpoint: { sealer: createStateSealer(), revisions: undefined, handleStore: undefined, quotaCounter: undefined },
+    changes: new ChangeHub(),
     admission: admission("test"),
     ...overrides,
   };
@@ -28,6 +29,6 @@ export function transportContext(overrides: Partial<TransportContext> = {}): Tra
 
 /** A handler context whose notifications are pushed onto `notes`. */
 export function handlerContext(notes: unknown[] = [], options: TestContextOptions = {}): HandlerContext {
-  const { changes = new ChangeHub(), channel = { request: () => Promise.reject(new Error("no input channel in this test")) }, ...overrides } = options;
-  return createHandlerContext(transportContext({ notify: (method, params) => notes.push({ method, params }), ...overrides }), changes, channel);
+  const { channel = { request: () => Promise.reject(new Error("no input channel in this test")) }, ...overrides } = options;
+  return createHandlerContext(transportContext({ notify: (method, params) => notes.push({ method, params }), ...overrides }), channel);
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 
 const region = defineTool({
   name: "forecast",

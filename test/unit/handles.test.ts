@@ -1,6 +1,6 @@
 // ctx.handles over the memory store: scope binding, expiry, forged handles, and what happens without a store.
 import { describe, expect, it } from "vitest";
-import { HandleError, createHandles, createMemoryHandleStore } from "../../src/server/handles.ts";
+import { HandleError, createHandles, createMemoryHandleStore } from "../../src/server/state/handles.ts";
 import { admission, principal } from "../admission.ts";
 
 describe("createHandles", () => {

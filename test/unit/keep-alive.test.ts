@@ -4,7 +4,7 @@ import { createMcpApp } from "../../src/http/app.ts";
 import type { ResponseMode } from "../../src/http/endpoint.ts";
 import { SseStream } from "../../src/http/sse-stream.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const decoder = new TextDecoder();

@@ -20,6 +20,15 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 // Packages a layer may use: hono only at the HTTP edge, jose only in auth.
 const PACKAGES: Readonly<Record<string, readonly string[]>> = { http: ["hono"], auth: ["jose"], server: ["@cfworker/json-schema"], workers: ["hono"] };
 
+/** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
+const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
+  ["search", ["tools"]],
+  ["tasks", ["tools"]],
+  ["skills", ["resources"]],
+  ["completions", ["prompts", "resources"]],
+  ["prompts", ["resources"]],
+]);
+
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -81,6 +90,30 @@ describe("layers", () => {
   });
 });
 
+describe("the server's house", () => {
+  it("keeps src/server a small core (at most 8 files) with one folder per feature", () => {
+    const top = readdirSync(join(SRC, "server")).filter((name) => statSync(join(SRC, "server", name)).isFile());
+    expect(top.length).toBeLessThanOrEqual(8);
+  });
+
+  it("lets a feature folder import only core, the server's core files and the shared folders, never another feature's internals", () => {
+    // Shared by every feature: the handler context, inputs, lists, notifications and state; each feature folder is its own.
+    const shared = new Set(["context", "inputs", "lists", "notifications", "state"]);
+    const offenders: string[] = [];
+    for (const path of files(join(SRC, "server"))) {
+      const parts = relative(join(SRC, "server"), path).split("/");
+      if (parts.length < 2 || shared.has(parts[0] as string)) continue;
+      const folder = parts[0] as string;
+      for (const spec of imports(path).filter((s) => s.startsWith("."))) {
+        const target = relative(join(SRC, "server"), resolve(dirname(path), spec)).split("/");
+        if (target[0] === ".." || target.length < 2 || target[0] === folder || shared.has(target[0] as string)) continue;
+        if (!FEATURE_NEIGHBOURS.get(folder)?.includes(target[0] as string)) offenders.push(`${parts.join("/")} → ${target.join("/")}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe("opt-in code stays out of Workers that do not use it", () => {
   /** Every file `entry` reaches through value imports. */
   function reach(entry: string): Set<string> {
@@ -95,9 +128,11 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     return seen;
   }
 
-  it("keeps tool search (its tools and index) out of createServer: only toolSearch() brings it in", () => {
-    const reached = [...reach(join(SRC, "server/server.ts"))].map((path) => relative(SRC, path));
-    expect(reached.filter((path) => /search-(tools|index|tokens)\.ts$/.test(path))).toEqual([]);
-    expect([...reach(join(SRC, "server/tool-search-engine.ts"))].map((path) => relative(SRC, path))).toContain("server/search-index.ts");
+  it("keeps tool search out of createServer: toolSearch() brings in exactly its folder", () => {
+    const core = new Set([...reach(join(SRC, "server/server.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("server/search/"))).toEqual([]);
+    const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toContain("server/search/search-index.ts");
+    expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
   });
 });

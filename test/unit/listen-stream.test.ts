@@ -2,8 +2,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { openListenStreams } from "../../src/http/listen.ts";
-import type { ChangeSink } from "../../src/server/change-hub.ts";
-import type { ChangeRelay } from "../../src/server/change-relay.ts";
+import type { ChangeSink } from "../../src/server/notifications/change-hub.ts";
+import type { ChangeRelay } from "../../src/server/notifications/change-relay.ts";
 import { createServer } from "../../src/server/server.ts";
 import { MODERN_META } from "./app-client.ts";
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { MODERN_META, modern } from "./app-client.ts";
 
 const server = createServer({

@@ -1,9 +1,9 @@
 // Multi round-trip requests (2026-07-28 MRTR): input_required, signed requestState, retries; 2025 without a session.
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
-import { definePrompt } from "../../src/server/prompt.ts";
+import { definePrompt } from "../../src/server/prompts/prompt.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern } from "./app-client.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { ProtocolError } from "../../src/core/errors.ts";
-import { DEFAULT_MAX_PAGES, PagedList, pageStarts } from "../../src/server/paged-list.ts";
+import { DEFAULT_MAX_PAGES, PagedList, pageStarts } from "../../src/server/lists/paged-list.ts";
 
 const item = (i: number, bytes: number) => JSON.stringify({ name: `t${i}`, pad: "x".repeat(Math.max(0, bytes - 20)) });
 const list = (items: string[], bounds: Record<string, number> = {}) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SearchIndex, type SearchDocument } from "../../src/server/search-index.ts";
-import { squash, stem, tokenize } from "../../src/server/search-tokens.ts";
+import { SearchIndex } from "../../src/server/search/search-index.ts";
+import type { SearchDocument } from "../../src/server/tools/tool-search.ts";
+import { squash, stem, tokenize } from "../../src/server/search/search-tokens.ts";
 
 describe("search terms", () => {
   it("splits names at _ . - and camelCase, lower-cases them and drops common words", () => {

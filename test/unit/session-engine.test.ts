@@ -1,9 +1,9 @@
 // The session engine on its own (memory storage): creation, id and caller checks, admission limits, expiry, quotas.
 import { describe, expect, it } from "vitest";
 import { createEndpoint } from "../../src/http/endpoint.ts";
-import { createMemoryQuotaCounter } from "../../src/server/quotas.ts";
+import { createMemoryQuotaCounter } from "../../src/server/state/quotas.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { SessionEngine } from "../../src/session/session-engine.ts";
 import { createMemorySessionStorage } from "../../src/session/session-record.ts";
 import { admission, principal } from "../admission.ts";

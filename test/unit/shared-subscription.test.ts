@@ -1,7 +1,7 @@
 // One hub subscription per isolate: shared by listeners, handed over when its holder leaves, ended with the hub.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ChangeSink } from "../../src/server/change-hub.ts";
-import { SharedSubscription, type HubPosition } from "../../src/server/shared-subscription.ts";
+import type { ChangeSink } from "../../src/server/notifications/change-hub.ts";
+import { SharedSubscription, type HubPosition } from "../../src/server/notifications/shared-subscription.ts";
 
 const encoder = new TextEncoder();
 

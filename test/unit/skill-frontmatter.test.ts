@@ -1,6 +1,6 @@
 // The SKILL.md frontmatter reader: the YAML subset it accepts, what it yields, and what it refuses (with a line).
 import { describe, expect, it } from "vitest";
-import { FrontmatterError, parseFrontmatter, parseSkillMarkdown } from "../../src/server/skill-frontmatter.ts";
+import { FrontmatterError, parseFrontmatter, parseSkillMarkdown } from "../../src/server/skills/skill-frontmatter.ts";
 
 const fm = (yaml: string): Record<string, unknown> => parseFrontmatter(yaml, 2);
 

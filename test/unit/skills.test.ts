@@ -4,10 +4,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
-import { defineResource } from "../../src/server/resource.ts";
+import { defineResource } from "../../src/server/resources/resource.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineSkill } from "../../src/server/compile-skill.ts";
-import type { SkillDefinition } from "../../src/server/skill.ts";
+import { defineSkill } from "../../src/server/skills/compile-skill.ts";
+import type { SkillDefinition } from "../../src/server/skills/skill.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern } from "./app-client.ts";
 

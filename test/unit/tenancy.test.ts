@@ -5,7 +5,7 @@ import type { CallToolResult } from "../../src/core/types.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { ToolService } from "../../src/modules/service-contract.ts";
 import { createServer } from "../../src/server/server.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
 import { createCachedConfig } from "../../src/tenancy/tenant-source.ts";

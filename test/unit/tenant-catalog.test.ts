@@ -5,7 +5,7 @@ import type { CallToolResult } from "../../src/core/types.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { ServiceTool, ToolService } from "../../src/modules/service-contract.ts";
 import { createScopeFilters } from "../../src/auth/scope-filter.ts";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { parseTenantConfig, parseTenantsDocument, type TenantConfig } from "../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
 import { modern } from "./app-client.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { ToolRegistry } from "../../src/server/tool-registry.ts";
-import { defineTool, type ToolDefinition } from "../../src/server/tool.ts";
+import { ToolRegistry } from "../../src/server/tools/tool-registry.ts";
+import { defineTool, type ToolDefinition } from "../../src/server/tools/tool.ts";
 
 function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
   return defineTool({ name, description: name, inputSchema: { type: "object" }, handler: () => name, ...extra });

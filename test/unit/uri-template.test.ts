@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
-import { compileUriTemplate } from "../../src/server/uri-template.ts";
+import { compileUriTemplate } from "../../src/server/resources/uri-template.ts";
 
 describe("compileUriTemplate", () => {
   it("matches simple variables within one segment and decodes them", () => {

@@ -1,8 +1,8 @@
 // Change notifications through the hub on workerd: sharing, release, the slow-listener limit, hub resets, shards, isolates.
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { ChangeSink } from "../../src/server/change-hub.ts";
-import type { SubscriptionFilter } from "../../src/server/subscription-filter.ts";
+import type { ChangeSink } from "../../src/server/notifications/change-hub.ts";
+import type { SubscriptionFilter } from "../../src/server/notifications/subscription-filter.ts";
 import { durableChangeRelay, hubShard } from "../../src/workers/durable-change-relay.ts";
 import { auxiliary, call, hubSubscribers, legacyPost, listen, openStreams, resetHub, runner, sseMessages, type Listener } from "./client.ts";
 

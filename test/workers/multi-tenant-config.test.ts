@@ -1,6 +1,6 @@
 // The multi-tenant Worker inside workerd: tenants from a KV namespace, invalid configs answered with 500.
 import { describe, expect, it, vi } from "vitest";
-import { defineTool } from "../../src/server/tool.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
 import { createMultiTenantWorker, type MultiTenantEnv } from "../../src/workers/create-multi-tenant-worker.ts";
 
 const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: (_args, ctx) => `hi from ${ctx.tenant}` });

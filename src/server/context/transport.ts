@@ -1,0 +1,68 @@
+/**
+ * The transport contract: what a transport (an HTTP exchange, a session, a task) tells the server
+ * about one request, and what its endpoint shares with every request, by reference.
+ */
+
+import type { Admission } from "../../core/admission.ts";
+import type { RequestId } from "../../core/jsonrpc.ts";
+import type { JsonObject } from "../../core/types.ts";
+import type { ChangeFeed } from "../notifications/change-hub.ts";
+import type { HandleStore } from "../state/handles.ts";
+import type { QuotaCounter } from "../state/quotas.ts";
+import type { StateSealer } from "../state/request-state.ts";
+import type { TaskAccess } from "../tasks/task-access.ts";
+import type { CompiledTool } from "../tools/compile-tool.ts";
+import type { ToolFilter } from "../tools/tool-filter.ts";
+import type { Era } from "./handler-context.ts";
+import type { InputChannel } from "../inputs/input.ts";
+
+/** What one endpoint shares with every request it serves; the HTTP layer's Endpoint is one. */
+export interface EndpointServices {
+  /** Signs and checks MRTR `requestState` and caller-bound cursors. */
+  readonly sealer: StateSealer;
+  /** The revisions this endpoint serves (all when absent): `initialize` negotiates among them. */
+  readonly revisions: ReadonlySet<string> | undefined;
+  /** Where `ctx.handles` keeps state (a Durable Object namespace on Workers). */
+  readonly handleStore: HandleStore | undefined;
+  /** Where live handles are counted against the admission's quotas. */
+  readonly quotaCounter: QuotaCounter | undefined;
+}
+
+/** What the transport layer knows about one request. */
+export interface TransportContext {
+  era: Era;
+  protocolVersion: string;
+  clientCapabilities: JsonObject;
+  /** Rank of the least severe level the client wants; undefined = send no log messages. */
+  minLogRank: number | undefined;
+  progressToken: RequestId | undefined;
+  signal: AbortSignal;
+  /** Sends a notification related to this request (on its SSE stream), or drops it. */
+  notify(method: string, params: JsonObject): void;
+  /** What the endpoint shares with every request of it, by reference. */
+  readonly endpoint: EndpointServices;
+  /** What admission decided: tenant, principal, the caller key that binds state, limits and quotas. */
+  admission: Admission;
+  /** The tool of a `tools/call`, when admission already resolved it. */
+  tool?: CompiledTool | undefined;
+  /** Where this request's change announcements go: the endpoint's relay (every isolate) or the server's hub. */
+  readonly changes: ChangeFeed;
+  /** A channel for server→client requests, when the transport has one (a legacy session). */
+  inputs?: InputChannel | undefined;
+  /** Ends the request's SSE connection but not its stream (resumable sessions only). */
+  closeStream?(): void;
+  /** True inside a legacy session (server→client requests and notification streams exist). */
+  sessionful?: boolean | undefined;
+  /**
+   * Admits a call of another tool by name on this caller's behalf, exactly as a `tools/call` of it
+   * would be admitted (scopes 403, rate limits 429, unknown -32602), and returns the tool. For
+   * code that calls tools for the model, such as a `call_tool` of tool search.
+   */
+  admitTool?(name: string): Promise<CompiledTool>;
+  /** The caller's tasks, when the endpoint runs tasks (tasks extension). */
+  tasks?: TaskAccess | undefined;
+  /** The id of the task this request runs in, inside a task. */
+  taskId?: string | undefined;
+  /** Which tools this caller may see (auth tenants): lists and tool search show only those. */
+  readonly toolFilter?: ToolFilter | undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * The seam through which every feature joins a server: what it declares (capabilities, extensions),
+ * its methods per era, and what it adds to a handler's context. Tools, resources, prompts,
+ * completions, skills and tasks come in through it; so does any opt-in extension
+ * (`createServer({ features: [myExtension] })`).
+ */
+
+import type { InboundRequest } from "../core/jsonrpc.ts";
+import type { Implementation, JsonObject } from "../core/types.ts";
+import type { HandlerContextFactory } from "./context/create-handler-context.ts";
+import type { TransportContext } from "./context/transport.ts";
+import type { ChangeHub } from "./notifications/change-hub.ts";
+import type { PromptRegistry } from "./prompts/prompt-registry.ts";
+import type { MethodResult } from "./raw-result.ts";
+import type { ResourceDefinition } from "./resources/resource.ts";
+import type { ResourceRegistry } from "./resources/resource-registry.ts";
+import type { SkillRegistry } from "./skills/skill-registry.ts";
+import type { CompiledTool } from "./tools/compile-tool.ts";
+import type { ToolRegistry } from "./tools/tool-registry.ts";
+import type { ToolDefinition } from "./tools/tool.ts";
+
+/** One JSON-RPC method: the request and what the transport knows of it, to a result. */
+export type Method = (request: InboundRequest, ctx: TransportContext) => MethodResult | Promise<MethodResult>;
+
+/** A method table entry: its name and what answers it. */
+export type MethodEntry = readonly [name: string, method: Method];
+
+/** What a server gives its features once its declarations are compiled. */
+export interface FeatureHost {
+  readonly info: Implementation;
+  readonly tools: ToolRegistry;
+  readonly resources: ResourceRegistry;
+  readonly prompts: PromptRegistry;
+  readonly skills: SkillRegistry;
+  /** The server's own change feed (a request may carry another: `ctx.changes`). */
+  readonly changes: ChangeHub;
+  /** 2026-07-28 caching hints of list, read and discover results. */
+  readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: string };
+  /** Builds a handler's context for a request (with what every feature adds to it). */
+  readonly handlerContext: HandlerContextFactory;
+}
+
+/**
+ * Runs a `tools/call` in the feature's own way, or returns undefined to let it run in the request
+ * as usual (tasks: a task tool called by a client that declared the extension becomes a task).
+ * `params` are the call's (for tool search's `call_tool`: its target's).
+ */
+export type ToolCallHook = (tool: CompiledTool, request: InboundRequest, ctx: TransportContext) => Promise<JsonObject | undefined>;
+
+/** What an installed feature brings. Every member is optional: a feature brings only what it has. */
+export interface FeatureParts {
+  /** Adds its entries to a capabilities object; `streams`: the client has a stream for `list_changed` (a 2025 session). */
+  capabilities?: (capabilities: JsonObject, streams: boolean) => void;
+  /** Extensions it declares in `capabilities.extensions` (initialize and server/discover), by id. */
+  extensions?: Readonly<Record<string, JsonObject>>;
+  /**
+   * Declares `extensions` only for requests this says yes to (tasks: where the endpoint has a task
+   * store). Checked per `server/discover`; absent means always.
+   */
+  declaredFor?: (ctx: TransportContext) => boolean;
+  /** Methods of both eras. */
+  methods?: readonly MethodEntry[];
+  /** Methods of the 2025 era only (`initialize`-negotiated revisions). */
+  legacyMethods?: readonly MethodEntry[];
+  /** Methods of 2026-07-28 only. */
+  modernMethods?: readonly MethodEntry[];
+  /** Runs some `tools/call`s its own way (see {@link ToolCallHook}). */
+  callTool?: ToolCallHook;
+  /**
+   * Members it adds to every handler's context, each computed from the request's transport on
+   * first read (a getter on the server's context class: no cost to a handler that does not read it).
+   */
+  context?: Readonly<Record<string, (transport: TransportContext) => unknown>>;
+}
+
+/**
+ * A feature of a server. Built-in ones are always installed and bring nothing when the server
+ * declares nothing of theirs; an extension is passed in `createServer({ features })`.
+ *
+ * @example
+ * const echo: Feature = {
+ *   name: "echo",
+ *   install: () => ({ extensions: { "example.com/echo": {} }, modernMethods: [["echo/say", (request) => ({ said: request.params ?? {} })]] }),
+ * };
+ */
+export interface Feature {
+  /** Names the feature in errors (a method declared twice) and logs. */
+  readonly name: string;
+  /** Tools it adds to the server, compiled and checked with the server's own. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Resources it adds to the server. */
+  readonly resources?: readonly ResourceDefinition[];
+  /** Called once per server (per isolate) after its declarations are compiled. */
+  install(host: FeatureHost): FeatureParts;
+}

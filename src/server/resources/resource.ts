@@ -1,0 +1,51 @@
+/** How resources and resource templates are declared. */
+
+import type { Annotations, Icon, JsonObject, ResourceContents } from "../../core/types.ts";
+import type { HandlerContext } from "../context/handler-context.ts";
+
+/**
+ * What a read may return: a string (text with the resource's mime type), bytes (sent as a
+ * base64 blob), one contents object, or several. `undefined` from a template means not found.
+ */
+export type ResourceReadReturn = string | Uint8Array | ResourceContents | ResourceContents[];
+
+/** Suggests values for one argument or template variable (`completion/complete`). */
+export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+
+interface ResourceMetadata {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+export interface ResourceDefinition extends ResourceMetadata {
+  uri: string;
+  /** Size in bytes, if known. */
+  size?: number;
+  read: (request: { uri: string }, ctx: HandlerContext) => ResourceReadReturn | Promise<ResourceReadReturn>;
+}
+
+export interface ResourceTemplateDefinition extends ResourceMetadata {
+  /** An RFC 6570 template such as `file:///logs/{date}`. */
+  uriTemplate: string;
+  read: (
+    request: { uri: string; variables: Record<string, string> },
+    ctx: HandlerContext,
+  ) => ResourceReadReturn | undefined | Promise<ResourceReadReturn | undefined>;
+  /** Completions for template variables, by variable name. */
+  complete?: Record<string, Completer>;
+}
+
+/** Declares a fixed resource (identity function, for type checking). */
+export function defineResource(definition: ResourceDefinition): ResourceDefinition {
+  return definition;
+}
+
+/** Declares a family of resources addressed by a URI template (identity function, for type checking). */
+export function defineResourceTemplate(definition: ResourceTemplateDefinition): ResourceTemplateDefinition {
+  return definition;
+}

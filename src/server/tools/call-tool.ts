@@ -1,0 +1,135 @@
+/** `tools/call`: look the tool up, validate its arguments, run it, and shape its result. */
+
+import { ProtocolError, invalidParams } from "../../core/errors.ts";
+import { isObject, own } from "../../core/json.ts";
+import type { Params } from "../../core/jsonrpc.ts";
+import type { CallToolResult } from "../../core/types.ts";
+import type { CompiledTool } from "./compile-tool.ts";
+import { InputRequired } from "../inputs/input.ts";
+import type { ToolContext } from "../context/handler-context.ts";
+import type { ToolReturn } from "./tool.ts";
+
+/** A tool result that reports a failure to the model (`isError: true`). */
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Where tools are found by name: a server's tool registry. */
+export interface ToolLookup {
+  get(name: string): CompiledTool | undefined;
+  /** A stand-in whose calls explain why its module is unavailable. */
+  unavailable(name: string): CompiledTool | undefined;
+}
+
+/** Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. */
+export function resolveTool(registry: ToolLookup, params: Params | undefined): CompiledTool {
+  const name = params ? own(params, "name") : undefined;
+  if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
+  const tool = registry.get(name) ?? registry.unavailable(name);
+  if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+  return tool;
+}
+
+function normalise(tool: CompiledTool, value: ToolReturn): CallToolResult {
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  if (isObject(value)) {
+    if (Array.isArray(value["content"])) return value as unknown as CallToolResult;
+    if (Object.hasOwn(value, "structuredContent") && value["content"] === undefined) {
+      const structuredContent = value["structuredContent"];
+      return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+    }
+  }
+  console.error(`edge-mcp: tool ${tool.name} returned a value that is not a tool result`);
+  return errorResult(`Tool ${tool.name} returned an invalid result (a server bug); it cannot be used right now.`);
+}
+
+async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
+  if (!tool.output || result.isError) return result;
+  if (result.structuredContent === undefined) {
+    console.error(`edge-mcp: tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+    return errorResult(`Tool ${tool.name} returned no structured content although it declares an output schema (a server bug).`);
+  }
+  const outcome = await tool.output.validate(result.structuredContent);
+  if (outcome.ok) return result;
+  console.error(`edge-mcp: tool ${tool.name} returned structuredContent that does not match its outputSchema: ${outcome.issues.join("; ")}`);
+  return errorResult(`Tool ${tool.name} returned a result that does not match its declared output schema (a server bug).`);
+}
+
+/**
+ * Runs a `tools/call`. Argument failures and thrown errors become `isError` results that tell the
+ * model what to fix (2025-11-25 tools "Error Handling"); a thrown {@link ProtocolError} becomes a
+ * JSON-RPC error instead.
+ */
+export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
+  const checked = await checkArguments(tool, params);
+  if (!checked.ok) return checked.result;
+  return runHandler(tool, (args) => tool.handler(args as never, ctx), checked.args);
+}
+
+/**
+ * Validates the arguments of a `tools/call`: the validator's output, or the `isError` result that
+ * tells the model what to fix. Throws -32602 when `arguments` is not an object at all.
+ */
+export async function checkArguments(
+  tool: CompiledTool,
+  params: Params | undefined,
+): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
+  const rawArgs = params ? own(params, "arguments") : undefined;
+  if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
+  const validated = tool.input.validate(rawArgs ?? {});
+  const outcome = validated instanceof Promise ? await validated : validated;
+  if (outcome.ok) return { ok: true, args: outcome.value };
+  const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
+  return {
+    ok: false,
+    result: errorResult(`Invalid arguments for tool ${tool.name}: ${issues}. Fix the arguments to match the tool's inputSchema and call it again.`),
+  };
+}
+
+/**
+ * Runs a handler (or a tool's `beforeTask`) on validated arguments and shapes what it returns:
+ * thrown errors become `isError` results, except protocol errors and input requests, which the
+ * server answers. With `passUndefined`, `undefined` comes back as it is (a `beforeTask` that lets
+ * the task go ahead); otherwise it is an invalid result like any other.
+ */
+export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): Promise<CallToolResult>;
+export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined: true): Promise<CallToolResult | undefined>;
+export async function runHandler(
+  tool: CompiledTool,
+  run: (args: unknown) => unknown,
+  args: unknown,
+  passUndefined = false,
+): Promise<CallToolResult | undefined> {
+  let value: unknown;
+  try {
+    value = await run(args);
+  } catch (error) {
+    // Protocol errors and input requests are answered by the server, not shown to the model.
+    if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResult(`Tool ${tool.name} failed: ${message}`);
+  }
+  if (value === undefined && passUndefined) return undefined;
+  return checkOutput(tool, normalise(tool, value as ToolReturn));
+}
+
+/** Answers with an isError result when the call has not finished within `ms` (its late result is dropped). */
+export function withDeadline(call: Promise<CallToolResult>, ms: number, name: string): Promise<CallToolResult> {
+  let cancel: () => void = () => {};
+  const deadline = new Promise<CallToolResult>((resolve) => {
+    const timer = setTimeout(() => resolve(errorResult(`Tool ${name} did not finish within ${ms} ms`)), ms);
+    cancel = () => clearTimeout(timer);
+  });
+  return Promise.race([call, deadline]).finally(() => cancel());
+}
+
+const utf8 = new TextEncoder();
+
+/** Replaces a result whose JSON is over `maxBytes` with an isError result saying so. */
+export function capResult(result: CallToolResult, maxBytes: number, name: string): CallToolResult {
+  const json = JSON.stringify(result);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only long strings need an exact count.
+  const bytes = json.length * 3 <= maxBytes ? json.length : utf8.encode(json).length;
+  if (bytes <= maxBytes) return result;
+  return errorResult(`Tool ${name} returned ${bytes} bytes, more than this server's limit of ${maxBytes}; ask for less data (a narrower query, a page)`);
+}

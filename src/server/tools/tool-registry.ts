@@ -1,0 +1,231 @@
+/**
+ * The tools of one server: O(1) lookup, `tools/list` pages and the search index. Declarations are
+ * checked at boot; validators, pages and the index are built on first use, once per isolate.
+ */
+
+import { DefinitionError } from "../../core/definition-error.ts";
+import type { JsonObject } from "../../core/types.ts";
+import { compileTool, type CompiledTool } from "./compile-tool.ts";
+import type { Era } from "../context/handler-context.ts";
+import { PagedList, type PagedListOptions } from "../lists/paged-list.ts";
+import type { Params } from "../../core/jsonrpc.ts";
+import type { CallToolResult } from "../../core/types.ts";
+import type { TransportContext } from "../context/transport.ts";
+import type { ToolFilter } from "./tool-filter.ts";
+import {
+  CALL_TOOL,
+  SEARCH_TOOL_NAMES,
+  alwaysLoaded,
+  searchDocument,
+  type ToolCatalog,
+  type ToolSearch,
+  type ToolSearchEngine,
+  type ToolSearchResult,
+} from "./tool-search.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+/** A module whose tools cannot be listed (not bound, failing): calls to its prefix get an explanation. */
+export interface UnavailableModule {
+  prefix: string;
+  module: string;
+  reason: string;
+}
+
+export interface ToolRegistryOptions extends PagedListOptions {
+  /** The 2026-07-28 page tail of lists that depend on the caller (`cacheScope: "private"`); default `modernTail`. */
+  privateModernTail?: string;
+  /** Modules that could not be loaded: calls under their prefix get an isError result naming them. */
+  unavailable?: readonly UnavailableModule[];
+  /** Tool search: adds `search_tools`, `describe_tools` and `call_tool` (made by `toolSearch()`). */
+  search?: ToolSearch | undefined;
+}
+
+/** What one caller sees: its list pages and which searchable tools it may find. */
+interface ToolView {
+  readonly allows: ((name: string) => boolean) | undefined;
+  list: PagedList | undefined;
+  /** By search document; undefined when every tool is allowed. */
+  allowedDocs: Uint8Array | undefined;
+  visible: number;
+}
+
+/** Distinct scope sets kept at once: a view holds a copy of its pages, so the cache is bounded. */
+const MAX_VIEWS = 32;
+
+/** A tool standing in for a module that cannot be reached: every call explains, naming the module. */
+function unavailableTool(name: string, module: string, reason: string): ToolDefinition {
+  return {
+    name,
+    description: `Unavailable: module ${module}`,
+    inputSchema: { type: "object" },
+    handler: () => {
+      throw new Error(`module ${module} is unavailable: ${reason}`);
+    },
+  };
+}
+
+/**
+ * A server's tools, found by name in O(1). Lists and search are served per caller view (all
+ * tools, or those a caller's scopes allow); each view's pages are built on its first list request.
+ */
+export class ToolRegistry implements ToolCatalog {
+  readonly #tools = new Map<string, CompiledTool>();
+  /** Every tool, in listing order (the search tools first). */
+  readonly #order: CompiledTool[] = [];
+  /** Positions in #order that `tools/list` shows (all, or the pinned and search tools). */
+  readonly #listed: number[] = [];
+  /** The tools search finds: all but the search tools. */
+  readonly #searchable: CompiledTool[] = [];
+  readonly #json = new Map<CompiledTool, string>();
+  readonly #views = new Map<string, ToolView>();
+  readonly #options: ToolRegistryOptions;
+  readonly #unavailable: readonly UnavailableModule[];
+  /** Whether any tool may run as a task (then the server has the `tasks/*` methods). */
+  readonly taskCapable: boolean;
+  #index: ReturnType<ToolSearchEngine["index"]> | undefined;
+  /** The `call_tool` of tool search, when it is on: `tools/call` runs its target in its place. */
+  readonly callTool: CompiledTool | undefined;
+
+  constructor(definitions: readonly ToolDefinition[], options: ToolRegistryOptions) {
+    this.#options = options;
+    this.#unavailable = options.unavailable ?? [];
+    const search = options.search;
+    const pinned = new Set(search?.pinned ?? []);
+    const all = search ? [...search.engine.definitions(this), ...definitions] : definitions;
+    all.forEach((definition, position) => {
+      const tool = compileTool(definition);
+      if (this.#tools.has(tool.name)) {
+        const reserved = search && SEARCH_TOOL_NAMES.has(tool.name) ? ` (${tool.name} is a tool of tool search, which is on)` : "";
+        throw new DefinitionError(`tool name "${tool.name}" is declared twice${reserved}`);
+      }
+      const builtIn = search !== undefined && position < SEARCH_TOOL_NAMES.size;
+      if (pinned.has(tool.name)) tool.listed = alwaysLoaded(tool.listed);
+      this.#tools.set(tool.name, tool);
+      if (!search || search.exposure !== "pinned" || builtIn || pinned.has(tool.name)) this.#listed.push(this.#order.length);
+      this.#order.push(tool);
+      if (!builtIn) this.#searchable.push(tool);
+    });
+    for (const name of pinned) {
+      if (!this.#tools.has(name)) console.error(`edge-mcp: toolSearch.pinned names ${JSON.stringify(name)}, which is not a tool of this server; it is ignored`);
+    }
+    this.taskCapable = this.#order.some((tool) => tool.task !== "never");
+    this.callTool = search ? this.#tools.get(CALL_TOOL) : undefined;
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  get(name: string): CompiledTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** For a name under the prefix of an unavailable module: a tool whose calls explain why (isError). */
+  unavailable(name: string): CompiledTool | undefined {
+    const module = this.#unavailable.find((m) => name.startsWith(`${m.prefix}_`));
+    return module ? compileTool(unavailableTool(name, module.module, module.reason)) : undefined;
+  }
+
+  /**
+   * The serialised `tools/list` result for a cursor (undefined = first page), as the caller of
+   * `filter` sees it. Throws -32602 for a cursor minted for another list or view.
+   */
+  page(cursor: unknown, era: Era, filter?: ToolFilter): string {
+    const view = this.#view(filter);
+    view.list ??= this.#buildList(view, filter?.key);
+    return view.list.page(cursor, era);
+  }
+
+  /**
+   * The best `limit` searchable tools for a query, among those the caller may see, and how many
+   * matched. The index is built on the first search.
+   */
+  search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult {
+    const engine = this.#options.search?.engine;
+    if (!engine) return { total: 0, matched: 0, tools: [] };
+    const index = (this.#index ??= engine.index(this.#searchable.map((tool) => searchDocument(tool.listed))));
+    const view = this.#view(filter);
+    const allowed = this.#allowedDocs(view);
+    const outcome = index.search(query, limit, allowed);
+    return { total: view.visible, matched: outcome.matched, tools: outcome.hits.map((hit) => (this.#searchable[hit.doc] as CompiledTool).listed) };
+  }
+
+  /** The tool a `call_tool` names, admitted as a direct call of it, and that call's params (tool search only). */
+  callTarget(
+    callToolItself: CompiledTool,
+    params: Params | undefined,
+    ctx: TransportContext,
+  ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult> {
+    const engine = this.#options.search?.engine as ToolSearchEngine;
+    return engine.callTarget(callToolItself, params, ctx, this);
+  }
+
+  /** The listed form of each named tool the caller may see, in the order asked; the other names in `unknown`. */
+  pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] } {
+    const view = this.#view(filter);
+    this.#allowedDocs(view);
+    const tools: JsonObject[] = [];
+    const unknown: string[] = [];
+    for (const name of new Set(names)) {
+      const tool = this.#tools.get(name);
+      if (tool && (!view.allows || view.allows(name))) tools.push(tool.listed);
+      else unknown.push(name);
+    }
+    return { total: view.visible, tools, unknown };
+  }
+
+  #view(filter: ToolFilter | undefined): ToolView {
+    const key = filter === undefined ? "" : `f:${filter.key}`;
+    let view = this.#views.get(key);
+    if (view) {
+      // Most recently used last: the oldest view is the one dropped.
+      this.#views.delete(key);
+    } else {
+      view = { allows: filter && ((name: string) => filter.allows(name)), list: undefined, allowedDocs: undefined, visible: -1 };
+      if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value as string);
+    }
+    this.#views.set(key, view);
+    if (view.visible < 0 && !view.allows) view.visible = this.#searchable.length;
+    return view;
+  }
+
+  #allowedDocs(view: ToolView): Uint8Array | undefined {
+    if (!view.allows || view.visible >= 0) return view.allowedDocs;
+    const allows = view.allows;
+    const allowed = new Uint8Array(this.#searchable.length);
+    let visible = 0;
+    this.#searchable.forEach((tool, doc) => {
+      if (allows(tool.name)) {
+        allowed[doc] = 1;
+        visible++;
+      }
+    });
+    view.allowedDocs = allowed;
+    view.visible = visible;
+    return allowed;
+  }
+
+  #buildList(view: ToolView, key: string | undefined): PagedList {
+    const tools = this.#listed.map((i) => this.#order[i] as CompiledTool).filter((tool) => !view.allows || view.allows(tool.name));
+    const json = tools.map((tool) => {
+      let text = this.#json.get(tool);
+      if (text === undefined) {
+        text = JSON.stringify(tool.listed);
+        this.#json.set(tool, text);
+      }
+      return text;
+    });
+    // A list that depends on who asks must not be shared across authorization contexts (2026-07-28 caching).
+    const options =
+      key === undefined
+        ? this.#options
+        : { ...this.#options, modernTail: this.#options.privateModernTail ?? this.#options.modernTail, scope: `${this.#options.scope}\n${key}` };
+    return new PagedList(
+      "tools/list",
+      "tools",
+      json,
+      tools.map((tool) => tool.name),
+      options,
+    );
+  }
+}

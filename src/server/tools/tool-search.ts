@@ -1,0 +1,131 @@
+/** Tool search settings, and what search reads of a listed tool. */
+
+import { isObject } from "../../core/json.ts";
+import type { Params } from "../../core/jsonrpc.ts";
+import type { CallToolResult, JsonObject } from "../../core/types.ts";
+import type { ToolLookup } from "./call-tool.ts";
+import type { CompiledTool } from "./compile-tool.ts";
+import type { TransportContext } from "../context/transport.ts";
+import type { ToolFilter } from "./tool-filter.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+export interface SearchDocument {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  /** A host hint such as `_meta["anthropic/searchHint"]`: extra words the tool answers to. */
+  hint?: string | undefined;
+  /** Parameter names and descriptions, from the input schema's properties. */
+  params: readonly { name: string; description?: string | undefined }[];
+}
+
+export interface SearchHit {
+  /** The document's position in the indexed list. */
+  doc: number;
+  score: number;
+}
+
+export interface SearchOutcome {
+  /** How many documents matched at all (only the best `limit` are in `hits`). */
+  matched: number;
+  /** Best first; equal scores in name order. */
+  hits: SearchHit[];
+}
+
+/**
+ * Tool search, opt-in (`toolSearch: {}` in server options or a tenant config): the tools
+ * `search_tools`, `describe_tools` and `call_tool` are added to the server, so that any client can
+ * find and call tools among thousands.
+ */
+export interface ToolSearchOptions {
+  /**
+   * What `tools/list` shows. `all` (default): every tool, plus the search tools. `pinned`: only
+   * the pinned tools plus the search tools; every other tool is still callable by name, and found
+   * with `search_tools`.
+   */
+  exposure?: "all" | "pinned";
+  /**
+   * Tools always listed, marked for hosts to keep loaded (`_meta["anthropic/alwaysLoad"]`). A
+   * name that is not a tool of the server is ignored (with a log line): a service's catalogue may
+   * drop a tool without breaking the tenant.
+   */
+  pinned?: readonly string[];
+}
+
+/** Search results of one caller: the listed form of each tool found. */
+export interface ToolSearchResult {
+  /** Tools the caller may see (the search tools left out). */
+  total: number;
+  matched: number;
+  tools: JsonObject[];
+}
+
+/** What the search tools need of the server's tools (its registry), as the caller of `filter` sees them. */
+export interface ToolCatalog {
+  /** The best `limit` tools for a query, and how many matched. */
+  search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult;
+  /** The named tools, in the order asked; names of tools the caller cannot see go to `unknown`. */
+  pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] };
+}
+
+/**
+ * What tool search runs on: its three tools, its index, and how `call_tool` finds its target.
+ * It is handed to the server by {@link ToolSearch} (made by `toolSearch()`), so a server without
+ * tool search does not bundle any of it.
+ */
+export interface ToolSearchEngine {
+  definitions(catalog: ToolCatalog): ToolDefinition[];
+  index(documents: SearchDocument[]): { search(query: string, limit: number, allowed?: Uint8Array): SearchOutcome };
+  callTarget(
+    callToolItself: CompiledTool,
+    params: Params | undefined,
+    ctx: TransportContext,
+    registry: ToolLookup,
+  ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult>;
+}
+
+/** Tool search turned on: its settings and its engine. Make it with `toolSearch(options)`. */
+export interface ToolSearch extends ToolSearchOptions {
+  readonly engine: ToolSearchEngine;
+}
+
+export const SEARCH_TOOLS = "search_tools";
+export const DESCRIBE_TOOLS = "describe_tools";
+export const CALL_TOOL = "call_tool";
+export const SEARCH_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL]);
+
+/** The `_meta` key hosts read to keep a tool loaded when they defer the others (Claude Code). */
+export const ALWAYS_LOAD = "anthropic/alwaysLoad";
+/** The `_meta` key of extra words a tool answers to in a host's own tool search. */
+export const SEARCH_HINT = "anthropic/searchHint";
+
+/** Marks a listed tool for hosts to keep loaded. */
+export function alwaysLoaded(listed: JsonObject): JsonObject {
+  const meta = isObject(listed["_meta"]) ? listed["_meta"] : {};
+  return { ...listed, _meta: { ...meta, [ALWAYS_LOAD]: true } };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** Parameter names and descriptions, two levels deep (an `options` object's own fields count too). */
+function params(schema: unknown, depth: number, out: SearchDocument["params"][number][]): void {
+  if (!isObject(schema) || !isObject(schema["properties"])) return;
+  for (const [name, property] of Object.entries(schema["properties"])) {
+    out.push({ name, description: isObject(property) ? text(property["description"]) : undefined });
+    if (depth > 1) params(isObject(property) && property["type"] === "array" ? property["items"] : property, depth - 1, out);
+  }
+}
+
+/** What the search index reads of a tool: its listed form. */
+export function searchDocument(listed: JsonObject): SearchDocument {
+  const found: SearchDocument["params"][number][] = [];
+  params(listed["inputSchema"], 2, found);
+  const meta = listed["_meta"];
+  return {
+    name: String(listed["name"]),
+    title: text(listed["title"]) ?? (isObject(listed["annotations"]) ? text(listed["annotations"]["title"]) : undefined),
+    description: text(listed["description"]),
+    hint: isObject(meta) ? text(meta[SEARCH_HINT]) : undefined,
+    params: found,
+  };
+}

@@ -1,0 +1,57 @@
+/** The tools feature: `tools/list` and `tools/call`, and the `tools` capability. */
+
+import { own } from "../../core/json.ts";
+import type { InboundRequest } from "../../core/jsonrpc.ts";
+import type { JsonObject } from "../../core/types.ts";
+import type { Feature, Method, ToolCallHook } from "../feature.ts";
+import { withInputs } from "../inputs/with-inputs.ts";
+import { listPage } from "../lists/list-page.ts";
+import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
+
+const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
+
+/**
+ * Tools, with the hooks of other features that run some calls their own way (tasks). Tool search's
+ * `call_tool` is admitted and run here as a direct call of its target, so everything a direct call
+ * goes through applies to the target too.
+ */
+export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
+  return {
+    name: "tools",
+    install: ({ tools, handlerContext }) => {
+      if (tools.size === 0) return {};
+      const toolsCall: Method = async (request, ctx) => {
+        let tool = ctx.tool ?? resolveTool(tools, request.params);
+        let params = request.params;
+        if (tool === tools.callTool) {
+          const target = await tools.callTarget(tool, params, ctx);
+          if (!("tool" in target)) return target as unknown as JsonObject;
+          ({ tool, params } = target);
+        }
+        const call = params === request.params ? request : { ...request, params };
+        for (const hook of hooks()) {
+          const answer = await hook(tool, call, ctx);
+          if (answer !== undefined) return answer;
+        }
+        const run = tool;
+        const binding = { method: "tools/call", target: run.name, args: param(call, "arguments") };
+        return withInputs(request, ctx, binding, async (inputs) => {
+          const pending = callTool(run, params, handlerContext(ctx, inputs));
+          const limits = ctx.admission.limits;
+          const result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, run.name);
+          return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, run.name)) as unknown as JsonObject;
+        });
+      };
+      return {
+        capabilities: (caps, streams) => {
+          // Without a session a 2025 client has no stream for list_changed; 2026 clients use subscriptions/listen.
+          caps["tools"] = streams ? { listChanged: true } : {};
+        },
+        methods: [
+          ["tools/list", (request, ctx) => listPage(request, ctx, (cursor, era) => tools.page(cursor, era, ctx.toolFilter))],
+          ["tools/call", toolsCall],
+        ],
+      };
+    },
+  };
+}
