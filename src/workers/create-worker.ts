@@ -10,6 +10,7 @@ import { checkOptions } from "../core/option-checks.ts";
 import type { Authorizer } from "../http/authorizer.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
+import { warnAboutSetup } from "./isolate-warnings.ts";
 import { WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
@@ -93,6 +94,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
   const { legacySessions, tasks, notificationShards, authorizer, ...rest } = options;
   const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
   const auth = authorizerFor(authorizer, env);
+  warnAboutSetup(server, options.tenant ?? "default", env.MCP_TASKS !== undefined, tasks);
   return createEndpoint({
     ...rest,
     server,
