@@ -1,6 +1,7 @@
 /** The allowed values of an endpoint's options (createWorker's and the multi-tenant Worker's too), checked at startup. */
 
-import type { OptionRules } from "../core/option-checks.ts";
+import type { OptionRule, OptionRules } from "../core/option-checks.ts";
+import type { McpAppOptions } from "./endpoint.ts";
 
 const QUOTA = { kind: "object", rules: { perPrincipal: { kind: "integer", min: 1 }, perTenant: { kind: "integer", min: 1 } } } as const;
 
@@ -35,4 +36,4 @@ export const APP_OPTION_RULES: OptionRules = {
     rules: { toolTimeoutMs: { kind: "integer", min: 1, hint: "ms" }, maxResultBytes: { kind: "integer", min: 1, hint: "bytes" } },
   },
   tasks: { kind: "any" },
-};
+} satisfies Record<keyof McpAppOptions, OptionRule>;

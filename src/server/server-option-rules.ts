@@ -4,8 +4,11 @@ import type { OptionRules } from "../core/option-checks.ts";
 
 const list = (value: unknown): string | undefined => (Array.isArray(value) ? undefined : "must be an array");
 
-/** Rules of {@link ServerOptions}: counts are positive integers, TTLs non-negative, enums spelled out. */
-export const SERVER_OPTION_RULES: OptionRules = {
+/**
+ * Rules of {@link ServerOptions}: counts are positive integers, TTLs non-negative, enums spelled
+ * out. `createServer` checks that every option has its rule (a new option cannot be added without one).
+ */
+export const SERVER_OPTION_RULES = {
   info: {
     kind: "check",
     check: (value) =>
@@ -38,4 +41,5 @@ export const SERVER_OPTION_RULES: OptionRules = {
   scope: { kind: "string" },
   unavailableModules: { kind: "check", check: list },
   toolSearch: { kind: "any" },
-};
+  features: { kind: "check", check: list },
+} as const satisfies OptionRules;

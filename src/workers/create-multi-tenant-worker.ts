@@ -1,12 +1,11 @@
 /** The multi-tenant Worker entry: tenants from bindings, each with its own server, modules and limits. */
 
-import type { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { checkOptions } from "../core/option-checks.ts";
 import type { Implementation } from "../core/types.ts";
-import { createEndpointApp } from "../http/app.ts";
+import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
@@ -78,7 +77,7 @@ function unavailableTenant(tenant: BrokenTenant): ProtocolError {
 
 interface TenantState {
   config: { get(): Promise<TenantDirectory> };
-  apps: WeakMap<McpServer, Map<string, Hono>>;
+  apps: WeakMap<McpServer, Map<string, McpApp>>;
 }
 
 const states = new WeakMap<MultiTenantWorkerOptions, WeakMap<object, TenantState>>();
@@ -233,8 +232,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     server: McpServer,
     tenant: TenantConfig,
     path: string,
-    apps: WeakMap<McpServer, Map<string, Hono>>,
-  ): Hono => {
+    apps: WeakMap<McpServer, Map<string, McpApp>>,
+  ): McpApp => {
     let byPath = apps.get(server);
     if (!byPath) {
       byPath = new Map();
