@@ -25,9 +25,12 @@ function quoted(value: string): string {
   return `"${value.replace(/[^\x20-\x7E]/g, "?").replace(/[\\"]/g, "\\$&")}"`;
 }
 
-/** `error_description` may only hold %x20-21 / %x23-5B / %x5D-7E (RFC 6750 §3), so quotes and backslashes are swapped. */
+/**
+ * `error_description` may only hold %x20-21 / %x23-5B / %x5D-7E (RFC 6750 §3), so quotes and
+ * backslashes are swapped, and a section sign is spelled out rather than lost to `?`.
+ */
 function description(value: string): string {
-  return quoted(value.replaceAll('"', "'").replaceAll("\\", "/"));
+  return quoted(value.replaceAll('"', "'").replaceAll("\\", "/").replace(/§\s*/g, "section "));
 }
 
 function params(pairs: [string, string | undefined][]): string {

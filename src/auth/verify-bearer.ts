@@ -35,7 +35,8 @@ function readBearer(header: string | null | undefined): string {
   if (scheme?.[1]?.toLowerCase() !== "bearer")
     throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
   const token = value.slice(scheme[0].length);
-  if (!B64TOKEN.test(token)) throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 §2.1)");
+  if (!B64TOKEN.test(token))
+    throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 section 2.1)");
   if (token.length > MAX_TOKEN_LENGTH) throw new AuthError("ERR_MALFORMED_TOKEN", `the bearer token is longer than ${MAX_TOKEN_LENGTH} characters`);
   return token;
 }

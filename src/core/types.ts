@@ -2,8 +2,27 @@
 
 export type JsonObject = Record<string, unknown>;
 
-/** A JSON Schema document (2020-12 by default). */
-export type JsonSchema = JsonObject;
+/** The names JSON Schema's `type` keyword takes (2020-12 and draft-07 alike). */
+export type JsonSchemaTypeName = "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
+
+/**
+ * A JSON Schema document (2020-12 by default; the draft-07 shapes clients send are accepted).
+ * The keywords whose mistakes break clients are typed, so `tsc` catches `type: "integr"` or
+ * `required: "n"` in a literal; every other keyword is open. Startup checks the same, and more.
+ */
+export interface JsonSchema {
+  type?: JsonSchemaTypeName | readonly JsonSchemaTypeName[];
+  properties?: { readonly [name: string]: JsonSchema | boolean };
+  required?: readonly string[];
+  items?: JsonSchema | boolean | readonly (JsonSchema | boolean)[];
+  prefixItems?: readonly (JsonSchema | boolean)[];
+  additionalProperties?: JsonSchema | boolean;
+  anyOf?: readonly (JsonSchema | boolean)[];
+  oneOf?: readonly (JsonSchema | boolean)[];
+  allOf?: readonly (JsonSchema | boolean)[];
+  enum?: readonly unknown[];
+  [keyword: string]: unknown;
+}
 
 export interface Icon {
   src: string;

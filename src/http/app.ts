@@ -5,6 +5,8 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { admitStream, newTrace } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { preflight, withCors } from "./cors.ts";
+import { checkOptions } from "../core/option-checks.ts";
+import { APP_OPTION_RULES } from "./app-option-rules.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
 import { handlePost, type WaitUntil } from "./mcp-post.ts";
 import { checkAcceptsStream } from "./request-checks.ts";
@@ -77,6 +79,7 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
 
 /** Builds the app once per isolate; its `fetch` answers requests. */
 export function createMcpApp(options: McpAppOptions): McpApp {
+  checkOptions(options, APP_OPTION_RULES, "createMcpApp");
   return createEndpointApp(createEndpoint(options));
 }
 

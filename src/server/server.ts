@@ -21,6 +21,8 @@ import type { Skill, SkillLimits } from "./skills/skill.ts";
 import { ToolRegistry, type UnavailableModule } from "./tools/tool-registry.ts";
 import type { ToolSearch } from "./tools/tool-search.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
+import { checkOptions, type OptionRule } from "../core/option-checks.ts";
+import { SERVER_OPTION_RULES } from "./server-option-rules.ts";
 
 export interface ServerOptions {
   /** `serverInfo` sent to clients: name and version are required. */
@@ -117,6 +119,7 @@ function featuresOf(options: ServerOptions): Feature[] {
  * skill (and file) and the problem.
  */
 export function createServer(options: ServerOptions): McpServer {
+  checkOptions(options, SERVER_OPTION_RULES satisfies Record<keyof ServerOptions, OptionRule>, "createServer");
   const info = options.info;
   const serverInfoMeta = { [MetaKey.serverInfo]: info };
   const ttlMs = options.listTtlMs ?? 300_000;

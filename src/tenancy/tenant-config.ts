@@ -3,6 +3,7 @@
 import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
+import { closestName } from "../core/suggest.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
@@ -88,6 +89,16 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 type Fail = (field: string, problem: string) => never;
 
+/** Refuses an unknown field, suggesting the known one it most likely meant ("limit … did you mean limits?"). */
+function unknownField(key: string, known: readonly string[], path: string, fail: Fail): never {
+  const meant = closestName(key, known);
+  return fail(`${path}${key}`, `is not a known field${meant === undefined ? ` (${known.join(", ")})` : `; did you mean ${path}${meant}?`}`);
+}
+
+function refuseUnknown(keys: Iterable<string>, known: readonly string[], path: string, fail: Fail): void {
+  for (const key of keys) unknownField(key, known, path, fail);
+}
+
 function stringList(value: unknown, field: string, fail: Fail, pattern?: RegExp): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && (!pattern || pattern.test(item)))) {
@@ -106,7 +117,7 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   const field = `modules[${index}]`;
   if (!isObject(value)) return fail(field, "must be an object with a name");
   const { name, service, prefix, timeoutMs, ...unknown } = value;
-  for (const key of Object.keys(unknown)) fail(`${field}.${key}`, "is not a known field");
+  refuseUnknown(Object.keys(unknown), ["name", "service", "prefix", "timeoutMs"], `${field}.`, fail);
   if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
   const module: ModuleRef = { name: name };
   if (service !== undefined) {
@@ -123,17 +134,35 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
 }
 
 const LIMIT_KEYS = ["maxBodyBytes", "bodyTimeoutMs", "maxResultBytes", "toolTimeoutMs"] as const;
+const RATE_LIMIT_KEYS = ["tenant", "principal", "tool", "retryAfterSeconds"];
+const TENANT_FIELDS = [
+  "id",
+  "hosts",
+  "pathPrefix",
+  "modules",
+  "allowedOrigins",
+  "legacySessions",
+  "revisions",
+  "server",
+  "limits",
+  "rateLimits",
+  "quotas",
+  "tasks",
+  "auth",
+  "toolSearch",
+  "notifications",
+];
 
 function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
   if (!isObject(value)) return fail("quotas", `must be an object such as {"handles": {"perPrincipal": 100}}`);
   const quotas: TenantQuotas = {};
   for (const [kind, limit] of Object.entries(value)) {
-    if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) fail(`quotas.${kind}`, `is not a known quota (${Object.keys(DEFAULT_QUOTAS).join(", ")})`);
+    if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) unknownField(kind, Object.keys(DEFAULT_QUOTAS), "quotas.", fail);
     if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal, perTenant and/or anonymous");
     const parsed: { perPrincipal?: number; perTenant?: number; anonymous?: number } = {};
     for (const [key, n] of Object.entries(limit)) {
       if (key !== "perPrincipal" && key !== "perTenant" && key !== "anonymous")
-        fail(`quotas.${kind}.${key}`, "is not a known field (perPrincipal, perTenant, anonymous)");
+        unknownField(key, ["perPrincipal", "perTenant", "anonymous"], `quotas.${kind}.`, fail);
       parsed[key] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
     }
     quotas[kind as QuotaKind] = parsed;
@@ -146,7 +175,7 @@ function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks
   if (!isObject(value)) return fail("tasks", `must be true, false, or an object such as {"ttlMs": 3600000, "pollIntervalMs": 1000}`);
   const settings: { ttlMs?: number; pollIntervalMs?: number } = {};
   for (const [key, n] of Object.entries(value)) {
-    if (key !== "ttlMs" && key !== "pollIntervalMs") fail(`tasks.${key}`, "is not a known field (ttlMs, pollIntervalMs)");
+    if (key !== "ttlMs" && key !== "pollIntervalMs") unknownField(key, ["ttlMs", "pollIntervalMs"], "tasks.", fail);
     settings[key] = positiveInt(n, `tasks.${key}`, fail) as number;
   }
   return settings;
@@ -155,7 +184,7 @@ function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks
 function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
   if (!isObject(value)) return fail("toolSearch", `must be an object such as {"exposure": "pinned", "pinned": ["tool_name"]}`);
   const { exposure, pinned, ...unknown } = value;
-  for (const key of Object.keys(unknown)) fail(`toolSearch.${key}`, "is not a known field (exposure, pinned)");
+  refuseUnknown(Object.keys(unknown), ["exposure", "pinned"], "toolSearch.", fail);
   const options: ToolSearchOptions = {};
   if (exposure !== undefined) {
     if (exposure !== "all" && exposure !== "pinned") fail("toolSearch.exposure", `must be "all" or "pinned"`);
@@ -169,7 +198,7 @@ function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
 function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
   if (!isObject(value)) return fail("notifications", 'must be an object such as {"shards": 4}');
   const { shards, maxQueuedBytes, heartbeatMs, ...unknown } = value;
-  for (const key of Object.keys(unknown)) fail(`notifications.${key}`, "is not a known field");
+  refuseUnknown(Object.keys(unknown), ["shards", "maxQueuedBytes", "heartbeatMs"], "notifications.", fail);
   const out: TenantNotifications = {};
   const count = positiveInt(shards, "notifications.shards", fail);
   if (count !== undefined) {
@@ -211,7 +240,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     notifications,
     ...unknown
   } = value;
-  for (const key of Object.keys(unknown)) fail(key, "is not a known field");
+  refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
   if (typeof id !== "string" || !ID.test(id)) fail("id", "must be 1-63 characters of a-z 0-9 - (starting with a letter or digit)");
   const tenant: TenantConfig = { id: id, modules: [] };
   const hostList = stringList(hosts, "hosts", fail, HOST);
@@ -244,7 +273,12 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (!isObject(limits)) fail("limits", "must be an object");
     const l = limits;
     tenant.limits = {};
-    for (const key of Object.keys(l)) if (!LIMIT_KEYS.includes(key as (typeof LIMIT_KEYS)[number])) fail(`limits.${key}`, "is not a known field");
+    refuseUnknown(
+      Object.keys(l).filter((key) => !LIMIT_KEYS.includes(key as (typeof LIMIT_KEYS)[number])),
+      LIMIT_KEYS,
+      "limits.",
+      fail,
+    );
     for (const key of LIMIT_KEYS) {
       const n = positiveInt(l[key], `limits.${key}`, fail);
       if (n !== undefined) tenant.limits[key] = n;
@@ -253,6 +287,12 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (rateLimits !== undefined) {
     if (!isObject(rateLimits)) fail("rateLimits", "must be an object");
     const r = rateLimits;
+    refuseUnknown(
+      Object.keys(r).filter((key) => !RATE_LIMIT_KEYS.includes(key)),
+      RATE_LIMIT_KEYS,
+      "rateLimits.",
+      fail,
+    );
     tenant.rateLimits = {};
     for (const key of ["tenant", "principal", "tool"] as const) {
       if (r[key] === undefined) continue;

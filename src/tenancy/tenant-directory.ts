@@ -19,6 +19,7 @@ import { toolSearch } from "../server/search/tool-search-engine.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
+import { brokenTenant, TenantRoutes, type BrokenTenant } from "./tenant-document.ts";
 
 export interface TenantDirectoryOptions {
   /** Bundled modules, by the name tenant configs use. */
@@ -99,52 +100,80 @@ export class TenantDirectory {
   /** The last server built for each tenant: a refresh whose catalogue is unchanged keeps it. */
   readonly #last = new Map<string, Built>();
   readonly #auth = new Map<string, AuthConfig>();
+  readonly #unavailable: TenantRoutes;
+  /** Tenants whose config is invalid: not served, each answering its own error. */
+  readonly broken: readonly BrokenTenant[];
 
   /**
-   * Checks every bundled module reference and bundled name collision; throws naming the tenant.
+   * Checks every tenant's auth settings, bundled module references and bundled name collisions: a
+   * tenant that fails is set aside in `broken` (its requests get its own error), the others are served.
    * `previous` is the directory this one replaces (the tenants document changed): a tenant whose
    * config and catalogue are unchanged keeps its server, and one whose tools changed is announced.
    */
-  constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions, previous?: TenantDirectory) {
-    this.tenants = tenants;
+  constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions, previous?: TenantDirectory, broken: readonly BrokenTenant[] = []) {
     this.#options = options;
+    const served: TenantConfig[] = [];
+    const setAside = [...broken];
     for (const tenant of tenants) {
-      const built = previous ? previous.#last.get(tenant.id) : undefined;
-      if (built) this.#last.set(tenant.id, built);
-    }
-    for (const tenant of tenants) {
-      // Auth settings are validated with the rest of the config: errors name the tenant and field.
-      if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
-      for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
-      if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
-      const names = new Map<string, string>();
-      const skills = new Map<string, string>();
-      for (const ref of tenant.modules) {
-        if (ref.service !== undefined) continue;
-        const module = options.modules[ref.name];
-        if (!module)
-          throw new DefinitionError(
-            `tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`,
-          );
-        for (const tool of renamed(module.tools, ref.prefix)) {
-          const owner = names.get(tool.name);
-          if (owner !== undefined)
-            throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
-          names.set(tool.name, ref.name);
-        }
-        for (const skill of prefixed(module.skills, ref.prefix)) {
-          const other = clash(skillKey(skill), skills.keys());
-          if (other !== undefined) {
-            throw new DefinitionError(
-              `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`,
-            );
-          }
-          skills.set(skillKey(skill), ref.name);
-        }
+      try {
+        this.#check(tenant);
+        served.push(tenant);
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        setAside.push(brokenTenant(tenant, tenant.id, error.message));
       }
     }
+    this.tenants = served;
+    this.broken = setAside;
+    for (const tenant of served) {
+      const built = previous ? previous.#last.get(tenant.id) : undefined;
+      if (built) this.#last.set(tenant.id, built);
+      for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
+      if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
+    }
+    this.#unavailable = new TenantRoutes(
+      setAside,
+      (host, prefix) => (host !== undefined && this.#byHost.has(host)) || (prefix !== undefined && this.#byPath.some((p) => p.prefix === prefix)),
+    );
     // Longest prefix first, so /t/a/b wins over /t/a.
     this.#byPath.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** Throws a DefinitionError naming the tenant when its auth settings or bundled modules are wrong. */
+  #check(tenant: TenantConfig): void {
+    const options = this.#options;
+    // Auth settings are validated with the rest of the config: errors name the tenant and field.
+    if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
+    const names = new Map<string, string>();
+    const skills = new Map<string, string>();
+    for (const ref of tenant.modules) {
+      if (ref.service !== undefined) continue;
+      const module = options.modules[ref.name];
+      if (!module)
+        throw new DefinitionError(
+          `tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`,
+        );
+      for (const tool of renamed(module.tools, ref.prefix)) {
+        const owner = names.get(tool.name);
+        if (owner !== undefined)
+          throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
+        names.set(tool.name, ref.name);
+      }
+      for (const skill of prefixed(module.skills, ref.prefix)) {
+        const other = clash(skillKey(skill), skills.keys());
+        if (other !== undefined) {
+          throw new DefinitionError(
+            `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`,
+          );
+        }
+        skills.set(skillKey(skill), ref.name);
+      }
+    }
+  }
+
+  /** The tenant set aside whose host or path prefix this request names, when no served tenant is reached. */
+  unavailable(request: Request, pathname: string): BrokenTenant | undefined {
+    return this.#unavailable.resolve(hostnameOf(requestHost(request)), pathname);
   }
 
   /** The tenant's parsed auth settings, when it requires authorization. */

@@ -50,11 +50,34 @@ export function createCachedConfig<T>(options: CachedConfigOptions<T>): { get():
   };
 }
 
-/** Parses JSON text, naming the source in the error. */
+/** The line and column (1-based) of a character offset, and that line with a caret under the column. */
+function locate(text: string, offset: number): { line: number; column: number; excerpt: string } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const lineEnd = text.indexOf("\n", offset);
+  const whole = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).replace(/\r$/, "");
+  const column = offset - lineStart + 1;
+  // Long lines (a document written on one line) are cut around the column.
+  const from = Math.max(0, column - 60);
+  const shown = whole.slice(from, from + 120);
+  return { line, column, excerpt: `${shown}\n${" ".repeat(column - 1 - from)}^` };
+}
+
+/**
+ * Parses JSON text, naming the source in the error and, for a syntax error, the line and column
+ * within that JSON text with the line itself (a var's place in wrangler.toml is not known here).
+ */
 export function parseJson(text: string, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new DefinitionError(`${source} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(reason)?.[1];
+    const offset = position === undefined ? (/Unexpected end of JSON input/.test(reason) ? text.length : undefined) : Number(position);
+    if (offset === undefined) throw new DefinitionError(`${source} is not valid JSON: ${reason}`);
+    const { line, column, excerpt } = locate(text, Math.min(offset, text.length));
+    const why = reason.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
+    throw new DefinitionError(`${source} is not valid JSON: in the ${source} JSON, line ${line} column ${column}: ${why}\n${excerpt}`);
   }
 }

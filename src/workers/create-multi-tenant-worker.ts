@@ -1,7 +1,9 @@
 /** The multi-tenant Worker entry: tenants from bindings, each with its own server, modules and limits. */
 
 import { METADATA_PATH } from "../auth/protected-resource.ts";
+import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { checkOptions } from "../core/option-checks.ts";
 import type { Implementation } from "../core/types.ts";
 import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
@@ -13,13 +15,16 @@ import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
-import { parseTenantsDocument, type TenantConfig, type TenantNotifications, type TenantRateLimits } from "../tenancy/tenant-config.ts";
+import type { TenantConfig, TenantNotifications, TenantRateLimits } from "../tenancy/tenant-config.ts";
+import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
+import { warnAboutSetup } from "./isolate-warnings.ts";
+import { MULTI_TENANT_OPTION_RULES } from "./worker-option-rules.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -65,6 +70,11 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
   };
 }
 
+/** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
+function unavailableTenant(tenant: BrokenTenant): ProtocolError {
+  return new ProtocolError(ErrorCode.InternalError, `Tenant unavailable: its configuration is invalid: ${tenant.problem}`, { status: 503 });
+}
+
 interface TenantState {
   config: { get(): Promise<TenantDirectory> };
   apps: WeakMap<McpServer, Map<string, McpApp>>;
@@ -82,15 +92,19 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
   let state = perEnv.get(env);
   if (!state) {
     const bindings = env as unknown as Record<string, unknown>;
+    // Where the document was read, to name it in a JSON syntax error.
+    let source = "the tenants document";
     const read = async (): Promise<string | undefined> => {
       if (options.tenants !== undefined) return JSON.stringify(options.tenants);
+      source = env.MCP_TENANTS !== undefined ? "MCP_TENANTS" : 'MCP_TENANTS_KV "tenants"';
       if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
       return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
     };
     let previous: TenantDirectory | undefined;
     const build = (text: string): TenantDirectory => {
+      const document = parseTenantsByTenant(parseJson(text, source));
       previous = new TenantDirectory(
-        parseTenantsDocument(parseJson(text, "the tenants document")),
+        document.tenants,
         {
           modules: options.modules,
           service: (name) => bindings[name] as ToolService | undefined,
@@ -104,7 +118,10 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           },
         },
         previous,
+        document.broken,
       );
+      // Once per document: a tenant set aside answers 503 with its problem; the others are served.
+      for (const broken of previous.broken) console.error(`edge-mcp: tenant ${broken.label} is not served, its configuration is invalid: ${broken.problem}`);
       return previous;
     };
     state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
@@ -132,6 +149,7 @@ function tenantAppOptions(
 ): McpAppOptions {
   const bindings = env as unknown as Record<string, unknown>;
   const limiter = rateLimiter(bindings, tenant.rateLimits);
+  warnAboutSetup(server, tenant.id, env.MCP_TASKS !== undefined, tenant.tasks);
   const auth = directory.auth(tenant);
   const limits = tenant.limits;
   return {
@@ -149,7 +167,7 @@ function tenantAppOptions(
     ...(tenant.quotas ? { quotas: tenant.quotas } : {}),
     ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
     responseMode: responseModeOf(env, options.responseMode),
-    debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
+    debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
@@ -204,6 +222,7 @@ function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: 
  * export default createMultiTenantWorker({ modules: { notes: notesModule } });
  */
 export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): McpWorker<E> {
+  checkOptions(options, MULTI_TENANT_OPTION_RULES, "createMultiTenantWorker");
   const stateOf = (env: E) => tenantState(options, env);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
@@ -237,13 +256,23 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
         const resolved = directory.resolve(request, metadata ?? url.pathname);
+        const broken = resolved ? undefined : directory.unavailable(request, metadata ?? url.pathname);
+        if (broken) return errorResponse(unavailableTenant(broken));
         if (!resolved) {
           const host = request.headers.get("host") ?? url.host;
           return errorResponse(
             new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }),
           );
         }
-        const server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
+        let server: McpServer;
+        try {
+          server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
+        } catch (error) {
+          // A tenant whose server cannot be built (a bundled definition it enables is wrong) fails alone.
+          if (!(error instanceof DefinitionError)) throw error;
+          console.error(`edge-mcp: tenant ${resolved.tenant.id} is not served: ${error.message}`);
+          return errorResponse(unavailableTenant({ label: resolved.tenant.id, hosts: [], pathPrefix: undefined, problem: error.message }));
+        }
         return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.

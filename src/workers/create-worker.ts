@@ -5,14 +5,33 @@ import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
+import { checkOptions } from "../core/option-checks.ts";
+import type { Authorizer } from "../http/authorizer.ts";
+import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
+import { warnAboutSetup } from "./isolate-warnings.ts";
+import { WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
 
-export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks"> {
+/**
+ * Options of {@link createWorker}. An option given here wins over the var that can also set it
+ * (`responseMode` over MCP_RESPONSE_MODE, `debug` over MCP_DEBUG, `legacySessions` over
+ * MCP_LEGACY_SESSIONS, `notificationShards` over MCP_NOTIFICATION_SHARDS); a var sets what the code
+ * leaves unset. Host and origin lists are the union of both.
+ */
+export interface WorkerOptions<E = McpEnv> extends Omit<
+  McpAppOptions,
+  "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer"
+> {
+  /**
+   * OAuth resource server (see `createAuthorizer`): an authorizer, or a function that builds one
+   * from `env` (called once per env object, in each isolate), for settings kept in vars and secrets.
+   */
+  authorizer?: Authorizer | ((env: E) => Authorizer);
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
   /**
@@ -29,9 +48,9 @@ export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions"
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
 
-/** The response mode from MCP_RESPONSE_MODE, else the option; refuses an unknown value. */
-export function responseModeOf(env: McpEnv, fallback: ResponseMode | undefined): ResponseMode {
-  const mode = env.MCP_RESPONSE_MODE?.trim() || fallback || "auto";
+/** The response mode: the option, else MCP_RESPONSE_MODE, else "auto"; refuses an unknown value. */
+export function responseModeOf(env: McpEnv, option: ResponseMode | undefined): ResponseMode {
+  const mode = option ?? (env.MCP_RESPONSE_MODE?.trim() || "auto");
   if (!RESPONSE_MODES.has(mode)) throw new DefinitionError(`MCP_RESPONSE_MODE must be "auto", "json" or "sse"; got "${mode}"`);
   return mode as ResponseMode;
 }
@@ -70,15 +89,18 @@ export function durableBindings(
 }
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
-export function workerEndpoint(server: McpServer, options: WorkerOptions, env: McpEnv): Endpoint {
-  const { legacySessions, tasks, notificationShards, ...rest } = options;
-  const sessionsOn = envFlag(env.MCP_LEGACY_SESSIONS, legacySessions === true);
+export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv): Endpoint {
+  const { legacySessions, tasks, notificationShards, authorizer, ...rest } = options;
+  const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
+  const auth = authorizerFor(authorizer, env);
+  warnAboutSetup(server, options.tenant ?? "default", env.MCP_TASKS !== undefined, tasks);
   return createEndpoint({
     ...rest,
     server,
+    ...(auth ? { authorizer: auth } : {}),
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards)),
     responseMode: responseModeOf(env, options.responseMode),
-    debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
+    debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],
       origins: [...(options.allow?.origins ?? []), ...envList(env.ALLOWED_ORIGINS)],
@@ -90,13 +112,16 @@ export function workerEndpoint(server: McpServer, options: WorkerOptions, env: M
  * The endpoint of a single-tenant Worker by env, built once per env: what its session and task
  * objects run their requests on (the same settings as the Worker's own endpoint).
  */
-export function workerEndpoints(server: McpServer | ServerOptions, options: WorkerOptions): (tenant: string, env: McpEnv) => Promise<Endpoint> {
+export function workerEndpoints<E extends object>(
+  server: McpServer | ServerOptions,
+  options: WorkerOptions<E>,
+): (tenant: string, env: McpEnv) => Promise<Endpoint> {
   const mcp = compiled(server);
   const endpoints = new WeakMap<object, Endpoint>();
   return async (_tenant, env) => {
     let endpoint = endpoints.get(env);
     if (!endpoint) {
-      endpoint = workerEndpoint(mcp, options, env);
+      endpoint = workerEndpoint(mcp, options, env as E & McpEnv);
       endpoints.set(env, endpoint);
     }
     return endpoint;
@@ -115,14 +140,15 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * @example
  * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
  */
-export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): McpWorker<E> {
+export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
+  checkOptions(options, WORKER_OPTION_RULES, "createWorker");
   const mcp = compiled(server);
   const apps = new WeakMap<object, McpApp>();
   return {
     fetch(request, env, ctx) {
       let app = apps.get(env);
       if (!app) {
-        app = createEndpointApp(workerEndpoint(mcp, options, env));
+        app = createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv));
         apps.set(env, app);
       }
       return app.fetch(request, env, ctx);

@@ -50,11 +50,12 @@ function checkShards(shards: number): number {
 }
 
 /**
- * The shard count of a single-tenant Worker and its session objects: MCP_NOTIFICATION_SHARDS
- * (a var) over the option; 1 when neither is set. Throws a DefinitionError naming the bad value.
+ * The shard count of a single-tenant Worker and its session objects: the option, else
+ * MCP_NOTIFICATION_SHARDS (a var); 1 when neither is set. Throws a DefinitionError naming the bad value.
  */
 export function notificationShardsOf(env: { MCP_NOTIFICATION_SHARDS?: string }, option: number | undefined): number {
-  const text = env.MCP_NOTIFICATION_SHARDS?.trim();
+  // The option wins over the var; the var sets what the code leaves unset.
+  const text = option === undefined ? env.MCP_NOTIFICATION_SHARDS?.trim() : undefined;
   const value = text === undefined || text === "" ? (option ?? 1) : /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_RELAY_SHARDS) {
     const given = text === undefined || text === "" ? `notificationShards ${String(option)}` : `MCP_NOTIFICATION_SHARDS "${text}"`;

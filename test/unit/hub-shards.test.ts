@@ -4,10 +4,11 @@ import { DefinitionError } from "../../src/core/definition-error.ts";
 import { hubName, hubShard, notificationShardsOf } from "../../src/workers/durable-change-relay.ts";
 
 describe("notificationShardsOf", () => {
-  it("is 1 by default, the option when given, and MCP_NOTIFICATION_SHARDS over the option", () => {
+  it("is 1 by default, the option when given (over MCP_NOTIFICATION_SHARDS), else the var", () => {
     expect(notificationShardsOf({}, undefined)).toBe(1);
     expect(notificationShardsOf({}, 4)).toBe(4);
-    expect(notificationShardsOf({ MCP_NOTIFICATION_SHARDS: " 8 " }, 4)).toBe(8);
+    expect(notificationShardsOf({ MCP_NOTIFICATION_SHARDS: " 8 " }, 4)).toBe(4);
+    expect(notificationShardsOf({ MCP_NOTIFICATION_SHARDS: " 8 " }, undefined)).toBe(8);
     expect(notificationShardsOf({ MCP_NOTIFICATION_SHARDS: "" }, 2)).toBe(2);
     expect(notificationShardsOf({ MCP_NOTIFICATION_SHARDS: "64" }, undefined)).toBe(64);
   });

@@ -65,7 +65,7 @@ describe("parseTenantConfig", () => {
     [{ ...base, limits: { bodyTimeout: 5 } }, /tenant acme: limits.bodyTimeout is not a known field/],
     [{ ...base, limits: { bodyTimeoutMs: 0 } }, /tenant acme: limits.bodyTimeoutMs must be a positive integer/],
     [{ ...base, quotas: [] }, /tenant acme: quotas must be an object/],
-    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks, streams\)/],
+    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known field \(handles, sessions, tasks, streams\)/],
     [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
     [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
     [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],
@@ -123,12 +123,17 @@ describe("TenantDirectory", () => {
     expect(dir.resolve(req("other.example.com"), "/mcp")).toBeUndefined();
   });
 
-  it("refuses an unknown bundled module and colliding tool names at load", () => {
-    expect(failure(() => directory([{ ...base, modules: [{ name: "nope" }] }]))).toMatch(/tenant acme: modules names nope, which this Worker does not bundle/);
-    expect(failure(() => directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings" }] }]))).toMatch(
+  it("sets aside a tenant with an unknown bundled module or colliding tool names at load, serving the others", () => {
+    const other = { ...base, id: "other", hosts: ["other.example.com"] };
+    const unknown = directory([{ ...base, modules: [{ name: "nope" }] }, other]);
+    expect(unknown.tenants.map((t) => t.id)).toEqual(["other"]);
+    expect(unknown.broken.map((b) => b.problem)).toEqual([expect.stringMatching(/tenant acme: modules names nope, which this Worker does not bundle/)]);
+    expect(unknown.unavailable(new Request("https://acme.example.com/mcp"), "/mcp")?.label).toBe("acme");
+    expect(unknown.resolve(new Request("https://other.example.com/mcp"), "/mcp")?.tenant.id).toBe("other");
+    expect(directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings" }] }]).broken[0]?.problem).toMatch(
       /tenant acme: tool hello of module greetings collides/,
     );
-    expect(() => directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings", prefix: "again" }] }])).not.toThrow();
+    expect(directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings", prefix: "again" }] }]).broken).toEqual([]);
   });
 
   it("lists a service's tools with the prefix and isolates a failing, hanging or unbound module", async () => {

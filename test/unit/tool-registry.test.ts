@@ -44,11 +44,11 @@ describe("ToolRegistry", () => {
   });
 
   it("refuses x-mcp-header on a property that is not a primitive, or a name used twice", () => {
-    const onObject = { type: "object", properties: { p: { type: "object", "x-mcp-header": "P" } } };
+    const onObject = { type: "object", properties: { p: { type: "object", "x-mcp-header": "P" } } } as const;
     expect(() => new ToolRegistry([tool("a", { inputSchema: onObject })], OPTIONS)).toThrow(/x-mcp-header/);
-    const twice = { type: "object", properties: { p: { type: "string", "x-mcp-header": "P" }, q: { type: "string", "x-mcp-header": "p" } } };
+    const twice = { type: "object", properties: { p: { type: "string", "x-mcp-header": "P" }, q: { type: "string", "x-mcp-header": "p" } } } as const;
     expect(() => new ToolRegistry([tool("a", { inputSchema: twice })], OPTIONS)).toThrow(/twice/);
-    const bad = { type: "object", properties: { p: { type: "string", "x-mcp-header": "a b" } } };
+    const bad = { type: "object", properties: { p: { type: "string", "x-mcp-header": "a b" } } } as const;
     expect(() => new ToolRegistry([tool("a", { inputSchema: bad })], OPTIONS)).toThrow(/token/);
   });
 });

@@ -105,4 +105,31 @@ describe("handler argument types", () => {
     const tools: ToolDefinition[] = [echo, weather];
     expectTypeOf(tools).toEqualTypeOf<ToolDefinition[]>();
   });
+
+  it("refuses, at compile time, a JSON Schema type that is not a type name and a required that is not a list", () => {
+    defineTool({
+      name: "t",
+      inputSchema: {
+        type: "object",
+        // @ts-expect-error "integr" is not a JSON Schema type name
+        properties: { n: { type: "integr" } },
+        // @ts-expect-error required lists property names
+        required: "n",
+      },
+      handler: () => "ok",
+    });
+    defineTool({
+      name: "t",
+      // @ts-expect-error the root type too
+      inputSchema: { type: "obj" },
+      handler: () => "ok",
+    });
+    defineTool({
+      name: "t",
+      inputSchema: { type: "object", properties: { n: { type: "integer" } } },
+      // @ts-expect-error the output schema too
+      outputSchema: { type: "object", properties: { sum: { type: ["number", "nul"] } } },
+      handler: () => "ok",
+    });
+  });
 });

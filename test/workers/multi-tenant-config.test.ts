@@ -1,4 +1,4 @@
-// The multi-tenant Worker inside workerd: tenants from a KV namespace, invalid configs answered with 500.
+// The multi-tenant Worker inside workerd: tenants from a KV namespace, a tenant with an invalid config answered with its own 503.
 import { describe, expect, it, vi } from "vitest";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { createMultiTenantWorker, type MultiTenantEnv } from "../../src/workers/create-multi-tenant-worker.ts";
@@ -31,15 +31,14 @@ describe("tenants from KV", () => {
     expect((await call(env, "/t/other/mcp")).status).toBe(404);
   });
 
-  it("answers 500 without details when the configuration is invalid, and logs which tenant and field", async () => {
+  it("answers 503 naming the field when a tenant's configuration is invalid, and logs which tenant and field", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const env: MultiTenantEnv = {
       MCP_TENANTS_KV: kv({ tenants: [{ id: "broken", pathPrefix: "/t/b", modules: [{ name: "greetings", service: "not a binding" }] }] }),
     };
     const response = await call(env, "/t/b/mcp");
-    expect(response.status).toBe(500);
-    const body = JSON.stringify(await response.json());
-    expect(body).not.toMatch(/broken|modules/);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/modules\[0\]\.service must be a binding name/) } });
     expect(errors.mock.calls.flat().join(" ")).toMatch(/tenant broken: modules\[0\]\.service must be a binding name/);
     errors.mockRestore();
   });
@@ -49,7 +48,7 @@ describe("tenants from KV", () => {
     const env: MultiTenantEnv = {
       MCP_TENANTS: JSON.stringify({ tenants: [{ id: "locked", pathPrefix: "/t/l", modules: [{ name: "greetings" }], auth: { resource: "not a url" } }] }),
     };
-    expect((await call(env, "/t/l/mcp")).status).toBe(500);
+    expect((await call(env, "/t/l/mcp")).status).toBe(503);
     expect(errors.mock.calls.flat().join(" ")).toMatch(/locked/);
     errors.mockRestore();
   });

@@ -105,7 +105,7 @@ describe("skills refused when declared or compiled, naming skill and file", () =
       /^skill wide: file b.txt: brings the skill to \d+ bytes, over the limit of 1024 bytes per skill \(skillLimits.maxTotalBytes\)$/,
     );
     expect(refusal([{ name: "wide", files }], { maxFiles: 2 })).toBe("skill wide: file b.txt is over the limit of 2 files per skill (skillLimits.maxFiles)");
-    expect(refusal([{ name: "wide", files }], { maxFiles: 0 })).toBe("skillLimits.maxFiles must be a positive integer");
+    expect(refusal([{ name: "wide", files }], { maxFiles: 0 })).toBe("createServer option skillLimits.maxFiles must be an integer from 1; got 0");
   });
 
   it("refuses a skill declared twice, or one inside another's folder", () => {

@@ -64,7 +64,7 @@ function searchResult(query: string, found: ToolSearchResult, detail: Detail, no
 
 const filterOf = (ctx: Parameters<typeof transportOf>[0]): ToolFilter | undefined => transportOf(ctx)?.toolFilter;
 
-const listedArray = { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
+const listedArray = { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } satisfies JsonSchema;
 const builtIn = { [ALWAYS_LOAD]: true };
 
 /** The three tools, in the order they are listed. They see only what the caller may see. */

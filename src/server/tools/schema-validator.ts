@@ -1,10 +1,12 @@
 /** Turns a JSON Schema or Standard Schema into a listed JSON Schema and a compiled validator. */
 
-import { Validator, type OutputUnit } from "@cfworker/json-schema";
+import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import { DefinitionError } from "../../core/definition-error.ts";
 import { isObject } from "../../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../../core/standard-schema.ts";
 import type { JsonSchema } from "../../core/types.ts";
+import { jsonSchemaProblems } from "./json-schema-check.ts";
+import { standardToJsonSchema } from "./standard-schema-conversion.ts";
 import type { ToolSchema } from "./tool.ts";
 
 export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; issues: string[] };
@@ -57,7 +59,7 @@ function describeStandardIssues(issues: ReadonlyArray<StandardIssue>): string[] 
 
 /** A validator that stops at the first error: bounded work and output, whatever the value. */
 function firstErrorValidator(schema: JsonSchema): (value: unknown) => ValidationOutcome {
-  const validator = new Validator(schema, "2020-12", true);
+  const validator = new Validator(schema as Schema, "2020-12", true);
   return (value) => {
     const result = validator.validate(value);
     return result.valid ? { ok: true, value } : { ok: false, issues: describeUnits(result.errors) };
@@ -72,18 +74,7 @@ function firstErrorValidator(schema: JsonSchema): (value: unknown) => Validation
  */
 export function compileSchema(schema: ToolSchema, what: string): CompiledSchema {
   if (isStandardSchema(schema)) {
-    const converter = schema["~standard"].jsonSchema;
-    if (!converter) {
-      throw new DefinitionError(
-        `${what}: this Standard Schema (${schema["~standard"].vendor}) cannot convert itself to JSON Schema; pass a JSON Schema instead`,
-      );
-    }
-    let json: JsonSchema;
-    try {
-      json = converter.input({ target: "draft-2020-12" });
-    } catch (cause) {
-      throw new DefinitionError(`${what}: converting the Standard Schema to JSON Schema failed`, { cause });
-    }
+    const json = standardToJsonSchema(schema, what);
     const validate = schema["~standard"].validate;
     const toOutcome = (result: Awaited<ReturnType<typeof validate>>): ValidationOutcome =>
       result.issues ? { ok: false, issues: describeStandardIssues(result.issues) } : { ok: true, value: result.value };
@@ -110,6 +101,8 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
     };
   }
   if (!isObject(schema)) throw new DefinitionError(`${what} must be a JSON Schema object`);
+  const problems = jsonSchemaProblems(schema);
+  if (problems.length > 0) throw new DefinitionError(`${what}: ${problems.join("; ")}`);
   // The validator is built on first use, not here: building one (dereferencing the schema) is most
   // of what a tool costs at boot, and most isolates of a large catalogue call few of its tools.
   let validator: Validator | undefined;
@@ -119,7 +112,7 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
     validate(value) {
       if (validator === undefined) {
         try {
-          validator = new Validator(schema, "2020-12", false);
+          validator = new Validator(schema as Schema, "2020-12", false);
         } catch (cause) {
           // A schema the validator cannot read (say, a duplicate $id) is a server bug: every value fails, with a log line.
           console.error(`edge-mcp: ${what} is not a valid JSON Schema:`, cause instanceof Error ? cause.message : cause);

@@ -82,6 +82,8 @@ export class ToolRegistry implements ToolCatalog {
   readonly #unavailable: readonly UnavailableModule[];
   /** Whether any tool may run as a task (then the server has the `tasks/*` methods). */
   readonly taskCapable: boolean;
+  /** The names of the tools that may run as tasks. */
+  readonly taskTools: readonly string[];
   #index: ReturnType<ToolSearchEngine["index"]> | undefined;
   /** The `call_tool` of tool search, when it is on: `tools/call` runs its target in its place. */
   readonly callTool: CompiledTool | undefined;
@@ -108,7 +110,8 @@ export class ToolRegistry implements ToolCatalog {
     for (const name of pinned) {
       if (!this.#tools.has(name)) console.error(`edge-mcp: toolSearch.pinned names ${JSON.stringify(name)}, which is not a tool of this server; it is ignored`);
     }
-    this.taskCapable = this.#order.some((tool) => tool.task !== "never");
+    this.taskTools = this.#order.filter((tool) => tool.task !== "never").map((tool) => tool.name);
+    this.taskCapable = this.taskTools.length > 0;
     this.callTool = search ? this.#tools.get(CALL_TOOL) : undefined;
   }
 

@@ -4,23 +4,11 @@
  */
 
 import { createServer } from "edge-mcp";
-import { createWorker, type McpEnv, type McpWorker } from "edge-mcp/workers";
-import { authorizer, type AuthEnv } from "./auth";
+import { createWorker } from "edge-mcp/workers";
+import { authorizer } from "./auth";
 import { listOrders, whoami } from "./tools";
 
-type Env = McpEnv & AuthEnv;
-
-// Compiled once per isolate; the Worker around it is built on the first request of each env.
+// Compiled once per isolate. The authorizer is built from the vars on the first request of each env.
 const server = createServer({ info: { name: "{{name}}", version: "0.1.0" }, tools: [whoami, listOrders] });
-const workers = new WeakMap<Env, McpWorker<Env>>();
 
-export default {
-  fetch(request, env, ctx) {
-    let worker = workers.get(env);
-    if (!worker) {
-      worker = createWorker<Env>(server, { authorizer: authorizer(env) });
-      workers.set(env, worker);
-    }
-    return worker.fetch(request, env, ctx);
-  },
-} satisfies ExportedHandler<Env>;
+export default createWorker(server, { authorizer });

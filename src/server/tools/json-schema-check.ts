@@ -1,0 +1,138 @@
+/**
+ * A startup check of a JSON Schema's keywords that clients and validators read (2020-12, and the
+ * draft-07 shapes clients send): each problem with its path, so a typo fails at boot, not in a client.
+ */
+
+import { isObject } from "../../core/json.ts";
+
+const TYPE_NAMES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+const TYPE_LIST = "one of string, number, integer, boolean, object, array, null";
+
+// Keywords whose value is one schema, a list of schemas, or an object of schemas.
+const SCHEMA_KEYWORDS = [
+  "additionalProperties",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+];
+const SCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const COUNT_KEYWORDS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
+const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
+const STRING_KEYWORDS = ["$ref", "$id", "$anchor", "format", "title", "description", "contentMediaType", "contentEncoding"];
+// Misspellings of the structural keywords that would otherwise be ignored (an unknown keyword is an annotation).
+const MISSPELT = new Map([
+  ["propertes", "properties"],
+  ["property", "properties"],
+  ["propeties", "properties"],
+  ["requried", "required"],
+  ["require", "required"],
+  ["requires", "required"],
+  ["additionalProperty", "additionalProperties"],
+  ["additionalproperties", "additionalProperties"],
+  ["item", "items"],
+  ["types", "type"],
+  ["enums", "enum"],
+]);
+
+const MAX_PROBLEMS = 5;
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/**
+ * The problems of a JSON Schema, each as `path: what is wrong` (at most five); empty when the
+ * keywords that matter are well-formed. Unknown keywords are allowed (they are annotations), except
+ * the usual misspellings of structural ones, which would silently drop a constraint.
+ */
+export function jsonSchemaProblems(schema: unknown): string[] {
+  const problems: string[] = [];
+  const report = (path: string, problem: string): void => {
+    if (problems.length < MAX_PROBLEMS) problems.push(`${path === "" ? "(root)" : path}: ${problem}`);
+  };
+  const at = (path: string, key: string | number): string => (path === "" ? String(key) : `${path}.${key}`);
+
+  const walk = (node: unknown, path: string): void => {
+    if (problems.length >= MAX_PROBLEMS) return;
+    if (typeof node === "boolean") return;
+    if (!isObject(node)) return report(path, `must be a schema (an object or a boolean); got ${describe(node)}`);
+
+    for (const key of Object.keys(node)) {
+      const meant = MISSPELT.get(key);
+      if (meant !== undefined && !(meant in node)) report(at(path, key), `is not a JSON Schema keyword; did you mean ${meant}?`);
+    }
+
+    const type = node["type"];
+    if (type !== undefined) {
+      const names = Array.isArray(type) ? type : [type];
+      if (Array.isArray(type) && type.length === 0) report(at(path, "type"), `must name at least one type (${TYPE_LIST})`);
+      for (const name of names) if (!TYPE_NAMES.has(name)) report(at(path, "type"), `${describe(name)} is not a JSON Schema type (${TYPE_LIST})`);
+    }
+
+    const required = node["required"];
+    if (required !== undefined && (!Array.isArray(required) || !required.every((name) => typeof name === "string"))) {
+      report(
+        at(path, "required"),
+        `must be an array of property names, such as ["${typeof required === "string" ? required : "name"}"]; got ${describe(required)}`,
+      );
+    }
+
+    const items = node["items"];
+    if (Array.isArray(items)) items.forEach((item, i) => walk(item, at(at(path, "items"), i)));
+    else if (items !== undefined) walk(items, at(path, "items"));
+
+    for (const key of SCHEMA_KEYWORDS) if (node[key] !== undefined) walk(node[key], at(path, key));
+    for (const key of SCHEMA_LIST_KEYWORDS) {
+      const list = node[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list) || list.length === 0) report(at(path, key), `must be a non-empty array of schemas; got ${describe(list)}`);
+      else list.forEach((item, i) => walk(item, at(at(path, key), i)));
+    }
+    for (const key of SCHEMA_MAP_KEYWORDS) {
+      const map = node[key];
+      if (map === undefined) continue;
+      if (!isObject(map)) report(at(path, key), `must be an object of schemas; got ${describe(map)}`);
+      else for (const [name, child] of Object.entries(map)) walk(child, at(at(path, key), name));
+    }
+
+    if (node["enum"] !== undefined && !Array.isArray(node["enum"])) report(at(path, "enum"), `must be an array of values; got ${describe(node["enum"])}`);
+    for (const key of COUNT_KEYWORDS) {
+      const n = node[key];
+      if (n !== undefined && !(Number.isSafeInteger(n) && (n as number) >= 0)) report(at(path, key), `must be a non-negative integer; got ${describe(n)}`);
+    }
+    for (const key of NUMBER_KEYWORDS) {
+      const n = node[key];
+      if (n !== undefined && (typeof n !== "number" || !Number.isFinite(n))) report(at(path, key), `must be a number; got ${describe(n)}`);
+    }
+    const multipleOf = node["multipleOf"];
+    if (multipleOf !== undefined && !(typeof multipleOf === "number" && multipleOf > 0 && Number.isFinite(multipleOf))) {
+      report(at(path, "multipleOf"), `must be a number above 0; got ${describe(multipleOf)}`);
+    }
+    for (const key of STRING_KEYWORDS) {
+      if (node[key] !== undefined && typeof node[key] !== "string") report(at(path, key), `must be a string; got ${describe(node[key])}`);
+    }
+    if (node["uniqueItems"] !== undefined && typeof node["uniqueItems"] !== "boolean") report(at(path, "uniqueItems"), "must be true or false");
+    const pattern = node["pattern"];
+    if (pattern !== undefined) {
+      if (typeof pattern !== "string") report(at(path, "pattern"), `must be a string; got ${describe(pattern)}`);
+      else {
+        try {
+          new RegExp(pattern, "u");
+        } catch (error) {
+          report(at(path, "pattern"), `is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+  };
+
+  walk(schema, "");
+  return problems;
+}
