@@ -5,6 +5,7 @@ import { createApiKeyMatcher } from "./api-keys.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { AuthError } from "./auth-error.ts";
 import { readCompactJwt } from "./compact-jwt.ts";
+import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
 import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
@@ -46,18 +47,21 @@ function scopesOf(payload: Record<string, unknown>): string[] {
   return [...new Set(list.filter((scope): scope is string => typeof scope === "string" && scope !== ""))];
 }
 
-function principalOf(payload: Record<string, unknown>): Principal {
+function principalOf(payload: Record<string, unknown>, grants: readonly ClaimGrant[]): Principal {
   const subject = payload["sub"];
   if (typeof subject !== "string" || subject === "") throw new AuthError("ERR_MALFORMED_TOKEN", "the token's sub claim is not a non-empty string");
   const clientId = payload["client_id"] ?? payload["azp"];
   // jose has checked `iss` against the configured issuers, so it is present.
   const issuer = payload["iss"];
   const exp = payload["exp"];
+  // Scopes and grants combine: granted scopes join the token's, granted tools are kept apart.
+  const granted = grantsOf(grants, payload);
   return {
     issuer: typeof issuer === "string" ? issuer : "",
     subject,
-    scopes: scopesOf(payload),
+    scopes: granted.scopes.length === 0 ? scopesOf(payload) : [...new Set([...scopesOf(payload), ...granted.scopes])],
     via: "jwt",
+    ...(granted.tools.length === 0 ? {} : { tools: granted.tools }),
     ...(typeof clientId === "string" ? { clientId } : {}),
     ...(typeof exp === "number" ? { expiresAt: exp } : {}),
   };
@@ -124,18 +128,18 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
         requiredClaims: ["exp", "sub"],
         ...(config.tokenType === undefined ? {} : { typ: config.tokenType }),
       };
+      let verified: Record<string, unknown>;
       try {
-        let verified: Record<string, unknown>;
         try {
           verified = (await jwtVerify(token, resolver, verifyOptions)).payload;
         } catch (error) {
           if (joseCode(error) !== "ERR_JWKS_MULTIPLE_MATCHING_KEYS") throw error;
           verified = await verifyWithCandidates(token, error, verifyOptions);
         }
-        return principalOf(verified);
       } catch (error) {
         throw fromJoseError(error, payload);
       }
+      return principalOf(verified, config.grants ?? []);
     },
   };
 }

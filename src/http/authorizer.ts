@@ -4,19 +4,26 @@ import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
 import { authErrorResponse, insufficientScopeChallenge } from "../auth/challenge.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
-import { createScopeFilters, type ScopeFilter } from "../auth/scope-filter.ts";
-import { missingScopes, requiredScopes } from "../auth/scopes.ts";
+import type { ScopeFilter } from "../auth/scope-filter.ts";
+import { createToolAccess, type SecurityScheme } from "../auth/tool-access.ts";
 import { createBearerVerifier } from "../auth/verify-bearer.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
 
 export interface Authorizer {
-  /** Verifies the request's credentials; throws a ProtocolError (401/503 + WWW-Authenticate). */
-  authenticate(request: Request): Promise<Principal>;
-  /** Throws a 403 `insufficient_scope` ProtocolError naming every scope the tool needs. */
-  authorizeTool(principal: Principal, toolName: string, request: Request): void;
-  /** The tools this principal may call, for lists and tool search; undefined when it may call every tool. */
-  toolFilter?(principal: Principal): ScopeFilter | undefined;
+  /**
+   * Verifies the request's credentials; throws a ProtocolError (401/503 + WWW-Authenticate).
+   * Undefined (an anonymous caller) only for a request without credentials on a tenant with public tools.
+   */
+  authenticate(request: Request): Promise<Principal | undefined>;
+  /** The 401 challenge for an anonymous request that needs a token. */
+  unauthorized(request: Request): ProtocolError;
+  /** Throws 401 (anonymous, tool not public) or 403 `insufficient_scope` (naming every scope the tool needs, when scopes would help). */
+  authorizeTool(principal: Principal | undefined, toolName: string, request: Request): void;
+  /** The tools this caller may call, for lists and tool search; undefined when it may call every tool. */
+  toolFilter?(principal: Principal | undefined): ScopeFilter | undefined;
+  /** The `securitySchemes` of a tool's listed form (SEP-1488). */
+  securitySchemes(toolName: string): SecurityScheme[];
   /** The RFC 9728 metadata document of this resource. */
   readonly metadata: Record<string, unknown>;
   /** The path of the resource, as the path-inserted metadata URL uses it (`/t/acme/mcp`). */
@@ -47,29 +54,37 @@ function fromAuthError(error: AuthError, request: Request, config: AuthConfig, r
 export function createAuthorizer(config: AuthConfig): Authorizer {
   const verifier = createBearerVerifier(config, config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 });
   const resourcePath = new URL(config.resource).pathname;
-  const toolFilter = createScopeFilters(config);
+  const access = createToolAccess(config);
+  const unauthorized = (request: Request) =>
+    fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
   return {
-    toolFilter,
+    toolFilter: (principal) => access.filter(principal),
+    securitySchemes: (toolName) => access.securitySchemes(toolName),
     metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
     resourcePath,
+    unauthorized,
     async authenticate(request) {
+      const authorization = request.headers.get("authorization");
+      // Public tools: a request without credentials goes on as anonymous (admission decides what it may do).
+      if (authorization === null && access.hasPublicTools) return undefined;
       try {
-        return await verifier.verify(request.headers.get("authorization"));
+        return await verifier.verify(authorization);
       } catch (error) {
         if (error instanceof AuthError) throw fromAuthError(error, request, config, resourcePath);
         throw error;
       }
     },
     authorizeTool(principal, toolName, request) {
-      const required = requiredScopes(config, toolName);
-      const missing = missingScopes(principal, required, config.scopeHierarchy);
-      if (missing.length === 0) return;
-      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${missing.join(" ")}`, {
+      const refusal = access.check(principal, toolName);
+      if (refusal === undefined) return;
+      if (refusal.status === 401) throw unauthorized(request);
+      const needs = refusal.missing.length > 0 ? refusal.missing.join(" ") : "a grant the token's claims do not give";
+      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${needs}`, {
         status: 403,
         headers: {
-          "www-authenticate": insufficientScopeChallenge(required, {
+          "www-authenticate": insufficientScopeChallenge(refusal.scopes, {
             resourceMetadata: metadataUrl(request, resourcePath),
-            description: `tool ${toolName} needs ${missing.join(" ")}`,
+            description: `tool ${toolName} needs ${needs}`,
           }),
         },
       });

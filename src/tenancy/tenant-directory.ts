@@ -1,6 +1,7 @@
 /** Tenants of one deployment: resolution by host or path, and each tenant's server, compiled once per isolate. */
 
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
+import { withSecuritySchemes } from "./security-schemes.ts";
 import { sha256Hex } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { hostnameOf, requestHost } from "../core/host.ts";
@@ -292,7 +293,7 @@ export class TenantDirectory {
     return createServer({
       info,
       ...(tenant.server?.instructions ? { instructions: tenant.server.instructions } : {}),
-      tools,
+      tools: withSecuritySchemes(tools, this.#auth.get(tenant.id)),
       resources,
       resourceTemplates: templates,
       prompts,
