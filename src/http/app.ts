@@ -1,5 +1,6 @@
 /** The hono app: the MCP endpoint (POST; GET and DELETE of sessions), metadata routes, JSON 404s. */
 
+import { discoveryPreflight, discoveryResponse, serverCard, SERVER_CARD_TYPE } from "./server-card.ts";
 import { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
@@ -80,6 +81,12 @@ export function createEndpointApp(endpoint: Endpoint): Hono {
       new Response(JSON.stringify(authorizer.metadata), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
     app.get(METADATA_PATH, guarded(metadata));
     app.get(`${METADATA_PATH}${authorizer.resourcePath}`, guarded(metadata));
+  }
+  const card = endpoint.serverCard;
+  if (card) {
+    // Public metadata: no Host/Origin guard (any site may read it, CORS *), no token.
+    app.get(`${path}/server-card`, (c) => discoveryResponse(c.req.raw, serverCard(endpoint, new URL(c.req.url).origin, card), SERVER_CARD_TYPE));
+    app.options(`${path}/server-card`, () => discoveryPreflight());
   }
   app.post(path, (c): Response | Promise<Response> => {
     const request = c.req.raw;

@@ -7,6 +7,7 @@ import type { QuotaCounter } from "../server/state/quotas.ts";
 import { createStateSealer, type StateSealer } from "../server/state/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import type { EndpointServices } from "../server/context/transport.ts";
+import type { ServerCardOptions } from "./server-card.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";
@@ -76,6 +77,8 @@ export interface McpAppOptions {
   limits?: CallLimits;
   /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
   tasks?: TaskGateway;
+  /** Serve a Server Card at `<path>/server-card` (SEP-2127 draft); off when absent. */
+  serverCard?: ServerCardOptions;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -103,6 +106,7 @@ export interface Endpoint extends EndpointServices {
   readonly keepAliveMs: number;
   readonly debug: boolean;
   readonly accessLog: boolean;
+  readonly serverCard: ServerCardOptions | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -144,5 +148,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     debug: options.debug ?? false,
     accessLog: options.accessLog ?? false,
+    serverCard: options.serverCard,
   };
 }

@@ -5,6 +5,7 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
+import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
@@ -77,6 +78,8 @@ export interface TenantConfig {
   /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
+  /** Serve a Server Card at `<endpoint>/server-card` and list it in the host's AI Catalog (off by default). */
+  serverCard?: TenantServerCard;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -208,6 +211,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     auth,
     toolSearch,
     notifications,
+    serverCard,
     ...unknown
   } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
@@ -269,6 +273,8 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   }
   if (toolSearch !== undefined) tenant.toolSearch = parseToolSearch(toolSearch, fail);
   if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
+  const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
+  if (card) tenant.serverCard = card;
   return tenant;
 }
 

@@ -153,6 +153,13 @@ export class TenantDirectory {
     return this.#auth.get(tenant.id);
   }
 
+  /** Every tenant served at the request's host: the tenant of that host, else every tenant reached by path. */
+  tenantsAt(request: Request): ResolvedTenant[] {
+    const byHost = this.#byHost.get(hostnameOf(requestHost(request)));
+    if (byHost) return [{ tenant: byHost, path: "/mcp" }];
+    return this.#byPath.map(({ prefix, tenant }) => ({ tenant, path: `${prefix}/mcp` }));
+  }
+
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
   resolve(request: Request, pathname: string): ResolvedTenant | undefined {
     const byHost = this.#byHost.get(hostnameOf(requestHost(request)));

@@ -10,6 +10,7 @@ import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpo
 import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
+import { AI_CATALOG_PATH, aiCatalogResponse } from "./ai-catalog.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
@@ -156,6 +157,7 @@ function tenantAppOptions(
     ...(limiter ? { rateLimiter: limiter } : {}),
     ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1),
     ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
+    ...(tenant.serverCard ? { serverCard: tenant.serverCard } : {}),
   };
 }
 
@@ -235,6 +237,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const state = stateOf(env);
         const directory = await state.config.get();
         const url = new URL(request.url);
+        if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, directory);
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
         const resolved = directory.resolve(request, metadata ?? url.pathname);
