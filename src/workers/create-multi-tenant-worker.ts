@@ -6,6 +6,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
 import { createEndpointApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
+import { quotaReplayGuard } from "../http/dpop-replay.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
@@ -136,11 +137,14 @@ function tenantAppOptions(
   const limiter = rateLimiter(bindings, tenant.rateLimits);
   const auth = directory.auth(tenant);
   const limits = tenant.limits;
+  const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1);
+  // DPoP proof ids are held in the tenant's quota object when there is one (every isolate sees them).
+  const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   return {
     server,
     path,
     tenant: tenant.id,
-    ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
+    ...(auth ? { authorizer: createAuthorizer(auth, replay) } : {}),
     allow: { hosts: [...(tenant.hosts ?? []), ...envList(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...envList(env.ALLOWED_ORIGINS)] },
     ...(limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
     ...(limits?.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: limits.bodyTimeoutMs }),
@@ -155,7 +159,7 @@ function tenantAppOptions(
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
-    ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1),
+    ...durable,
     ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
     ...(tenant.serverCard ? { serverCard: tenant.serverCard } : {}),
   };
