@@ -7,7 +7,7 @@ import type { QuotaCounter } from "../server/state/quotas.ts";
 import { createStateSealer, type StateSealer } from "../server/state/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import type { EndpointServices } from "../server/context/transport.ts";
-import type { ServerCardOptions } from "./server-card.ts";
+import type { ServerCardOptions } from "./server-card-options.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";

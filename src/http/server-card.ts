@@ -5,10 +5,11 @@
  */
 
 import { sha256Hex } from "../core/bytes.ts";
-import type { Icon, JsonObject } from "../core/types.ts";
+import type { JsonObject } from "../core/types.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { ServerCardOptions } from "./server-card-options.ts";
 
 /** The Server Card media type. */
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
@@ -17,16 +18,6 @@ export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schema
 /** Where this runtime's own card members go (`_meta` keys; the draft's card has no other room). */
 const META_PREFIX = "io.github.edge-mcp";
 const NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
-
-/** What a card says beyond the server's info; every member optional. */
-export interface ServerCardOptions {
-  /** Reverse-DNS name with one slash (`com.example/weather`); default `<reversed host>/<tenant>`. */
-  name?: string;
-  /** 1-100 characters; default the server's description, else one made from its title or name. */
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-}
 
 /** CORS and caching of discovery documents (the draft's "CORS Requirements" and "Caching"). */
 const DISCOVERY_HEADERS = {
