@@ -95,8 +95,12 @@ async function authenticate(request: Request, endpoint: Endpoint, trace: Admissi
  * Admits a GET or DELETE (a session's stream or its end): authentication comes before any other
  * answer, so that a client probing with GET learns it needs a token (401) rather than 405.
  */
-export function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
-  return authenticate(request, endpoint, trace);
+export async function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
+  const admission = await authenticate(request, endpoint, trace);
+  // An anonymous caller of a protected tenant may only use a session it opened (for public tools);
+  // a GET without one is how clients probe for auth, so it keeps getting the 401 challenge.
+  if (endpoint.authorizer && !admission.principal && !request.headers.has("mcp-session-id")) throw endpoint.authorizer.unauthorized(request);
+  return admission;
 }
 
 /**
