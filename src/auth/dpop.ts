@@ -88,14 +88,18 @@ export async function verifyDpopProof(context: ProofContext, config: DpopConfig,
   if (typeof jti !== "string" || jti === "" || jti.length > 256) throw invalid("jti must be a string of 1-256 characters");
   const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(context.token))));
   if (claims["ath"] !== ath) throw invalid("ath is not the hash of this access token");
-  if ((await calculateJwkThumbprint(header["jwk"] as JWK, "sha256")) !== context.jkt) throw invalid("it is not signed by the key the token is bound to (cnf.jkt)");
+  if ((await calculateJwkThumbprint(header["jwk"] as JWK, "sha256")) !== context.jkt)
+    throw invalid("it is not signed by the key the token is bound to (cnf.jkt)");
   const key = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`${context.jkt} ${jti}`))));
   if (!(await guard.firstUse(key, (iat + config.maxAgeSeconds) * 1000 + 1000))) throw invalid("this proof was used before (jti replay)");
 }
 
 /** An HTTP quoted-string for a challenge parameter (quotes and backslashes swapped, non-ASCII as ?). */
 function quoted(value: string): string {
-  return `"${value.replace(/[^\x20-\x7E]/g, "?").replaceAll('"', "'").replaceAll("\\", "/")}"`;
+  return `"${value
+    .replace(/[^\x20-\x7E]/g, "?")
+    .replaceAll('"', "'")
+    .replaceAll("\\", "/")}"`;
 }
 
 /**
@@ -103,7 +107,12 @@ function quoted(value: string): string {
  * `error_description` when a credential was sent (`invalid_dpop_proof` for a bad proof).
  */
 export function dpopChallenge(config: DpopConfig, resourceMetadata: string, error?: AuthError): string {
-  const code = error === undefined || error.code === "ERR_NO_TOKEN" ? undefined : error.code === "ERR_DPOP" && error.message.startsWith("invalid DPoP proof") ? "invalid_dpop_proof" : "invalid_token";
+  const code =
+    error === undefined || error.code === "ERR_NO_TOKEN"
+      ? undefined
+      : error.code === "ERR_DPOP" && error.message.startsWith("invalid DPoP proof")
+        ? "invalid_dpop_proof"
+        : "invalid_token";
   return [
     `DPoP algs=${quoted(config.algorithms.join(" "))}`,
     `resource_metadata=${quoted(resourceMetadata)}`,

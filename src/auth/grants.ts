@@ -50,7 +50,8 @@ export function parseGrants(value: unknown, fail: Fail): readonly ClaimGrant[] {
     if (!isObject(entry)) return fail(field, "must be an object { claim, value, tools?, scopes? }");
     for (const key of Object.keys(entry)) if (!["claim", "value", "tools", "scopes"].includes(key)) fail(`${field}.${key}`, "unknown field");
     const { claim, value: wanted, tools, scopes } = entry;
-    if (typeof claim !== "string" || !CLAIM_PATH.test(claim)) return fail(`${field}.claim`, "must be a claim name such as roles, groups or https://example.com/roles");
+    if (typeof claim !== "string" || !CLAIM_PATH.test(claim))
+      return fail(`${field}.claim`, "must be a claim name such as roles, groups or https://example.com/roles");
     if (typeof wanted !== "string" || wanted === "" || wanted.length > 256 || /\s/.test(wanted))
       return fail(`${field}.value`, "must be a non-empty claim value without spaces");
     const toolList = patternList(tools, `${field}.tools`, fail);

@@ -37,7 +37,9 @@ function resourcePath(resource: string): string {
  * with API keys only has none, and RFC 9728 makes the member optional, so it is left out then.
  * Tokens travel only in the `Authorization` header, so `bearer_methods_supported` is `["header"]`.
  */
-export function protectedResourceMetadata(config: Pick<AuthConfig, "resource" | "authorizationServers" | "scopesSupported" | "dpop">): ProtectedResourceMetadata {
+export function protectedResourceMetadata(
+  config: Pick<AuthConfig, "resource" | "authorizationServers" | "scopesSupported" | "dpop">,
+): ProtectedResourceMetadata {
   return {
     resource: config.resource,
     ...(config.authorizationServers.length > 0 ? { authorization_servers: [...config.authorizationServers] } : {}),

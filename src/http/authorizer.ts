@@ -61,7 +61,8 @@ function fromAuthError(error: AuthError, request: Request, config: AuthConfig, r
  */
 async function checkBinding(credential: VerifiedCredential, request: Request, config: DpopConfig, replay: ReplayGuard): Promise<void> {
   if (credential.jkt === undefined) {
-    if (config.required) throw new AuthError("ERR_DPOP", "this resource requires DPoP-bound access tokens (cnf.jkt), sent as Authorization: DPoP with a DPoP proof");
+    if (config.required)
+      throw new AuthError("ERR_DPOP", "this resource requires DPoP-bound access tokens (cnf.jkt), sent as Authorization: DPoP with a DPoP proof");
     if (credential.scheme === "dpop") throw new AuthError("ERR_DPOP", "the DPoP scheme needs a DPoP-bound token (cnf.jkt)");
     return;
   }

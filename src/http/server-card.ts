@@ -46,7 +46,7 @@ export function serverCard(endpoint: Endpoint, origin: string, options: ServerCa
     description,
     ...(info.title ? { title: info.title.slice(0, 100) } : {}),
     ...(websiteUrl ? { websiteUrl } : {}),
-    ...(icons ? { icons: icons as unknown as JsonObject[] } : {}),
+    ...(icons ? { icons: icons } : {}),
     remotes: [
       {
         type: "streamable-http",

@@ -22,7 +22,8 @@ export function parseServerCard(value: unknown, fail: (field: string, problem: s
   for (const key of Object.keys(unknown)) fail(`serverCard.${key}`, "is not a known field (name, description, websiteUrl, icons)");
   const card: TenantServerCard = {};
   if (name !== undefined) {
-    if (typeof name !== "string" || name.length > 200 || !NAME.test(name)) fail("serverCard.name", "must be a reverse-DNS name with one slash, e.g. com.example/weather");
+    if (typeof name !== "string" || name.length > 200 || !NAME.test(name))
+      fail("serverCard.name", "must be a reverse-DNS name with one slash, e.g. com.example/weather");
     card.name = name;
   }
   if (description !== undefined) {

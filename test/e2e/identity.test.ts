@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from "jose";
+import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { createHash } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { capturingToolCalls, connectLegacyClient, connectModernClient, type ConnectOptions } from "./clients.ts";
@@ -72,9 +72,15 @@ async function dpopHolder(): Promise<{ jwkFile: string; sign: (method: string, u
   const jwkFile = join(mkdtempSync(join(tmpdir(), "edge-mcp-dpop-")), "key.json");
   writeFileSync(jwkFile, JSON.stringify(jwk));
   const sign = (method: string, url: string, accessToken: string) =>
-    new SignJWT({ htm: method, htu: url, iat: Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), ath: createHash("sha256").update(accessToken).digest("base64url") })
+    new SignJWT({
+      htm: method,
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      jti: crypto.randomUUID(),
+      ath: createHash("sha256").update(accessToken).digest("base64url"),
+    })
       .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk })
-      .sign(privateKey as CryptoKey);
+      .sign(privateKey);
   return { jwkFile, sign };
 }
 
@@ -94,8 +100,19 @@ describe("hooli requires DPoP", () => {
   const post = (headers: Record<string, string>) =>
     fetch(HOOLI, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/list",
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      }),
     });
 
   it("answers no proof, a replayed proof and a proof for another URL with 401 and a DPoP challenge; a good proof with 200", async () => {
@@ -147,7 +164,7 @@ describe("server cards and AI catalogs", () => {
       expect(response.headers.get("access-control-allow-origin")).toBe("*");
       const etag = response.headers.get("etag") as string;
       expect(etag).toMatch(/^".+"$/);
-      const card = (await response.json()) as { name: string; remotes: { url: string }[] };
+      const card = await response.json<{ name: string; remotes: { url: string }[] }>();
       expect(card.remotes[0]?.url).toBe(url.replace(/\/server-card$/, ""));
       names.add(card.name);
       const again = await fetch(url, { headers: { "if-none-match": etag } });
@@ -157,17 +174,17 @@ describe("server cards and AI catalogs", () => {
     expect(names.size).toBe(3);
     const acme = await fetchWithHost(`acme.localhost:${port}`)(`${base}/mcp/server-card`);
     expect(acme.status).toBe(200);
-    expect(((await acme.json()) as { name: string }).name).toMatch(/\/acme$/);
+    expect((await acme.json<{ name: string }>()).name).toMatch(/\/acme$/);
   });
 
   it("lists exactly the tenants of the host in its AI catalog; an unknown tenant's card is 404", async () => {
-    const byPath = (await (await fetch(`${base}/.well-known/ai-catalog.json`)).json()) as { entries: { url: string; type: string }[] };
+    const byPath = await (await fetch(`${base}/.well-known/ai-catalog.json`)).json<{ entries: { url: string; type: string }[] }>();
     expect(byPath.entries.map((entry) => entry.url).sort()).toEqual(
       [`${base}/t/globex/mcp/server-card`, `${base}/t/hooli/mcp/server-card`, `${base}/t/initech/mcp/server-card`].sort(),
     );
     expect(byPath.entries.every((entry) => entry.type === CARD_TYPE)).toBe(true);
     const atAcme = await fetchWithHost(`acme.localhost:${port}`)(`${base}/.well-known/ai-catalog.json`);
-    const acmeEntries = ((await atAcme.json()) as { entries: { identifier: string; url: string }[] }).entries;
+    const acmeEntries = (await atAcme.json<{ entries: { identifier: string; url: string }[] }>()).entries;
     expect(acmeEntries).toHaveLength(1);
     expect(acmeEntries[0]?.url).toMatch(/\/mcp\/server-card$/);
     expect(acmeEntries[0]?.identifier).toMatch(/:acme$/);

@@ -32,7 +32,13 @@ interface ProofOptions {
 
 async function proof(key: CryptoKey, jwk: JWK, token: string, options: ProofOptions = {}): Promise<string> {
   const ath = options.ath ?? base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
-  return new SignJWT({ htm: options.htm ?? "POST", htu: options.htu ?? `${URL_OF}?ignored=1`, iat: options.iat ?? Math.floor(Date.now() / 1000), jti: crypto.randomUUID(), ath })
+  return new SignJWT({
+    htm: options.htm ?? "POST",
+    htu: options.htu ?? `${URL_OF}?ignored=1`,
+    iat: options.iat ?? Math.floor(Date.now() / 1000),
+    jti: crypto.randomUUID(),
+    ath,
+  })
     .setProtectedHeader({ alg: "ES256", typ: options.typ ?? "dpop+jwt", jwk: options.jwk ?? jwk })
     .sign(key);
 }
@@ -40,7 +46,14 @@ async function proof(key: CryptoKey, jwk: JWK, token: string, options: ProofOpti
 function call(headers: Record<string, string>): Promise<Response> {
   return exports.default.fetch(URL_OF, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "whoami",
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {}, _meta: META } }),
   });
 }
@@ -65,7 +78,10 @@ describe("DPoP", () => {
     await refused(await call({ authorization: `DPoP ${token}`, dpop: await proof(key, jwk, token, { htu: "http://127.0.0.1/t/other/mcp" }) }), /htu/);
     await refused(await call({ authorization: `DPoP ${token}`, dpop: await proof(key, jwk, token, { htm: "GET" }) }), /htm/);
     await refused(await call({ authorization: `DPoP ${token}` }), /error="invalid_dpop_proof"/);
-    await refused(await call({ authorization: `Bearer ${token}`, dpop: await proof(key, jwk, token) }), /error="invalid_token", error_description="[^"]*DPoP-bound/);
+    await refused(
+      await call({ authorization: `Bearer ${token}`, dpop: await proof(key, jwk, token) }),
+      /error="invalid_token", error_description="[^"]*DPoP-bound/,
+    );
   });
 
   it("refuses plain bearer tokens and requests without a token with the DPoP challenge", async () => {

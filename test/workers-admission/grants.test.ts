@@ -125,7 +125,9 @@ describe("public tools on a protected tenant", () => {
     ] as const) {
       const refused = await call(name, args);
       expect(refused.status, name).toBe(401);
-      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/t\/roles\/mcp"/);
+      expect(refused.headers.get("www-authenticate")).toMatch(
+        /^Bearer resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/t\/roles\/mcp"/,
+      );
       await refused.text();
     }
     const resources = await modern("roles", "resources/list", {});

@@ -4,7 +4,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import cardSchema from "../fixtures/schema/server-card.schema.json";
 
-const validator = new Validator({ ...cardSchema, $ref: "#/$defs/ServerCard" } as never, "2020-12", false);
+const validator = new Validator({ ...cardSchema, $ref: "#/$defs/ServerCard" }, "2020-12", false);
 const get = (url: string, headers: Record<string, string> = {}) => exports.default.fetch(url, { headers });
 
 describe("server card", () => {
@@ -21,7 +21,9 @@ describe("server card", () => {
       name: "test.edge-mcp/roles",
       version: "1.0.0",
       description: "Grants and public tools under test.",
-      remotes: [{ type: "streamable-http", url: "http://127.0.0.1/t/roles/mcp", supportedProtocolVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]) }],
+      remotes: [
+        { type: "streamable-http", url: "http://127.0.0.1/t/roles/mcp", supportedProtocolVersions: expect.arrayContaining(["2026-07-28", "2025-11-25"]) },
+      ],
       _meta: {
         "io.github.edge-mcp/authorization": { required: true, resourceMetadata: "http://127.0.0.1/.well-known/oauth-protected-resource/t/roles/mcp" },
         "io.github.edge-mcp/capabilities": { tools: expect.anything() },
