@@ -18,6 +18,8 @@ export interface ModuleRef {
   prefix?: string;
   /** Per-call timeout for a service module in ms (default: the tenant's toolTimeoutMs, else 10000). */
   timeoutMs?: number;
+  /** On an auth tenant, the module's tools are public (listed and callable without a token). */
+  public?: boolean;
 }
 
 export interface TenantLimits {
@@ -108,7 +110,7 @@ function positiveInt(value: unknown, field: string, fail: Fail): number | undefi
 function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   const field = `modules[${index}]`;
   if (!isObject(value)) return fail(field, "must be an object with a name");
-  const { name, service, prefix, timeoutMs, ...unknown } = value;
+  const { name, service, prefix, timeoutMs, public: open, ...unknown } = value;
   for (const key of Object.keys(unknown)) fail(`${field}.${key}`, "is not a known field");
   if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
   const module: ModuleRef = { name: name };
@@ -122,6 +124,10 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   }
   const timeout = positiveInt(timeoutMs, `${field}.timeoutMs`, fail);
   if (timeout !== undefined) module.timeoutMs = timeout;
+  if (open !== undefined) {
+    if (typeof open !== "boolean") fail(`${field}.public`, "must be true or false");
+    if (open) module.public = true;
+  }
   return module;
 }
 

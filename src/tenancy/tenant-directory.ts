@@ -91,6 +91,20 @@ function renamed<T extends { name: string }>(items: readonly T[] | undefined, pr
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
 
+/**
+ * A tenant's auth with the tools of its public modules added to `publicTools`: a prefixed or
+ * service module by its `prefix_*` pattern, a bundled module without prefix by its tool names.
+ */
+function withPublicModules(auth: AuthConfig, tenant: TenantConfig, modules: Readonly<Record<string, ToolModule>>): AuthConfig {
+  const patterns = tenant.modules
+    .filter((ref) => ref.public === true)
+    .flatMap((ref) => {
+      const prefix = ref.prefix ?? (ref.service === undefined ? undefined : ref.name);
+      return prefix === undefined ? (modules[ref.name]?.tools ?? []).map((tool) => tool.name) : [`${prefix}_*`];
+    });
+  return patterns.length === 0 ? auth : { ...auth, publicTools: [...new Set([...auth.publicTools, ...patterns])] };
+}
+
 export class TenantDirectory {
   readonly tenants: readonly TenantConfig[];
   readonly #options: TenantDirectoryOptions;
@@ -115,7 +129,7 @@ export class TenantDirectory {
     }
     for (const tenant of tenants) {
       // Auth settings are validated with the rest of the config: errors name the tenant and field.
-      if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
+      if (tenant.auth !== undefined) this.#auth.set(tenant.id, withPublicModules(parseAuthConfig(tenant.auth, tenant.id), tenant, options.modules));
       for (const host of tenant.hosts ?? []) this.#byHost.set(host, tenant);
       if (tenant.pathPrefix !== undefined) this.#byPath.push({ prefix: tenant.pathPrefix, tenant });
       const names = new Map<string, string>();
