@@ -7,9 +7,10 @@ import { admitStream, newTrace } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { preflight, withCors } from "./cors.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
-import { handlePost } from "./mcp-post.ts";
+import { handlePost, type WaitUntil } from "./mcp-post.ts";
 import { checkAcceptsStream } from "./request-checks.ts";
 import { errorResponse } from "./responses.ts";
+import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
@@ -40,15 +41,23 @@ function pathOf(url: string): string {
  * GET (stream, resume) and DELETE: admitted like every request (so a client without a token gets
  * 401 before anything else), then handed to the session the request names, or 405 without one.
  */
-async function handleStream(request: Request, endpoint: Endpoint): Promise<Response> {
+async function handleStream(request: Request, endpoint: Endpoint, waitUntil: WaitUntil | undefined): Promise<Response> {
   const trace = newTrace();
   trace.method = request.method;
   let response: Response;
   try {
     const admission = await admitStream(request, endpoint, trace);
     const sessionId = request.headers.get("mcp-session-id");
-    if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
-      if (request.method === "GET") checkAcceptsStream(request);
+    if (endpoint.sessions && sessionId !== null && request.method === "GET") {
+      checkAcceptsStream(request);
+      // A GET stream holds a place in the caller's streams quota while it is open.
+      const place = await takeStreamPlace(endpoint, admission, undefined, waitUntil);
+      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false).catch((error: unknown) => {
+        place.release();
+        throw error;
+      });
+      response = holdWhileStreaming(forwarded, place, waitUntil);
+    } else if (endpoint.sessions && sessionId !== null && request.method === "DELETE") {
       response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
@@ -86,9 +95,10 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
     const method = request.method;
     const at = pathOf(request.url);
     if (at === path) {
-      if (method === "POST") return handlePost(request, endpoint, ctx && ((promise) => ctx.waitUntil(promise)));
+      const waitUntil: WaitUntil | undefined = ctx && ((promise) => ctx.waitUntil(promise));
+      if (method === "POST") return handlePost(request, endpoint, waitUntil);
       if (method === "OPTIONS") return preflight(request);
-      return handleStream(request, endpoint);
+      return handleStream(request, endpoint, waitUntil);
     }
     if (metadata !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
       return new Response(method === "HEAD" ? null : metadata, { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });

@@ -37,13 +37,13 @@ describe("parseTenantConfig", () => {
       revisions: ["2026-07-28"],
       server: { name: "acme", instructions: "…" },
       limits: { maxBodyBytes: 1000, toolTimeoutMs: 500, bodyTimeoutMs: 2000 },
-      quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } },
+      quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100, anonymous: 20 }, streams: { perPrincipal: 4 } },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
       notifications: { shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
-    expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } });
+    expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100, anonymous: 20 }, streams: { perPrincipal: 4 } });
     expect(config.limits?.bodyTimeoutMs).toBe(2000);
     expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 });
   });
@@ -66,10 +66,11 @@ describe("parseTenantConfig", () => {
     [{ ...base, limits: { bodyTimeout: 5 } }, /tenant acme: limits.bodyTimeout is not a known field/],
     [{ ...base, limits: { bodyTimeoutMs: 0 } }, /tenant acme: limits.bodyTimeoutMs must be a positive integer/],
     [{ ...base, quotas: [] }, /tenant acme: quotas must be an object/],
-    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks\)/],
+    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks, streams\)/],
     [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
     [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
     [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],
+    [{ ...base, quotas: { streams: { anonymous: 0 } } }, /tenant acme: quotas.streams.anonymous must be a positive integer/],
     [{ ...base, notifications: 4 }, /tenant acme: notifications must be an object/],
     [{ ...base, notifications: { shards: 0 } }, /tenant acme: notifications.shards must be a positive integer/],
     [{ ...base, notifications: { shards: 2.5 } }, /tenant acme: notifications.shards must be a positive integer/],
