@@ -142,7 +142,7 @@ describe("public tools on a protected tenant", () => {
     expect(ok.result?.isError).toBeUndefined();
     const refused = await inSession("roles", sessionId as string, "tools/call", { name: "invoice_total", arguments: LINES });
     expect(refused.status).toBe(401);
-    await refused.text();    // A GET without a session is how clients probe for auth: it still gets the challenge.
+    await refused.text(); // A GET without a session is how clients probe for auth: it still gets the challenge.
     const probe = await send("roles", { method: "GET", headers: { accept: "text/event-stream" } });
     expect(probe.status).toBe(401);
     expect(probe.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=/);
