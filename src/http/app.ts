@@ -1,6 +1,5 @@
 /** The app of an endpoint: the MCP endpoint (POST; GET and DELETE of sessions), metadata routes, JSON 404s. */
 
-import { discoveryPreflight, discoveryResponse, serverCard, SERVER_CARD_TYPE } from "./server-card.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { admitStream, newTrace } from "./admit.ts";
@@ -109,10 +108,7 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
   return {
     async fetch(request, _env, ctx) {
       // The Server Card is public metadata: no Host/Origin check (any site may read it, CORS *), no token.
-      if (card !== undefined && pathOf(request.url) === cardPath) {
-        if (request.method === "OPTIONS") return discoveryPreflight();
-        return discoveryResponse(request, serverCard(endpoint, new URL(request.url).origin, card), SERVER_CARD_TYPE);
-      }
+      if (card !== undefined && pathOf(request.url) === cardPath) return card.serve(request, endpoint);
       // The Host/Origin check runs first for every route; browsers get CORS headers on every
       // answer to an allowed Origin (refusals included).
       let response: Response;

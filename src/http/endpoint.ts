@@ -7,7 +7,6 @@ import type { QuotaCounter } from "../server/state/quotas.ts";
 import { createStateSealer, type StateSealer } from "../server/state/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import type { EndpointServices } from "../server/context/transport.ts";
-import type { ServerCardOptions } from "./server-card-options.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";
@@ -77,8 +76,8 @@ export interface McpAppOptions {
   limits?: CallLimits;
   /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
   tasks?: TaskGateway;
-  /** Serve a Server Card at `<path>/server-card` (SEP-2127 draft); off when absent. */
-  serverCard?: ServerCardOptions;
+  /** Serves a Server Card at `<path>/server-card` (SEP-2127 draft): `serverCardRoute(options)`; off when absent. */
+  serverCard?: ServerCardRoute;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -106,7 +105,12 @@ export interface Endpoint extends EndpointServices {
   readonly keepAliveMs: number;
   readonly debug: boolean;
   readonly accessLog: boolean;
-  readonly serverCard: ServerCardOptions | undefined;
+  readonly serverCard: ServerCardRoute | undefined;
+}
+
+/** The Server Card route of an endpoint, built by `serverCardRoute` (so that endpoints without a card do not bundle it). */
+export interface ServerCardRoute {
+  serve(request: Request, endpoint: Endpoint): Promise<Response> | Response;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

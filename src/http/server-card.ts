@@ -8,7 +8,7 @@ import { sha256Hex } from "../core/bytes.ts";
 import type { JsonObject } from "../core/types.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
-import type { Endpoint } from "./endpoint.ts";
+import type { Endpoint, ServerCardRoute } from "./endpoint.ts";
 import type { ServerCardOptions } from "./server-card-options.ts";
 
 /** The Server Card media type. */
@@ -81,6 +81,16 @@ export async function discoveryResponse(request: Request, body: JsonObject, cont
   const headers = { ...DISCOVERY_HEADERS, etag };
   if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return new Response(request.method === "HEAD" ? null : text, { headers: { ...headers, "content-type": contentType } });
+}
+
+/** The route that serves an endpoint's card (pass it as the endpoint's `serverCard` option). */
+export function serverCardRoute(options: ServerCardOptions): ServerCardRoute {
+  return {
+    serve: (request, endpoint) =>
+      request.method === "OPTIONS"
+        ? discoveryPreflight()
+        : discoveryResponse(request, serverCard(endpoint, new URL(request.url).origin, options), SERVER_CARD_TYPE),
+  };
 }
 
 /** The preflight answer of a discovery document. */

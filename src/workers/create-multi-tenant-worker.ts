@@ -6,6 +6,7 @@ import type { Implementation } from "../core/types.ts";
 import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
 import { quotaReplayGuard } from "../http/dpop-replay.ts";
+import { serverCardRoute } from "../http/server-card.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
@@ -160,7 +161,7 @@ function tenantAppOptions(
     ...(limiter ? { rateLimiter: limiter } : {}),
     ...durable,
     ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
-    ...(tenant.serverCard ? { serverCard: tenant.serverCard } : {}),
+    ...(tenant.serverCard ? { serverCard: serverCardRoute(tenant.serverCard) } : {}),
   };
 }
 
