@@ -2,6 +2,12 @@
 // Mints a development access token for a tenant of examples/multi-tenant: prints only the JWT on stdout.
 //
 //   npm run token -- --tenant ID [--aud URL] [--scope "a b"] [--exp SECONDS] [--sub NAME]
+//                    [--roles "a b"] [--dpop-jwk PATH]
+//
+// `--roles` puts a `roles` claim (an array) in the token, for tenants that grant tools by role.
+// `--dpop-jwk` binds the token to a key (RFC 9449 `cnf.jkt`, the key's SHA-256 thumbprint): PATH
+// is that key as a JWK file (public or private; only its public members count). The client must
+// then send the token as `Authorization: DPoP <token>` with a DPoP proof signed by that key.
 //
 // The token is signed with the published development key in examples/multi-tenant/dev-keys/
 // (never trust that key in production). `iss` is the tenant's first issuer and `aud` defaults to
@@ -13,13 +19,13 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SignJWT, importJWK } from "jose";
+import { SignJWT, calculateJwkThumbprint, importJWK } from "jose";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_TENANTS = join(ROOT, "examples/multi-tenant/wrangler.toml");
 const KEY_DIR = join(ROOT, "examples/multi-tenant/dev-keys");
-const OPTIONS = new Set(["tenant", "aud", "scope", "exp", "sub", "tenants"]);
-const USAGE = 'usage: npm run token -- --tenant ID [--aud URL] [--scope "a b"] [--exp SECONDS] [--sub NAME]';
+const OPTIONS = new Set(["tenant", "aud", "scope", "exp", "sub", "tenants", "roles", "dpop-jwk"]);
+const USAGE = 'usage: npm run token -- --tenant ID [--aud URL] [--scope "a b"] [--exp SECONDS] [--sub NAME] [--roles "a b"] [--dpop-jwk PATH]';
 
 class UsageError extends Error {}
 
@@ -29,7 +35,7 @@ function parseOptions(args) {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--help" || arg === "-h") throw new UsageError(USAGE);
-    const match = /^--([a-z]+)(?:=(.*))?$/s.exec(arg);
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     if (!match || !OPTIONS.has(match[1])) throw new UsageError(`unknown argument "${arg}"\n${USAGE}`);
     const [, name, inline] = match;
     const value = inline ?? args[++i];
@@ -86,6 +92,17 @@ function expiresIn(text) {
   return Number(text);
 }
 
+/** The RFC 7638 SHA-256 thumbprint of the key in a JWK file (what `cnf.jkt` names). */
+async function thumbprintOf(path) {
+  const jwk = readJson(resolve(path), "DPoP key");
+  if (typeof jwk !== "object" || jwk === null || typeof jwk.kty !== "string") throw new UsageError(`--dpop-jwk ${path} is not a JWK`);
+  try {
+    return await calculateJwkThumbprint(jwk, "sha256");
+  } catch (error) {
+    throw new UsageError(`--dpop-jwk ${path}: ${error.message}`);
+  }
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const auth = tenantAuth(resolve(options.tenants ?? DEFAULT_TENANTS), options.tenant);
@@ -96,6 +113,8 @@ async function main() {
   const subject = options.sub ?? "dev-user";
   if (subject === "") throw new UsageError("--sub must not be empty");
   const scope = (options.scope ?? "").split(" ").filter(Boolean).join(" ");
+  const roles = options.roles === undefined ? undefined : options.roles.split(" ").filter(Boolean);
+  const jkt = options["dpop-jwk"] === undefined ? undefined : await thumbprintOf(options["dpop-jwk"]);
 
   const jwk = readJson(join(KEY_DIR, "private.jwk.json"), "development private key");
   const trusted = Array.isArray(auth.keys) && auth.keys.some((key) => key?.kid === jwk.kid);
@@ -104,7 +123,8 @@ async function main() {
   }
   const key = await importJWK(jwk, "ES256");
   const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ ...(scope === "" ? {} : { scope }), client_id: "edge-mcp-token-script" })
+  const claims = { ...(scope === "" ? {} : { scope }), ...(roles === undefined ? {} : { roles }), ...(jkt === undefined ? {} : { cnf: { jkt } }) };
+  const token = await new SignJWT({ ...claims, client_id: "edge-mcp-token-script" })
     .setProtectedHeader({ alg: "ES256", kid: jwk.kid, typ: "at+jwt" })
     .setIssuer(issuer)
     .setSubject(subject)

@@ -4,6 +4,8 @@ import type { JWK } from "jose";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import { ASYMMETRIC_ALGORITHMS, checkPublicJwk, isHttpsOrLoopback, isScopeToken, isUrl } from "./config-checks.ts";
+import { parseDpopConfig, type DpopConfig } from "./dpop-config.ts";
+import { parseGrants, patternList, type ClaimGrant } from "./grants.ts";
 
 /**
  * How granted scopes cover required ones. `"none"`: exact match only. `"colon"`: a granted scope
@@ -37,6 +39,12 @@ export interface AuthConfigInput {
   apiKeys?: { id: string; sha256: string; scopes?: string[] }[];
   scopeHierarchy?: ScopeHierarchy;
   tokenType?: string;
+  /** Claim values that grant tools and/or scopes (see README, "Grants from claims"). */
+  grants?: { claim: string; value: string; tools?: string[]; scopes?: string[] }[];
+  /** Tools (names and `prefix_*` patterns) callable without a token. */
+  publicTools?: string[];
+  /** DPoP (RFC 9449): `{}` honours `cnf.jkt` bindings; `required: true` refuses plain bearer tokens. */
+  dpop?: { required?: boolean; algorithms?: string[]; maxAgeSeconds?: number };
 }
 
 /** A validated tenant auth config with every default filled in. Build it with {@link parseAuthConfig}. */
@@ -68,6 +76,12 @@ export interface AuthConfig {
    * issuer cannot be used as access tokens. Off by default: not every provider sets `typ`.
    */
   readonly tokenType?: string;
+  /** Claim values that grant tools and/or scopes; they combine with the token's scopes. */
+  readonly grants: readonly ClaimGrant[];
+  /** Tool names and `prefix_*` patterns anyone may list and call, with or without a token. */
+  readonly publicTools: readonly string[];
+  /** DPoP settings, when the tenant honours sender-constrained tokens. */
+  readonly dpop?: DpopConfig;
 }
 
 /** Used when a config names no `algorithms`. */
@@ -91,6 +105,9 @@ const FIELDS = new Set([
   "apiKeys",
   "scopeHierarchy",
   "tokenType",
+  "grants",
+  "publicTools",
+  "dpop",
 ]);
 const HINTS: Record<string, string> = {
   audience: "resource",
@@ -148,6 +165,10 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   if (tokenType !== undefined && (typeof tokenType !== "string" || !/^[A-Za-z0-9!#$&^_.+-]{1,64}$/.test(tokenType)))
     fail("tokenType", `must be a media type such as "at+jwt" (RFC 9068)`);
 
+  const grants = parseGrants(value["grants"], fail);
+  const publicTools = patternList(value["publicTools"], "publicTools", fail);
+  const dpop = value["dpop"] === undefined ? undefined : parseDpopConfig(value["dpop"], fail);
+
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
@@ -164,6 +185,9 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     clockSkewSeconds: skew as number,
     apiKeys,
     scopeHierarchy: hierarchy as ScopeHierarchy,
+    grants,
+    publicTools,
+    ...(dpop === undefined ? {} : { dpop }),
     ...(typeof jwksUri === "string" ? { jwksUri } : {}),
     ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),
     ...(scopesSupported === undefined ? {} : { scopesSupported }),

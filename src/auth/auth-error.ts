@@ -23,7 +23,9 @@ export type AuthErrorCode =
   /** The JWKS could not be fetched or used: a server-side problem, not the client's. */
   | "ERR_JWKS_UNAVAILABLE"
   /** The principal lacks scopes the operation needs (HTTP 403). */
-  | "ERR_INSUFFICIENT_SCOPE";
+  | "ERR_INSUFFICIENT_SCOPE"
+  /** A DPoP-bound token without a valid proof, or a plain bearer token where DPoP is required (RFC 9449). */
+  | "ERR_DPOP";
 
 export interface AuthErrorOptions {
   cause?: unknown;

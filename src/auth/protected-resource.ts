@@ -12,6 +12,10 @@ export interface ProtectedResourceMetadata {
   authorization_servers?: string[];
   scopes_supported?: string[];
   bearer_methods_supported: ["header"];
+  /** RFC 9728 §2: the proof algorithms a DPoP tenant accepts. */
+  dpop_signing_alg_values_supported?: string[];
+  /** RFC 9728 §2: true when only DPoP-bound tokens are accepted. */
+  dpop_bound_access_tokens_required?: boolean;
 }
 
 /** Both well-known URLs of a resource: clients try the path-inserted one first, then the root. */
@@ -33,12 +37,17 @@ function resourcePath(resource: string): string {
  * with API keys only has none, and RFC 9728 makes the member optional, so it is left out then.
  * Tokens travel only in the `Authorization` header, so `bearer_methods_supported` is `["header"]`.
  */
-export function protectedResourceMetadata(config: Pick<AuthConfig, "resource" | "authorizationServers" | "scopesSupported">): ProtectedResourceMetadata {
+export function protectedResourceMetadata(
+  config: Pick<AuthConfig, "resource" | "authorizationServers" | "scopesSupported" | "dpop">,
+): ProtectedResourceMetadata {
   return {
     resource: config.resource,
     ...(config.authorizationServers.length > 0 ? { authorization_servers: [...config.authorizationServers] } : {}),
     ...(config.scopesSupported === undefined ? {} : { scopes_supported: [...config.scopesSupported] }),
     bearer_methods_supported: ["header"],
+    ...(config.dpop === undefined
+      ? {}
+      : { dpop_signing_alg_values_supported: [...config.dpop.algorithms], ...(config.dpop.required ? { dpop_bound_access_tokens_required: true } : {}) }),
   };
 }
 

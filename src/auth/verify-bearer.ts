@@ -5,6 +5,7 @@ import { createApiKeyMatcher } from "./api-keys.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { AuthError } from "./auth-error.ts";
 import { readCompactJwt } from "./compact-jwt.ts";
+import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
 import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
@@ -16,10 +17,21 @@ export interface BearerVerifierOptions extends KeySourceOptions {
   now?: () => number;
 }
 
+/** A verified credential: its principal, the token, the scheme it came with, and its DPoP binding. */
+export interface VerifiedCredential {
+  principal: Principal;
+  token: string;
+  scheme: "bearer" | "dpop";
+  /** `cnf.jkt` of a DPoP-bound JWT (RFC 9449 §6.1). */
+  jkt?: string;
+}
+
 /** Verifies the `Authorization` header of a request for one tenant. */
 export interface BearerVerifier {
   /** Resolves to the principal, or rejects with an {@link AuthError}. */
   verify(authorization: string | null | undefined): Promise<Principal>;
+  /** Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted when the tenant configures DPoP. */
+  verifyCredential(authorization: string | null | undefined): Promise<VerifiedCredential>;
 }
 
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive (RFC 9110 §11.1).
@@ -28,17 +40,25 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 // Larger than any real access token; refuses giant headers before hashing or decoding them.
 const MAX_TOKEN_LENGTH = 16_384;
 
-function readBearer(header: string | null | undefined): string {
+function readBearer(header: string | null | undefined, dpop: boolean): { token: string; scheme: "bearer" | "dpop" } {
   const value = header?.trim() ?? "";
   if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
   const scheme = SCHEME.exec(value);
-  if (scheme?.[1]?.toLowerCase() !== "bearer")
+  const name = scheme?.[1]?.toLowerCase();
+  if (!scheme || (name !== "bearer" && !(dpop && name === "dpop")))
     throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
   const token = value.slice(scheme[0].length);
   if (!B64TOKEN.test(token))
     throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 section 2.1)");
   if (token.length > MAX_TOKEN_LENGTH) throw new AuthError("ERR_MALFORMED_TOKEN", `the bearer token is longer than ${MAX_TOKEN_LENGTH} characters`);
-  return token;
+  return { token, scheme: name === "dpop" ? "dpop" : "bearer" };
+}
+
+/** `cnf.jkt` of a verified payload, when the token is DPoP-bound. */
+function jktOf(payload: Record<string, unknown>): string | undefined {
+  const cnf = payload["cnf"];
+  const jkt = typeof cnf === "object" && cnf !== null ? (cnf as Record<string, unknown>)["jkt"] : undefined;
+  return typeof jkt === "string" ? jkt : undefined;
 }
 
 function scopesOf(payload: Record<string, unknown>): string[] {
@@ -47,18 +67,21 @@ function scopesOf(payload: Record<string, unknown>): string[] {
   return [...new Set(list.filter((scope): scope is string => typeof scope === "string" && scope !== ""))];
 }
 
-function principalOf(payload: Record<string, unknown>): Principal {
+function principalOf(payload: Record<string, unknown>, grants: readonly ClaimGrant[]): Principal {
   const subject = payload["sub"];
   if (typeof subject !== "string" || subject === "") throw new AuthError("ERR_MALFORMED_TOKEN", "the token's sub claim is not a non-empty string");
   const clientId = payload["client_id"] ?? payload["azp"];
   // jose has checked `iss` against the configured issuers, so it is present.
   const issuer = payload["iss"];
   const exp = payload["exp"];
+  // Scopes and grants combine: granted scopes join the token's, granted tools are kept apart.
+  const granted = grantsOf(grants, payload);
   return {
     issuer: typeof issuer === "string" ? issuer : "",
     subject,
-    scopes: scopesOf(payload),
+    scopes: granted.scopes.length === 0 ? scopesOf(payload) : [...new Set([...scopesOf(payload), ...granted.scopes])],
     via: "jwt",
+    ...(granted.tools.length === 0 ? {} : { tools: granted.tools }),
     ...(typeof clientId === "string" ? { clientId } : {}),
     ...(typeof exp === "number" ? { expiresAt: exp } : {}),
   };
@@ -101,42 +124,46 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const resolver: KeyResolver | undefined = takesJwt ? createKeyResolver(config, options) : undefined;
   const now = options.now ?? Date.now;
 
-  return {
-    async verify(authorization) {
-      const token = readBearer(authorization);
-      const apiKey = await matchApiKey(token);
-      if (apiKey !== undefined) return { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" };
-      const jwtShaped = token.split(".").length === 3;
-      if (resolver === undefined || (!jwtShaped && config.apiKeys.length > 0)) {
-        throw new AuthError("ERR_BAD_API_KEY", "the bearer token is not a valid API key for this resource");
-      }
+  const verifyCredential = async (authorization: string | null | undefined): Promise<VerifiedCredential> => {
+    const { token, scheme } = readBearer(authorization, config.dpop !== undefined);
+    const apiKey = await matchApiKey(token);
+    if (apiKey !== undefined)
+      return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };
+    const jwtShaped = token.split(".").length === 3;
+    if (resolver === undefined || (!jwtShaped && config.apiKeys.length > 0)) {
+      throw new AuthError("ERR_BAD_API_KEY", "the bearer token is not a valid API key for this resource");
+    }
 
-      const { header, payload } = readCompactJwt(token);
-      if (typeof header["alg"] !== "string") throw new AuthError("ERR_MALFORMED_TOKEN", "the token header has no alg");
-      if (!algorithms.includes(header["alg"])) {
-        throw new AuthError("ERR_ALGORITHM", `the token is signed with alg "${shown(header["alg"])}"; this resource accepts ${algorithms.join(", ")}`);
-      }
-      const verifyOptions: JWTVerifyOptions = {
-        algorithms,
-        issuer: [...config.issuers],
-        audience: config.resource,
-        clockTolerance: config.clockSkewSeconds,
-        currentDate: new Date(now()),
-        requiredClaims: ["exp", "sub"],
-        ...(config.tokenType === undefined ? {} : { typ: config.tokenType }),
-      };
+    const { header, payload } = readCompactJwt(token);
+    if (typeof header["alg"] !== "string") throw new AuthError("ERR_MALFORMED_TOKEN", "the token header has no alg");
+    if (!algorithms.includes(header["alg"])) {
+      throw new AuthError("ERR_ALGORITHM", `the token is signed with alg "${shown(header["alg"])}"; this resource accepts ${algorithms.join(", ")}`);
+    }
+    const verifyOptions: JWTVerifyOptions = {
+      algorithms,
+      issuer: [...config.issuers],
+      audience: config.resource,
+      clockTolerance: config.clockSkewSeconds,
+      currentDate: new Date(now()),
+      requiredClaims: ["exp", "sub"],
+      ...(config.tokenType === undefined ? {} : { typ: config.tokenType }),
+    };
+    let verified: Record<string, unknown>;
+    try {
       try {
-        let verified: Record<string, unknown>;
-        try {
-          verified = (await jwtVerify(token, resolver, verifyOptions)).payload;
-        } catch (error) {
-          if (joseCode(error) !== "ERR_JWKS_MULTIPLE_MATCHING_KEYS") throw error;
-          verified = await verifyWithCandidates(token, error, verifyOptions);
-        }
-        return principalOf(verified);
+        verified = (await jwtVerify(token, resolver, verifyOptions)).payload;
       } catch (error) {
-        throw fromJoseError(error, payload);
+        if (joseCode(error) !== "ERR_JWKS_MULTIPLE_MATCHING_KEYS") throw error;
+        verified = await verifyWithCandidates(token, error, verifyOptions);
       }
-    },
+    } catch (error) {
+      throw fromJoseError(error, payload);
+    }
+    const jkt = jktOf(verified);
+    return { token, scheme, principal: principalOf(verified, config.grants ?? []), ...(jkt === undefined ? {} : { jkt }) };
+  };
+  return {
+    verifyCredential,
+    verify: async (authorization) => (await verifyCredential(authorization)).principal,
   };
 }

@@ -20,6 +20,8 @@ export interface Principal {
   readonly clientId?: string;
   /** `exp` of the token, in seconds since the epoch. */
   readonly expiresAt?: number;
+  /** Tool names and `prefix_*` patterns granted by the token's claims (auth `grants`), sorted. */
+  readonly tools?: readonly string[];
 }
 
 /**

@@ -56,6 +56,9 @@ export function sessionLeaseId(sessionId: string): Promise<string> {
   return sha256Hex(sessionId);
 }
 
+/** What an anonymous caller of a protected tenant may ask: lifecycle, discovery, and (public) tools. */
+const ANONYMOUS_METHODS: ReadonlySet<string> = new Set(["initialize", "ping", "server/discover", "tools/list", "tools/call"]);
+
 // The admission of an anonymous caller with no client address is the same for every request of an
 // endpoint: built once (most stateless traffic of a server without auth, locally all of it).
 const anonymous = new WeakMap<Endpoint, Admission>();
@@ -109,6 +112,9 @@ async function authenticate(request: Request, endpoint: Endpoint, trace: Admissi
  */
 export async function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
   const admission = await authenticate(request, endpoint, trace);
+  // An anonymous caller of a protected tenant may only use a session it opened (for public tools);
+  // a GET without one is how clients probe for auth, so it keeps getting the 401 challenge.
+  if (endpoint.authorizer && !admission.principal && !request.headers.has("mcp-session-id")) throw endpoint.authorizer.unauthorized(request);
   await checkRateLimits(endpoint, admission, undefined, undefined);
   return admission;
 }
@@ -152,6 +158,8 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   }
   if (message.kind === "notification") return { admission, text, message, info, tool: undefined, newSession: undefined };
 
+  // An anonymous caller of a protected tenant (one with public tools) may only discover and call public tools.
+  if (endpoint.authorizer && !admission.principal && !ANONYMOUS_METHODS.has(message.method)) throw endpoint.authorizer.unauthorized(request);
   const server = endpoint.server;
   if (info.era === "modern" && !server.hasMethod(message.method, info.era)) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
@@ -198,7 +206,7 @@ export async function admitToolCall(
     unknownTool = error;
   }
   if (tool) beforeLimits?.(tool);
-  if (endpoint.authorizer && admission.principal && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
+  if (endpoint.authorizer && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
   await checkRateLimits(endpoint, admission, toolName, requestId, withinRequest);
   if (tool === undefined) throw unknownTool;
   return tool;

@@ -3,7 +3,7 @@
 import type { OptionRule, OptionRules } from "../core/option-checks.ts";
 import type { McpAppOptions } from "./endpoint.ts";
 
-const QUOTA = { kind: "object", rules: { perPrincipal: { kind: "integer", min: 1 }, perTenant: { kind: "integer", min: 1 } } } as const;
+const QUOTA = { kind: "object", rules: { perPrincipal: { kind: "integer", min: 1 }, perTenant: { kind: "integer", min: 1 }, anonymous: { kind: "integer", min: 1 } } } as const;
 
 /** Rules of {@link McpAppOptions}: sizes and times are integers in range, modes spelled out. */
 export const APP_OPTION_RULES: OptionRules = {
@@ -23,7 +23,7 @@ export const APP_OPTION_RULES: OptionRules = {
   authorizer: { kind: "any" },
   rateLimiter: { kind: "any" },
   quotaCounter: { kind: "any" },
-  quotas: { kind: "object", rules: { handles: QUOTA, sessions: QUOTA, tasks: QUOTA } },
+  quotas: { kind: "object", rules: { handles: QUOTA, sessions: QUOTA, tasks: QUOTA, streams: QUOTA } },
   revisions: { kind: "strings" },
   accessLog: { kind: "boolean" },
   relay: { kind: "any" },
@@ -36,4 +36,5 @@ export const APP_OPTION_RULES: OptionRules = {
     rules: { toolTimeoutMs: { kind: "integer", min: 1, hint: "ms" }, maxResultBytes: { kind: "integer", min: 1, hint: "bytes" } },
   },
   tasks: { kind: "any" },
+  serverCard: { kind: "any" },
 } satisfies Record<keyof McpAppOptions, OptionRule>;

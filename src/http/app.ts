@@ -91,6 +91,8 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
   const metadataPaths = authorizer ? new Set([METADATA_PATH, `${METADATA_PATH}${authorizer.resourcePath}`]) : undefined;
   const metadata = authorizer && JSON.stringify(authorizer.metadata);
 
+  const card = endpoint.serverCard;
+  const cardPath = `${path}/server-card`;
   const route = (request: Request, ctx: { waitUntil(promise: Promise<unknown>): void } | undefined): Response | Promise<Response> => {
     const method = request.method;
     const at = pathOf(request.url);
@@ -108,6 +110,8 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
 
   return {
     async fetch(request, _env, ctx) {
+      // The Server Card is public metadata: no Host/Origin check (any site may read it, CORS *), no token.
+      if (card !== undefined && pathOf(request.url) === cardPath) return card.serve(request, endpoint);
       // The Host/Origin check runs first for every route; browsers get CORS headers on every
       // answer to an allowed Origin (refusals included).
       let response: Response;

@@ -4,19 +4,28 @@ import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
 import { authErrorResponse, insufficientScopeChallenge } from "../auth/challenge.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
-import { createScopeFilters, type ScopeFilter } from "../auth/scope-filter.ts";
-import { missingScopes, requiredScopes } from "../auth/scopes.ts";
-import { createBearerVerifier } from "../auth/verify-bearer.ts";
+import type { ScopeFilter } from "../auth/scope-filter.ts";
+import { createToolAccess } from "../auth/tool-access.ts";
+import { createBearerVerifier, type VerifiedCredential } from "../auth/verify-bearer.ts";
+import type { DpopConfig } from "../auth/dpop-config.ts";
+import { dpopChallenge, verifyDpopProof, type ReplayGuard } from "../auth/dpop.ts";
+import { memoryReplayGuard } from "./dpop-replay.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
 
 export interface Authorizer {
-  /** Verifies the request's credentials; throws a ProtocolError (401/503 + WWW-Authenticate). */
-  authenticate(request: Request): Promise<Principal>;
-  /** Throws a 403 `insufficient_scope` ProtocolError naming every scope the tool needs. */
-  authorizeTool(principal: Principal, toolName: string, request: Request): void;
-  /** The tools this principal may call, for lists and tool search; undefined when it may call every tool. */
-  toolFilter?(principal: Principal): ScopeFilter | undefined;
+  /**
+   * Verifies the request's credentials; throws a ProtocolError (401/503 + WWW-Authenticate).
+   * Undefined (an anonymous caller) only for a request without credentials on a tenant with public tools.
+   */
+  authenticate(request: Request): Promise<Principal | undefined>;
+  /** The 401 challenge for an anonymous request that needs a token. */
+  unauthorized(request: Request): ProtocolError;
+  /** Throws 401 (anonymous, tool not public) or 403 `insufficient_scope` (naming every scope the tool needs, when scopes would help). */
+  authorizeTool(principal: Principal | undefined, toolName: string, request: Request): void;
+  /** The tools this caller may call, for lists and tool search; undefined when it may call every tool. */
+  toolFilter?(principal: Principal | undefined): ScopeFilter | undefined;
+
   /** The RFC 9728 metadata document of this resource. */
   readonly metadata: Record<string, unknown>;
   /** The path of the resource, as the path-inserted metadata URL uses it (`/t/acme/mcp`). */
@@ -32,10 +41,13 @@ function metadataUrl(request: Request, resourcePath: string): string {
 }
 
 function fromAuthError(error: AuthError, request: Request, config: AuthConfig, resourcePath: string): ProtocolError {
-  const response = authErrorResponse(error, {
-    resourceMetadata: metadataUrl(request, resourcePath),
-    ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}),
-  });
+  const resourceMetadata = metadataUrl(request, resourcePath);
+  const response = authErrorResponse(error, { resourceMetadata, ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}) });
+  if (config.dpop && response.status === 401) {
+    // RFC 9449 §7.1: a DPoP challenge with algs; alone when DPoP is required, else after the Bearer one.
+    const dpop = dpopChallenge(config.dpop, resourceMetadata, error);
+    response.headers["WWW-Authenticate"] = config.dpop.required ? dpop : `${response.headers["WWW-Authenticate"]}, ${dpop}`;
+  }
   return new ProtocolError(response.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidRequest, response.body.error.message, {
     status: response.status,
     headers: response.headers,
@@ -43,33 +55,67 @@ function fromAuthError(error: AuthError, request: Request, config: AuthConfig, r
   });
 }
 
+/**
+ * DPoP (RFC 9449): a bound token (`cnf.jkt`) comes with the DPoP scheme and a valid proof; an
+ * unbound one is refused where DPoP is required, and may not use the DPoP scheme.
+ */
+async function checkBinding(credential: VerifiedCredential, request: Request, config: DpopConfig, replay: ReplayGuard): Promise<void> {
+  if (credential.jkt === undefined) {
+    if (config.required)
+      throw new AuthError("ERR_DPOP", "this resource requires DPoP-bound access tokens (cnf.jkt), sent as Authorization: DPoP with a DPoP proof");
+    if (credential.scheme === "dpop") throw new AuthError("ERR_DPOP", "the DPoP scheme needs a DPoP-bound token (cnf.jkt)");
+    return;
+  }
+  if (credential.scheme !== "dpop") throw new AuthError("ERR_DPOP", "this token is DPoP-bound: send it as Authorization: DPoP <token> with a DPoP proof");
+  const context = { proof: request.headers.get("dpop"), method: request.method, url: request.url, token: credential.token, jkt: credential.jkt };
+  await verifyDpopProof(context, config, replay);
+}
+
+/** Options of {@link createAuthorizer}. */
+export interface AuthorizerOptions {
+  /** Where DPoP proof ids are held for their window (default: this isolate's memory). */
+  replay?: ReplayGuard;
+}
+
 /** Builds the authorizer of one protected resource (a tenant), once per config. */
-export function createAuthorizer(config: AuthConfig): Authorizer {
+export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions = {}): Authorizer {
   const verifier = createBearerVerifier(config, config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 });
   const resourcePath = new URL(config.resource).pathname;
-  const toolFilter = createScopeFilters(config);
+  const access = createToolAccess(config);
+  const dpop = config.dpop;
+  let replay: ReplayGuard | undefined;
+  const unauthorized = (request: Request) =>
+    fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
   return {
-    toolFilter,
+    toolFilter: (principal) => access.filter(principal),
     metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
     resourcePath,
+    unauthorized,
     async authenticate(request) {
+      const authorization = request.headers.get("authorization");
+      // Public tools: a request without credentials goes on as anonymous (admission decides what it may do).
+      if (authorization === null && access.hasPublicTools) return undefined;
       try {
-        return await verifier.verify(request.headers.get("authorization"));
+        if (!dpop) return await verifier.verify(authorization);
+        const credential = await verifier.verifyCredential(authorization);
+        await checkBinding(credential, request, dpop, replay ?? (replay = options.replay ?? memoryReplayGuard()));
+        return credential.principal;
       } catch (error) {
         if (error instanceof AuthError) throw fromAuthError(error, request, config, resourcePath);
         throw error;
       }
     },
     authorizeTool(principal, toolName, request) {
-      const required = requiredScopes(config, toolName);
-      const missing = missingScopes(principal, required, config.scopeHierarchy);
-      if (missing.length === 0) return;
-      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${missing.join(" ")}`, {
+      const refusal = access.check(principal, toolName);
+      if (refusal === undefined) return;
+      if (refusal.status === 401) throw unauthorized(request);
+      const needs = refusal.missing.length > 0 ? refusal.missing.join(" ") : "a grant the token's claims do not give";
+      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${needs}`, {
         status: 403,
         headers: {
-          "www-authenticate": insufficientScopeChallenge(required, {
+          "www-authenticate": insufficientScopeChallenge(refusal.scopes, {
             resourceMetadata: metadataUrl(request, resourcePath),
-            description: `tool ${toolName} needs ${missing.join(" ")}`,
+            description: `tool ${toolName} needs ${needs}`,
           }),
         },
       });

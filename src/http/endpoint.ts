@@ -76,6 +76,8 @@ export interface McpAppOptions {
   limits?: CallLimits;
   /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
   tasks?: TaskGateway;
+  /** Serves a Server Card at `<path>/server-card` (SEP-2127 draft): `serverCardRoute(options)`; off when absent. */
+  serverCard?: ServerCardRoute;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -103,6 +105,12 @@ export interface Endpoint extends EndpointServices {
   readonly keepAliveMs: number;
   readonly debug: boolean;
   readonly accessLog: boolean;
+  readonly serverCard: ServerCardRoute | undefined;
+}
+
+/** The Server Card route of an endpoint, built by `serverCardRoute` (so that endpoints without a card do not bundle it). */
+export interface ServerCardRoute {
+  serve(request: Request, endpoint: Endpoint): Promise<Response> | Response;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -144,5 +152,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     debug: options.debug ?? false,
     accessLog: options.accessLog ?? false,
+    serverCard: options.serverCard,
   };
 }

@@ -113,10 +113,9 @@ export class Exchange implements TransportContext {
     return admitToolCall(this.endpoint, this.admission, this.#request, name, undefined, undefined, true);
   }
 
-  /** The tools this caller's scopes allow (auth endpoints whose tools need scopes). */
+  /** The tools this caller may call (auth endpoints): its scopes and grants, or the public tools for an anonymous caller. */
   get toolFilter(): ToolFilter | undefined {
-    const principal = this.admission.principal;
-    return principal ? this.endpoint.authorizer?.toolFilter?.(principal) : undefined;
+    return this.endpoint.authorizer?.toolFilter?.(this.admission.principal);
   }
 
   get signal(): AbortSignal {

@@ -13,6 +13,8 @@ import { RawResult } from "./raw-result.ts";
 export interface MethodTables {
   legacy: ReadonlyMap<string, Method>;
   modern: ReadonlyMap<string, Method>;
+  /** The capabilities of a stateless request, for documents that describe the server (a Server Card). */
+  capabilities: JsonObject;
 }
 
 export interface LifecycleParts {
@@ -121,5 +123,5 @@ export function createMethods(lifecycle: LifecycleParts, installed: readonly (Fe
     add(legacy, parts.legacyMethods, parts.name);
     add(modern, parts.modernMethods, parts.name);
   }
-  return { legacy, modern };
+  return { legacy, modern, capabilities: statelessCapabilities };
 }

@@ -3,7 +3,7 @@
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
-import type { Implementation } from "../core/types.ts";
+import type { Implementation, JsonObject } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
 import { ChangeHub } from "./notifications/change-hub.ts";
 import { handlerContextFactory, type HandlerContextFactory } from "./context/create-handler-context.ts";
@@ -77,6 +77,8 @@ export interface McpServer {
   readonly changes: ChangeHub;
   /** Runs one request; throws {@link ProtocolError} for JSON-RPC errors. */
   handle(request: InboundRequest, ctx: TransportContext): Promise<MethodResult>;
+  /** The capabilities (with `extensions`) a stateless request sees: what a Server Card describes. */
+  readonly capabilities: JsonObject;
   /** True when the era has this method (404 / -32601 otherwise in 2026-07-28). */
   hasMethod(method: string, era: Era): boolean;
   /** Builds a handler's context for a request of this server (with what its features add). */
@@ -174,6 +176,7 @@ export function createServer(options: ServerOptions): McpServer {
     info,
     tools,
     changes,
+    capabilities: methods.capabilities,
     hasMethod: (method, era) => table(era).has(method),
     handlerContext: host.handlerContext,
     async handle(request, ctx) {

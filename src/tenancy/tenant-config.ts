@@ -6,6 +6,7 @@ import { isObject } from "../core/json.ts";
 import { closestName } from "../core/suggest.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
+import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
@@ -18,6 +19,8 @@ export interface ModuleRef {
   prefix?: string;
   /** Per-call timeout for a service module in ms (default: the tenant's toolTimeoutMs, else 10000). */
   timeoutMs?: number;
+  /** On an auth tenant, the module's tools are public (listed and callable without a token). */
+  public?: boolean;
 }
 
 export interface TenantLimits {
@@ -78,6 +81,8 @@ export interface TenantConfig {
   /** Tool search over the tenant's tools: `{}` turns it on (see docs/tool-search.md). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
+  /** Serve a Server Card at `<endpoint>/server-card` and list it in the host's AI Catalog (off by default). */
+  serverCard?: TenantServerCard;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -116,8 +121,8 @@ function positiveInt(value: unknown, field: string, fail: Fail): number | undefi
 function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   const field = `modules[${index}]`;
   if (!isObject(value)) return fail(field, "must be an object with a name");
-  const { name, service, prefix, timeoutMs, ...unknown } = value;
-  refuseUnknown(Object.keys(unknown), ["name", "service", "prefix", "timeoutMs"], `${field}.`, fail);
+  const { name, service, prefix, timeoutMs, public: open, ...unknown } = value;
+  refuseUnknown(Object.keys(unknown), ["name", "service", "prefix", "timeoutMs", "public"], `${field}.`, fail);
   if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
   const module: ModuleRef = { name: name };
   if (service !== undefined) {
@@ -130,6 +135,10 @@ function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   }
   const timeout = positiveInt(timeoutMs, `${field}.timeoutMs`, fail);
   if (timeout !== undefined) module.timeoutMs = timeout;
+  if (open !== undefined) {
+    if (typeof open !== "boolean") fail(`${field}.public`, "must be true or false");
+    if (open) module.public = true;
+  }
   return module;
 }
 
@@ -151,6 +160,7 @@ const TENANT_FIELDS = [
   "auth",
   "toolSearch",
   "notifications",
+  "serverCard",
 ];
 
 function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
@@ -238,6 +248,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     auth,
     toolSearch,
     notifications,
+    serverCard,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -310,6 +321,8 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   }
   if (toolSearch !== undefined) tenant.toolSearch = parseToolSearch(toolSearch, fail);
   if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
+  const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
+  if (card) tenant.serverCard = card;
   return tenant;
 }
 

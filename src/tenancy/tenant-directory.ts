@@ -1,6 +1,7 @@
 /** Tenants of one deployment: resolution by host or path, and each tenant's server, compiled once per isolate. */
 
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
+import { withSecuritySchemes } from "./security-schemes.ts";
 import { sha256Hex } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { hostnameOf, requestHost } from "../core/host.ts";
@@ -91,6 +92,20 @@ function renamed<T extends { name: string }>(items: readonly T[] | undefined, pr
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
 
+/**
+ * A tenant's auth with the tools of its public modules added to `publicTools`: a prefixed or
+ * service module by its `prefix_*` pattern, a bundled module without prefix by its tool names.
+ */
+function withPublicModules(auth: AuthConfig, tenant: TenantConfig, modules: Readonly<Record<string, ToolModule>>): AuthConfig {
+  const patterns = tenant.modules
+    .filter((ref) => ref.public === true)
+    .flatMap((ref) => {
+      const prefix = ref.prefix ?? (ref.service === undefined ? undefined : ref.name);
+      return prefix === undefined ? (modules[ref.name]?.tools ?? []).map((tool) => tool.name) : [`${prefix}_*`];
+    });
+  return patterns.length === 0 ? auth : { ...auth, publicTools: [...new Set([...auth.publicTools, ...patterns])] };
+}
+
 export class TenantDirectory {
   readonly tenants: readonly TenantConfig[];
   readonly #options: TenantDirectoryOptions;
@@ -143,7 +158,7 @@ export class TenantDirectory {
   #check(tenant: TenantConfig): void {
     const options = this.#options;
     // Auth settings are validated with the rest of the config: errors name the tenant and field.
-    if (tenant.auth !== undefined) this.#auth.set(tenant.id, parseAuthConfig(tenant.auth, tenant.id));
+    if (tenant.auth !== undefined) this.#auth.set(tenant.id, withPublicModules(parseAuthConfig(tenant.auth, tenant.id), tenant, this.#options.modules));
     const names = new Map<string, string>();
     const skills = new Map<string, string>();
     for (const ref of tenant.modules) {
@@ -179,6 +194,13 @@ export class TenantDirectory {
   /** The tenant's parsed auth settings, when it requires authorization. */
   auth(tenant: TenantConfig): AuthConfig | undefined {
     return this.#auth.get(tenant.id);
+  }
+
+  /** Every tenant served at the request's host: the tenant of that host, else every tenant reached by path. */
+  tenantsAt(request: Request): ResolvedTenant[] {
+    const byHost = this.#byHost.get(hostnameOf(requestHost(request)));
+    if (byHost) return [{ tenant: byHost, path: "/mcp" }];
+    return this.#byPath.map(({ prefix, tenant }) => ({ tenant, path: `${prefix}/mcp` }));
   }
 
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
@@ -321,7 +343,7 @@ export class TenantDirectory {
     return createServer({
       info,
       ...(tenant.server?.instructions ? { instructions: tenant.server.instructions } : {}),
-      tools,
+      tools: withSecuritySchemes(tools, this.#auth.get(tenant.id)),
       resources,
       resourceTemplates: templates,
       prompts,

@@ -7,10 +7,13 @@ import { checkOptions } from "../core/option-checks.ts";
 import type { Implementation } from "../core/types.ts";
 import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
+import { quotaReplayGuard } from "../http/dpop-replay.ts";
+import { serverCardRoute } from "../http/server-card.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
 import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
+import { AI_CATALOG_PATH, aiCatalogResponse } from "./ai-catalog.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
@@ -152,11 +155,14 @@ function tenantAppOptions(
   warnAboutSetup(server, tenant.id, env.MCP_TASKS !== undefined, tenant.tasks);
   const auth = directory.auth(tenant);
   const limits = tenant.limits;
+  const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1);
+  // DPoP proof ids are held in the tenant's quota object when there is one (every isolate sees them).
+  const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   return {
     server,
     path,
     tenant: tenant.id,
-    ...(auth ? { authorizer: createAuthorizer(auth) } : {}),
+    ...(auth ? { authorizer: createAuthorizer(auth, replay) } : {}),
     allow: { hosts: [...(tenant.hosts ?? []), ...envList(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...envList(env.ALLOWED_ORIGINS)] },
     ...(limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
     ...(limits?.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: limits.bodyTimeoutMs }),
@@ -171,8 +177,9 @@ function tenantAppOptions(
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),
-    ...durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1),
+    ...durable,
     ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
+    ...(tenant.serverCard ? { serverCard: serverCardRoute(tenant.serverCard) } : {}),
   };
 }
 
@@ -253,6 +260,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const state = stateOf(env);
         const directory = await state.config.get();
         const url = new URL(request.url);
+        if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, directory);
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
         const resolved = directory.resolve(request, metadata ?? url.pathname);

@@ -199,19 +199,25 @@ describe("tenant initech (auth on) over stdio with SDK v1", () => {
   it("sends the --header credentials on every request", async () => {
     const session = await ERAS[0]!.stdio([...INITECH, "--header", "Authorization: Bearer emk_dev_initech_published_example_key_not_secret"], state);
     try {
-      expect((await session.listTools()).map((tool) => tool.name)).toEqual(["whoami", "invoice_total"]);
+      expect((await session.listTools()).map((tool) => tool.name)).toEqual(["whoami", "invoice_total", "status"]);
       expect((await session.callTool("invoice_total", { lines: [1, 2.5] })).content).toEqual(text("Total: 3.5"));
     } finally {
       await session.close();
     }
   });
 
-  it("fails to connect without credentials, with the endpoint's 401 error under the initialize id", async () => {
-    const failure = await ERAS[0]!.stdio(INITECH, state).then(
-      (session) => session.close().then(() => undefined),
-      (error: unknown) => error,
-    );
-    expect(String(failure)).toMatch(/MCP error -32600: Unauthorized: /);
+  it("connects without credentials to the public status tool only; invoice_total gets the endpoint's 401 error", async () => {
+    const session = await ERAS[0]!.stdio(INITECH, state);
+    try {
+      expect((await session.listTools()).map((tool) => tool.name)).toEqual(["status"]);
+      const failure = await session.callTool("invoice_total", { lines: [1] }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(String(failure)).toMatch(/MCP error -32600: Unauthorized: /);
+    } finally {
+      await session.close();
+    }
   });
 });
 

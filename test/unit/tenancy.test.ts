@@ -1,6 +1,7 @@
 // Tenant configs: validation naming tenant and field, resolution, caching, service modules and isolation.
 import { describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
+import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import type { CallToolResult } from "../../src/core/types.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { ToolService } from "../../src/modules/service-contract.ts";
@@ -365,6 +366,7 @@ describe("cursors bound to the principal", () => {
     resourcePath: "/mcp",
     authenticate: async (request: Request) => ({ issuer: "api-key", subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
     authorizeTool: () => {},
+    unauthorized: () => new ProtocolError(ErrorCode.InvalidRequest, "Unauthorized", { status: 401 }),
   };
   const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools, pageSize: 1 }), tenant: "acme", authorizer, stateSecret: "s" });
   const list = async (user: string, cursor?: string) =>

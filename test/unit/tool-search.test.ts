@@ -1,6 +1,7 @@
 // Tool search through whole requests: search_tools, describe_tools, call_tool, exposure modes, views per caller.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
+import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import { createMcpApp } from "../../src/http/app.ts";
 import type { Authorizer } from "../../src/http/authorizer.ts";
 import { createServer } from "../../src/server/server.ts";
@@ -256,8 +257,9 @@ describe("views per caller", () => {
       via: "api-key" as const,
     }),
     authorizeTool: () => {},
+    unauthorized: () => new ProtocolError(ErrorCode.InvalidRequest, "Unauthorized", { status: 401 }),
     toolFilter: (principal) => {
-      const crm = principal.scopes.includes("crm");
+      const crm = principal?.scopes.includes("crm") === true;
       return { key: crm ? "crm" : "-", allows: (name) => crm || !name.startsWith("crm_") };
     },
   };

@@ -5,11 +5,11 @@
  */
 
 import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "edge-mcp/workers";
-import { accounting, greetings, whoami } from "./modules.ts";
+import { accounting, greetings, statuspage, whoami } from "./modules.ts";
 
 const options: MultiTenantWorkerOptions = {
   info: { name: "edge-mcp-multi-tenant", version: "0.1.0" },
-  modules: { greetings, accounting, whoami },
+  modules: { greetings, accounting, whoami, statuspage },
 };
 
 export default createMultiTenantWorker(options);

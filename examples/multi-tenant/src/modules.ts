@@ -34,3 +34,14 @@ export const whoami = defineModule({
     }),
   ],
 });
+
+export const statuspage = defineModule({
+  tools: [
+    defineTool({
+      name: "status",
+      description: "Says whether the service is up (public: callable without a token).",
+      inputSchema: { type: "object" },
+      handler: (_args, ctx) => JSON.stringify({ tenant: ctx.tenant, status: "ok", caller: ctx.principal?.subject ?? "anonymous" }),
+    }),
+  ],
+});

@@ -82,6 +82,7 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   if (definition.annotations !== undefined) listed["annotations"] = definition.annotations;
   if (definition.icons !== undefined) listed["icons"] = definition.icons;
   if (definition._meta !== undefined) listed["_meta"] = definition._meta;
+  if (definition.securitySchemes !== undefined) listed["securitySchemes"] = definition.securitySchemes;
 
   return {
     name,

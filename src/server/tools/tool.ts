@@ -47,6 +47,8 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema, Args = ToolAr
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: JsonObject;
+  /** What calling the tool requires (SEP-1488: `[{ type: "noauth" }]`, `[{ type: "oauth2", scopes }]`); auth tenants fill it in. */
+  securitySchemes?: JsonObject[];
   handler: ToolHandler<Args>;
   /**
    * Run as a task, in its own Durable Object, outliving the request (default `never`). The

@@ -29,6 +29,8 @@ describe("parseAuthConfig", () => {
       clockSkewSeconds: 60,
       apiKeys: [],
       scopeHierarchy: "none",
+      grants: [],
+      publicTools: [],
     });
     expect(DEFAULT_ALGORITHMS).toEqual(["RS256", "ES256", "EdDSA"]);
   });
@@ -157,5 +159,35 @@ describe("parseAuthConfig", () => {
       "auth.apiKeys[0].key: unknown field (store the key's SHA-256 in sha256, never the key)",
     );
     expect(problems({ resource: RESOURCE, apiKeys: [{ id: "has space", sha256 }] })).toContain("auth.apiKeys[0].id: must be 1-64 chars");
+  });
+
+  it("reads grants, public tools and DPoP, and names every bad one", () => {
+    const parsed = parseAuthConfig(
+      {
+        ...base,
+        grants: [{ claim: "https://example.com/roles", value: "billing", tools: ["invoice_*"], scopes: ["invoices:read"] }],
+        publicTools: ["status"],
+        dpop: { required: true },
+      },
+      "acme",
+    );
+    expect(parsed.grants).toEqual([{ claim: "https://example.com/roles", value: "billing", tools: ["invoice_*"], scopes: ["invoices:read"] }]);
+    expect(parsed.publicTools).toEqual(["status"]);
+    expect(parsed.dpop).toEqual({ required: true, algorithms: ["ES256", "EdDSA", "RS256", "PS256"], maxAgeSeconds: 60 });
+    const bad = () =>
+      parseAuthConfig(
+        {
+          ...base,
+          grants: [{ claim: "roles", value: "a b", tools: ["x"] }, { claim: "roles", value: "x" }, "nope"],
+          publicTools: ["bad name"],
+          dpop: { required: "yes", algorithms: ["HS256"], maxAgeSeconds: 1 },
+        },
+        "acme",
+      );
+    expect(bad).toThrow(/grants\[0\]\.value: must be a non-empty claim value without spaces/);
+    expect(bad).toThrow(/grants\[1\]: grants nothing/);
+    expect(bad).toThrow(/grants\[2\]: must be an object/);
+    expect(bad).toThrow(/publicTools: must be an array of tool names or prefix_\* patterns/);
+    expect(bad).toThrow(/dpop\.required: must be true or false; auth\.dpop\.algorithms: .*; auth\.dpop\.maxAgeSeconds/);
   });
 });

@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAuthConfig } from "../../../src/auth/auth-config.ts";
 import { createBearerVerifier } from "../../../src/auth/verify-bearer.ts";
@@ -39,6 +40,21 @@ const claimsOf = (token: string): Record<string, unknown> =>
   JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
 
 describe("npm run token", () => {
+  it("mints role claims, and DPoP-bound tokens whose cnf.jkt is the key's thumbprint", async () => {
+    const roles = await run("--tenants", tenants, "--tenant", "initech", "--roles", "billing viewer");
+    expect(claimsOf(roles.stdout.trim())["roles"]).toEqual(["billing", "viewer"]);
+    const keyFile = join(dir, "dpop.jwk.json");
+    const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = await exportJWK(publicKey);
+    writeFileSync(keyFile, JSON.stringify(jwk));
+    const bound = await run("--tenants", tenants, "--tenant", "initech", "--dpop-jwk", keyFile);
+    expect(bound.code).toBe(0);
+    expect(claimsOf(bound.stdout.trim())["cnf"]).toEqual({ jkt: await calculateJwkThumbprint(jwk, "sha256") });
+    const missing = await run("--tenants", tenants, "--tenant", "initech", "--dpop-jwk", join(dir, "nope.json"));
+    expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(missing.stderr).toMatch(/DPoP key not found/);
+  }, 30_000);
+
   it("prints only a JWT that the tenant's verifier accepts, with the defaults", async () => {
     const { code, stdout, stderr } = await run("--tenants", tenants, "--tenant", "initech");
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
