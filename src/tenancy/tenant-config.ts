@@ -1,5 +1,6 @@
 /** The tenant configuration document: its shape, and validation with errors naming tenant and field. */
 
+import { parseCodeModeConfig, type CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
 import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
@@ -77,6 +78,8 @@ export interface TenantConfig {
   /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
+  /** Code mode (`execute` and `tool_declarations`): `true` or `{ limits }`; needs a Worker Loader binding (see README, "Code mode"). */
+  codeMode?: CodeModeLimits;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -208,6 +211,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     auth,
     toolSearch,
     notifications,
+    codeMode,
     ...unknown
   } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
@@ -269,6 +273,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   }
   if (toolSearch !== undefined) tenant.toolSearch = parseToolSearch(toolSearch, fail);
   if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
+  if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
   return tenant;
 }
 
