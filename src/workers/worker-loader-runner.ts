@@ -80,7 +80,7 @@ export function workerLoaderRunner(loader: WorkerLoader | string = "LOADER", opt
   const compatibilityDate = options.compatibilityDate ?? "2026-04-01";
   return {
     async run(run) {
-      const binding = typeof loader === "string" ? ((workerEnv as Record<string, unknown>)[loader] as WorkerLoader | undefined) : loader;
+      const binding = typeof loader === "string" ? ((workerEnv as unknown as Record<string, unknown>)[loader] as WorkerLoader | undefined) : loader;
       if (!binding) throw new Error(`code mode needs a Worker Loader binding named ${String(loader)} ([[worker_loaders]] in wrangler.toml)`);
       const worker = binding.load({
         compatibilityDate,
