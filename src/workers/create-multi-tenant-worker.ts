@@ -101,7 +101,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           service: (name) => bindings[name] as ToolService | undefined,
           info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
           ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-          codeMode: env.MCP_LOADER && ((limits) => codeMode({ runner: workerLoaderRunner(env.MCP_LOADER as WorkerLoader), limits })),
+          codeMode: env.MCP_LOADER && ((limits) => codeMode({ runner: workerLoaderRunner(env.MCP_LOADER), limits })),
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {

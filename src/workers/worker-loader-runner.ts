@@ -81,7 +81,10 @@ export function workerLoaderRunner(loader: WorkerLoader | string = "LOADER", opt
   return {
     async run(run) {
       const binding = typeof loader === "string" ? ((workerEnv as unknown as Record<string, unknown>)[loader] as WorkerLoader | undefined) : loader;
-      if (!binding) throw new Error(`code mode needs a Worker Loader binding named ${String(loader)} ([[worker_loaders]] in wrangler.toml)`);
+      if (!binding)
+        throw new Error(
+          `code mode needs a Worker Loader binding named ${typeof loader === "string" ? loader : "LOADER"} ([[worker_loaders]] in wrangler.toml)`,
+        );
       const worker = binding.load({
         compatibilityDate,
         mainModule: "harness.js",
@@ -91,7 +94,7 @@ export function workerLoaderRunner(loader: WorkerLoader | string = "LOADER", opt
         limits: { cpuMs: run.cpuMs },
       });
       const entry = worker.getEntrypoint() as unknown as HarnessEntrypoint;
-      return await entry.run(new ToolBridge(run.callTool), run.maxConsoleBytes);
+      return await entry.run(new ToolBridge((name, args) => run.callTool(name, args)), run.maxConsoleBytes);
     },
   };
 }

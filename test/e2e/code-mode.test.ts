@@ -78,7 +78,8 @@ describe.each(["legacy", "modern"] as const)("code mode with the %s client", (er
       expect(textOf(run)).toBe(answer);
 
       // Bytes the model reads: every tool's listing plus intermediate results, against code mode's two tools and its program's answer.
-      const directBytes = utf8(listed.filter((tool) => tool.name !== "execute" && tool.name !== "tool_declarations")) + direct.reduce<number>((sum, r) => sum + utf8(r), 0);
+      const directBytes =
+        utf8(listed.filter((tool) => tool.name !== "execute" && tool.name !== "tool_declarations")) + direct.reduce<number>((sum, r) => sum + utf8(r), 0);
       const codeBytes = utf8(listed.filter((tool) => tool.name === "execute" || tool.name === "tool_declarations")) + utf8(declarations) + utf8(run);
       console.log(`[code-mode ${era}] bytes to the model: direct ${directBytes}, code mode ${codeBytes} (program ${utf8(PROGRAM)} bytes written by the model)`);
     });

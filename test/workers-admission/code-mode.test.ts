@@ -35,7 +35,9 @@ describe("execute runs a program that calls tools", () => {
     expect(all).toContain("  /** Adds up invoice lines (zod schema). */\n  invoice_total_zod(args: {");
     expect(all).not.toMatch(/\binvoice_total\(/);
     expect(all).not.toMatch(/\bexecute\(/);
-    const found = textOf(await resultOf(await modern("secure", "tools/call", { name: "tool_declarations", arguments: { query: "invoice lines" } }, `Bearer ${API_KEY}`)));
+    const found = textOf(
+      await resultOf(await modern("secure", "tools/call", { name: "tool_declarations", arguments: { query: "invoice lines" } }, `Bearer ${API_KEY}`)),
+    );
     expect(found).toMatch(/^\/\/ \d+ of \d+ tools matched "invoice lines"/);
     expect(found).toContain("invoice_total(args: {\n    lines: number[];\n  }): Promise<string>;");
   });
@@ -43,14 +45,18 @@ describe("execute runs a program that calls tools", () => {
 
 describe("the sandbox has no network, no bindings and no env", () => {
   it("refuses fetch and connect, and has an empty env", async () => {
-    const reply = await execute(`
+    const reply = await execute(
+      `
       const out = {};
       try { await fetch("http://127.0.0.1/"); out.fetch = "reached"; } catch (e) { out.fetch = e.message; }
       try { const { connect } = await import("cloudflare:sockets"); const s = connect("127.0.0.1:80"); await s.opened; out.connect = "reached"; } catch (e) { out.connect = e.message; }
       const { env } = await import("cloudflare:workers");
       out.env = Object.keys(env);
       out.global = typeof MCP_LOADER + typeof MCP_SESSIONS + typeof process;
-      return out;`, undefined, "open");
+      return out;`,
+      undefined,
+      "open",
+    );
     const out = JSON.parse(reply.result?.content[0]?.text ?? "{}") as Record<string, unknown>;
     expect(out["fetch"]).toMatch(/not permitted to access the internet/);
     expect(out["connect"]).toMatch(/not permitted to access the internet/);
@@ -64,7 +70,10 @@ describe("inner calls are admitted exactly as direct calls", () => {
     const reader = await bearer({ scope: "profile:read" });
     const direct = await resultOf(await modern("secure", "tools/call", { name: "invoice_total", arguments: { lines: [1] } }, reader));
     expect(direct.status).toBe(403);
-    const reply = await execute(`try { await tools.invoice_total({ lines: [1] }); return "ran"; } catch (e) { return { message: e.message, code: e.code }; }`, reader);
+    const reply = await execute(
+      `try { await tools.invoice_total({ lines: [1] }); return "ran"; } catch (e) { return { message: e.message, code: e.code }; }`,
+      reader,
+    );
     expect(JSON.parse(reply.result?.content[0]?.text ?? "{}")).toEqual({ message: direct.error?.message, code: direct.error?.code });
     // Uncaught, the refusal ends the program with an isError result naming the line.
     const uncaught = await execute(`\nawait tools.invoice_total({ lines: [1] });`, reader);
@@ -77,7 +86,10 @@ describe("inner calls are admitted exactly as direct calls", () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     let id = 1;
     const post = (name: string, args: Record<string, unknown>) =>
-      send("open", { body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } }, headers: { ...headers, "mcp-name": name } });
+      send("open", {
+        body: { jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } },
+        headers: { ...headers, "mcp-name": name },
+      });
     const reply = await resultOf(
       await post("execute", {
         code: `const seen = [];\nfor (let i = 0; i < 6; i++) {\n  try { await tools.whoami({}); seen.push("ok"); } catch (e) { seen.push(e.code); }\n}\nreturn seen;`,
@@ -157,7 +169,10 @@ describe("limits and errors", () => {
   it("ends a program that waits too long at the wall time limit", async () => {
     const started = Date.now();
     const reply = await execute(`await new Promise((resolve) => setTimeout(resolve, 60_000));`);
-    expect(reply.result).toMatchObject({ isError: true, content: [{ text: "The program did not finish within 3000 ms (the wall time limit) and was stopped." }] });
+    expect(reply.result).toMatchObject({
+      isError: true,
+      content: [{ text: "The program did not finish within 3000 ms (the wall time limit) and was stopped." }],
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

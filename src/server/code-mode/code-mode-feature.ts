@@ -47,7 +47,12 @@ export function codeMode(options: CodeModeOptions): Feature {
     inputSchema: {
       type: "object",
       properties: {
-        code: { type: "string", minLength: 1, maxLength: limits.maxCodeChars, description: "The program: JavaScript, the body of an async function that receives `tools`." },
+        code: {
+          type: "string",
+          minLength: 1,
+          maxLength: limits.maxCodeChars,
+          description: "The program: JavaScript, the body of an async function that receives `tools`.",
+        },
       },
       required: ["code"],
       additionalProperties: false,
@@ -67,12 +72,10 @@ export function codeMode(options: CodeModeOptions): Feature {
           resolve(errorResult(`The program did not finish within ${limits.wallTimeMs} ms (the wall time limit) and was stopped.`));
         }, limits.wallTimeMs);
       });
-      const run = options.runner
-        .run({ program: source, cpuMs: limits.cpuMs, maxConsoleBytes: limits.maxConsoleBytes, callTool: inner.call })
-        .then(
-          (outcome) => outcomeResult(outcome, lineOffset, limits.maxOutputBytes, inner.count()),
-          (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
-        );
+      const run = options.runner.run({ program: source, cpuMs: limits.cpuMs, maxConsoleBytes: limits.maxConsoleBytes, callTool: inner.call }).then(
+        (outcome) => outcomeResult(outcome, lineOffset, limits.maxOutputBytes, inner.count()),
+        (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
+      );
       try {
         return await Promise.race([run, deadline]);
       } finally {

@@ -55,7 +55,7 @@ export function typeOf(schema: unknown, depth = 0, indent = ""): string {
   if (Array.isArray(alternatives)) return union(alternatives.map((s) => typeOf(s, depth + 1, indent)));
   if (Array.isArray(schema["allOf"])) return schema["allOf"].map((s) => typeOf(s, depth + 1, indent)).join(" & ") || "unknown";
   const type = schema["type"];
-  if (Array.isArray(type)) return union(type.map((t) => typeOf({ ...schema, type: t }, depth, indent)));
+  if (Array.isArray(type)) return union(type.map((t: unknown) => typeOf({ ...schema, type: t }, depth, indent)));
   switch (type) {
     case "string":
       return "string";
