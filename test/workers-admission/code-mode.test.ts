@@ -116,6 +116,18 @@ describe("inner calls are admitted exactly as direct calls", () => {
     expect(other.result?.content[0]?.text).not.toContain("secret");
   });
 
+  it("refuses call_tool and a task-only tool inside a program, as a direct call without tasks is refused", async () => {
+    const reply = await execute(`
+      const out = [];
+      try { await tools.call_tool({ name: "whoami" }); } catch (e) { out.push(e.message); }
+      try { await tools.approve({}); } catch (e) { out.push(e.message); }
+      return out;`);
+    expect(JSON.parse(reply.result?.content[0]?.text ?? "[]")).toEqual([
+      "call_tool cannot be called from a program",
+      "Tool approve runs only as a task; call it directly, not from a program",
+    ]);
+  });
+
   it("refuses execute inside a program, and calls past the limit", async () => {
     const reply = await execute(`
       const out = [];

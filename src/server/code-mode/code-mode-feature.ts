@@ -5,6 +5,7 @@ import { transportOf } from "../context/create-handler-context.ts";
 import type { Feature, FeatureHost } from "../feature.ts";
 import { errorResult } from "../tools/call-tool.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
+import { CALL_TOOL } from "../tools/tool-search.ts";
 import { DEFAULT_LIMITS, type CodeModeOptions } from "./code-mode-options.ts";
 import { toolsDeclaration } from "./declarations.ts";
 import { innerCalls } from "./inner-calls.ts";
@@ -12,7 +13,8 @@ import { outcomeResult, programModule } from "./program.ts";
 
 export const EXECUTE = "execute";
 export const TOOL_DECLARATIONS = "tool_declarations";
-const RESERVED: ReadonlySet<string> = new Set([EXECUTE, TOOL_DECLARATIONS]);
+/** Tools a program may not call: code mode's own, and tool search's `call_tool` (a program calls tools by name). */
+const RESERVED: ReadonlySet<string> = new Set([EXECUTE, TOOL_DECLARATIONS, CALL_TOOL]);
 /** Most tools declared at once without a query or names. */
 const MAX_DECLARED = 200;
 const DEFAULT_SEARCH_LIMIT = 10;

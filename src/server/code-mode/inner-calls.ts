@@ -50,6 +50,8 @@ export function innerCalls(host: InnerCallHost, transport: TransportContext, max
     }
     try {
       const tool = transport.admitTool ? await transport.admitTool(name) : resolveTool(host.tools, { name });
+      // As a direct call from a client without tasks: a task-only tool is refused, not run in the request.
+      if (tool.task === "required") return { ok: false, message: `Tool ${name} runs only as a task; call it directly, not from a program` };
       const params = { name, arguments: (args ?? {}) as JsonObject };
       const pending = callTool(tool, params, host.handlerContext(transport, NO_INPUTS));
       const limits = transport.admission.limits;
