@@ -17,8 +17,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   tenancy: ["core", "server", "auth", "modules"],
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy"],
 };
-// Packages a layer may use: hono only at the HTTP edge, jose only in auth.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { http: ["hono"], auth: ["jose"], server: ["@cfworker/json-schema"], workers: ["hono"] };
+// Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself).
+const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"] };
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -27,7 +27,8 @@ const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
-  ["prompts", ["resources"]],
+  ["prompts", ["resources", "completions"]],
+  ["resources", ["completions"]],
 ]);
 
 function files(dir: string): string[] {

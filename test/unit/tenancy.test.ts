@@ -10,6 +10,7 @@ import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenan
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
 import { createCachedConfig } from "../../src/tenancy/tenant-source.ts";
 import { modern } from "./app-client.ts";
+import { request } from "./app-client.ts";
 
 const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
 const MODULES = { greetings: { tools: [hello] } };
@@ -213,7 +214,7 @@ describe("per-tenant isolation and limits", () => {
     });
     expect((await modern(app, "tools/list")).status).toBe(200);
     expect((await modern(app, "server/discover")).status).toBe(200);
-    const response = await app.request("http://localhost/mcp", {
+    const response = await request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ask" } }),
@@ -234,7 +235,7 @@ describe("per-tenant isolation and limits", () => {
       lines.push(String(line));
     });
     const app = createMcpApp({ server, tenant: "a", accessLog: true });
-    await app.request("http://localhost/mcp", {
+    await request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer secret-token" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { password: "hunter2" } } }),
@@ -331,7 +332,7 @@ describe("cursors bound to the principal", () => {
   const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools, pageSize: 1 }), tenant: "acme", authorizer, stateSecret: "s" });
   const list = async (user: string, cursor?: string) =>
     (
-      await app.request("http://localhost/mcp", {
+      await request(app, "http://localhost/mcp", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-user": user },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
