@@ -49,6 +49,9 @@ export { createServer, type McpServer, type ServerOptions } from "./server/serve
 export type { ToolSearch, ToolSearchOptions } from "./server/tools/tool-search.ts";
 export { toolSearch } from "./server/search/tool-search-engine.ts";
 export type { ToolFilter } from "./server/tools/tool-filter.ts";
+export { codeMode } from "./server/code-mode/code-mode-feature.ts";
+export type { CodeModeLimits, CodeModeOptions } from "./server/code-mode/code-mode-options.ts";
+export type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "./server/code-mode/sandbox.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";

@@ -3,7 +3,10 @@
 import type { OptionRule, OptionRules } from "../core/option-checks.ts";
 import type { McpAppOptions } from "./endpoint.ts";
 
-const QUOTA = { kind: "object", rules: { perPrincipal: { kind: "integer", min: 1 }, perTenant: { kind: "integer", min: 1 }, anonymous: { kind: "integer", min: 1 } } } as const;
+const QUOTA = {
+  kind: "object",
+  rules: { perPrincipal: { kind: "integer", min: 1 }, perTenant: { kind: "integer", min: 1 }, anonymous: { kind: "integer", min: 1 } },
+} as const;
 
 /** Rules of {@link McpAppOptions}: sizes and times are integers in range, modes spelled out. */
 export const APP_OPTION_RULES: OptionRules = {

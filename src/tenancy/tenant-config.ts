@@ -1,5 +1,6 @@
 /** The tenant configuration document: its shape, and validation with errors naming tenant and field. */
 
+import { parseCodeModeConfig, type CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
 import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
@@ -83,6 +84,8 @@ export interface TenantConfig {
   notifications?: TenantNotifications;
   /** Serve a Server Card at `<endpoint>/server-card` and list it in the host's AI Catalog (off by default). */
   serverCard?: TenantServerCard;
+  /** Code mode (`execute` and `tool_declarations`): `true` or `{ limits }`; needs a Worker Loader binding (see README, "Code mode"). */
+  codeMode?: CodeModeLimits;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -161,6 +164,7 @@ const TENANT_FIELDS = [
   "toolSearch",
   "notifications",
   "serverCard",
+  "codeMode",
 ];
 
 function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
@@ -249,6 +253,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     toolSearch,
     notifications,
     serverCard,
+    codeMode,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -323,6 +328,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (notifications !== undefined) tenant.notifications = parseNotifications(notifications, fail);
   const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
   if (card) tenant.serverCard = card;
+  if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
   return tenant;
 }
 

@@ -21,6 +21,8 @@ import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import { brokenTenant, TenantRoutes, type BrokenTenant } from "./tenant-document.ts";
+import type { CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
+import type { Feature } from "../server/feature.ts";
 
 export interface TenantDirectoryOptions {
   /** Bundled modules, by the name tenant configs use. */
@@ -38,6 +40,8 @@ export interface TenantDirectoryOptions {
    */
   onToolsChanged?: (tenant: TenantConfig, previous: McpServer, waitUntil: WaitUntil | undefined) => void;
   now?: () => number;
+  /** Code mode for tenants that turn it on (`codeMode` in their config): the Worker's sandbox, or undefined when it has none. */
+  codeMode?: ((limits: CodeModeLimits) => Feature) | undefined;
 }
 
 /** Keeps a promise's work alive after the response (the platform's `ctx.waitUntil`). */
@@ -353,6 +357,12 @@ export class TenantDirectory {
       // Lists may differ per tenant and, with auth, per caller.
       cacheScope: tenant.auth ? "private" : "public",
       ...(tenant.toolSearch ? { toolSearch: toolSearch(tenant.toolSearch) } : {}),
+      ...(tenant.codeMode ? { features: [this.#codeMode(tenant, tenant.codeMode)] } : {}),
     });
+  }
+
+  #codeMode(tenant: TenantConfig, limits: CodeModeLimits): Feature {
+    if (!this.#options.codeMode) throw new DefinitionError(`tenant ${tenant.id}: codeMode needs a Worker Loader binding named MCP_LOADER ([[worker_loaders]])`);
+    return this.#options.codeMode(limits);
   }
 }

@@ -21,6 +21,8 @@ import type { McpServer } from "../server/server.ts";
 import type { TenantConfig, TenantNotifications, TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
+import { codeMode } from "../server/code-mode/code-mode-feature.ts";
+import { workerLoaderRunner } from "./worker-loader-runner.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
@@ -34,6 +36,8 @@ export interface MultiTenantEnv extends McpEnv {
   MCP_TENANTS?: string;
   /** A KV namespace holding the tenants document under the key `tenants` (for many tenants). */
   MCP_TENANTS_KV?: KVNamespace;
+  /** A Worker Loader binding (`[[worker_loaders]]`): the sandbox of tenants that turn `codeMode` on. */
+  MCP_LOADER?: WorkerLoader;
 }
 
 export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug"> {
@@ -113,6 +117,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           service: (name) => bindings[name] as ToolService | undefined,
           info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
           ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
+          codeMode: env.MCP_LOADER && ((limits) => codeMode({ runner: workerLoaderRunner(env.MCP_LOADER), limits })),
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {

@@ -46,7 +46,7 @@ describe.each(["legacy", "modern"] as const)("tenants with the %s client", (era)
 
   it("gives globex (by path) its bundled tools plus the service's, prefixed, and none of acme's", async () => {
     await withClient(era, GLOBEX, async (client) => {
-      expect(await toolNames(client)).toEqual(["hello", "weather_forecast", "weather_boom", "weather_stall"]);
+      expect(await toolNames(client)).toEqual(["hello", "weather_forecast", "weather_boom", "weather_stall", "execute", "tool_declarations"]);
       expect(text(await client.callTool({ name: "weather_forecast", arguments: { city: "Oslo" } }))).toBe("Oslo: Snow, -3 °C (for tenant globex)");
       expect(text(await client.callTool({ name: "hello", arguments: { name: "Bo" } }))).toBe("Hello Bo, from tenant globex");
       await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1] } })).rejects.toThrow(/Unknown tool: invoice_total/);

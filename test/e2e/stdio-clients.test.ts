@@ -172,7 +172,7 @@ describe.each(ERAS)("$client over stdio on the multi-tenant example", ({ stdio, 
 
     it("lists the same tools as over HTTP and calls the tool service through its binding", async () => {
       const tools = (await session().listTools()).map((tool) => tool.name);
-      expect(tools).toEqual(["hello", "weather_forecast", "weather_boom", "weather_stall"]);
+      expect(tools).toEqual(["hello", "weather_forecast", "weather_boom", "weather_stall", "execute", "tool_declarations"]);
       expect(tools).toEqual(await overHttp(http(`${base}/t/globex/mcp`), async (s) => (await s.listTools()).map((tool) => tool.name)));
       expect((await session().callTool("weather_forecast", { city: "Oslo" })).content).toEqual(text("Oslo: Snow, -3 °C (for tenant globex)"));
     });

@@ -23,6 +23,7 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["search", ["tools"]],
+  ["code-mode", ["tools"]],
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
@@ -135,5 +136,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
+  });
+
+  it("keeps code mode out of createServer and createWorker: codeMode() brings in exactly its folder, the runner only itself", () => {
+    const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("server/code-mode/") || path === "workers/worker-loader-runner.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toContain("server/code-mode/declarations.ts");
+    expect(added.filter((path) => !path.startsWith("server/code-mode/"))).toEqual([]);
+    const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
   });
 });

@@ -177,6 +177,11 @@ export class ToolRegistry implements ToolCatalog {
     return { total: view.visible, tools, unknown };
   }
 
+  /** The listed form of every tool the caller may see, the search tools left out (code mode's declarations). */
+  visible(filter?: ToolFilter): JsonObject[] {
+    return this.#searchable.filter((tool) => !filter || filter.allows(tool.name)).map((tool) => tool.listed);
+  }
+
   #view(filter: ToolFilter | undefined): ToolView {
     const key = filter === undefined ? "" : `f:${filter.key}`;
     let view = this.#views.get(key);

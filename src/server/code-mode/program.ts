@@ -1,0 +1,73 @@
+/** A model's program: wrapped into the module a sandbox runs, and its outcome turned into what the model sees. */
+
+import type { CallToolResult } from "../../core/types.ts";
+import type { SandboxOutcome } from "./sandbox.ts";
+
+/** The file name a sandbox gives the program (stack traces name it). */
+export const PROGRAM_FILE = "program.js";
+
+const MODULE_FORM = /(^|\n)\s*export\s+default\b/;
+
+/**
+ * The module a sandbox runs: the code as it is when it has a default export (a module), or else
+ * the body of `export default async function (tools) { … }`. `lineOffset` is what the wrapper
+ * adds to the program's line numbers.
+ */
+export function programModule(code: string): { source: string; lineOffset: number } {
+  if (MODULE_FORM.test(code)) return { source: code, lineOffset: 0 };
+  return { source: `export default async function (tools) {\n${code}\n}\n`, lineOffset: 1 };
+}
+
+/** The line of the program where an error was thrown, from its stack; undefined when the stack does not say. */
+export function programLine(stack: string, lineOffset: number): number | undefined {
+  const match = new RegExp(`${PROGRAM_FILE.replace(".", "\\.")}:(\\d+)(?::\\d+)?`).exec(stack);
+  if (!match) return undefined;
+  const line = Number(match[1]) - lineOffset;
+  return line >= 1 ? line : undefined;
+}
+
+const utf8 = new TextEncoder();
+
+/** Cuts text to at most `maxBytes` of UTF-8 (on a character boundary); `cut` says whether it was. */
+export function cutText(text: string, maxBytes: number): { text: string; cut: boolean; bytes: number } {
+  if (text.length * 3 <= maxBytes) return { text, cut: false, bytes: text.length };
+  const bytes = utf8.encode(text);
+  if (bytes.length <= maxBytes) return { text, cut: false, bytes: bytes.length };
+  let end = maxBytes;
+  // Step back off a UTF-8 continuation byte so no character is split.
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true, bytes: bytes.length };
+}
+
+/** What the model sees of a run: the output (cut to the limit, and said so), then the console, or the error and its line. */
+export function outcomeResult(outcome: SandboxOutcome, lineOffset: number, maxOutputBytes: number, calls: number): CallToolResult {
+  const content: CallToolResult["content"] = [];
+  let isError = false;
+  if (outcome.ok) {
+    const json = outcome.json;
+    // A string result is shown as it is; anything else as JSON.
+    const text = json === undefined ? "(the program returned nothing)" : json.startsWith('"') ? (JSON.parse(json) as string) : json;
+    const output = cutText(text, maxOutputBytes);
+    content.push({ type: "text", text: output.text });
+    if (output.cut) {
+      content.push({
+        type: "text",
+        text: `[output cut: the program returned ${output.bytes} bytes, more than the limit of ${maxOutputBytes}; return less (a summary, a slice)]`,
+      });
+    }
+  } else {
+    isError = true;
+    const line = programLine(outcome.stack, lineOffset);
+    const where = line === undefined ? "" : ` at line ${line}`;
+    content.push({ type: "text", text: `The program failed${where}: ${outcome.name}: ${outcome.message}` });
+  }
+  if (outcome.console !== "") {
+    const note = outcome.consoleCut ? "\n[console output cut at the limit]" : "";
+    content.push({ type: "text", text: `console:\n${outcome.console}${note}` });
+  } else if (outcome.consoleCut) {
+    content.push({ type: "text", text: "[console output cut at the limit]" });
+  }
+  const result: CallToolResult = { content, _meta: { "edge-mcp/toolCalls": calls } };
+  if (isError) result.isError = true;
+  return result;
+}

@@ -1,0 +1,115 @@
+// Code mode's platform-free parts: the tenant field, declarations from JSON Schema, the program wrapper and its line numbers.
+import { describe, expect, it } from "vitest";
+import { DefinitionError } from "../../src/core/definition-error.ts";
+import { toolDeclaration, typeOf } from "../../src/server/code-mode/declarations.ts";
+import { cutText, programLine, programModule } from "../../src/server/code-mode/program.ts";
+import { defineTool } from "../../src/server/tools/tool.ts";
+import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";
+import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
+
+const base = { id: "acme", hosts: ["acme.example.com"], modules: [{ name: "greetings" }] };
+
+describe("the codeMode field of a tenant config", () => {
+  it("accepts true, false and limits", () => {
+    expect(parseTenantConfig({ ...base, codeMode: true }).codeMode).toEqual({});
+    expect(parseTenantConfig({ ...base, codeMode: false }).codeMode).toBeUndefined();
+    expect(parseTenantConfig({ ...base, codeMode: { limits: { wallTimeMs: 5000, maxToolCalls: 3 } } }).codeMode).toEqual({ wallTimeMs: 5000, maxToolCalls: 3 });
+  });
+
+  it.each([
+    [{ codeMode: "yes" }, /tenant acme: codeMode must be true or an object/],
+    [{ codeMode: { limit: {} } }, /tenant acme: codeMode.limit is not a known field \(limits\)/],
+    [{ codeMode: { limits: [] } }, /tenant acme: codeMode.limits must be an object/],
+    [{ codeMode: { limits: { wallTime: 1 } } }, /tenant acme: codeMode.limits.wallTime is not a known field \(wallTimeMs, cpuMs/],
+    [{ codeMode: { limits: { cpuMs: 0 } } }, /tenant acme: codeMode.limits.cpuMs must be a positive integer/],
+    [{ codeMode: { limits: { maxOutputBytes: "64k" } } }, /tenant acme: codeMode.limits.maxOutputBytes must be a positive integer/],
+  ])("refuses %j, naming the field", (extra, message) => {
+    expect(() => parseTenantConfig({ ...base, ...extra })).toThrow(DefinitionError);
+    expect(() => parseTenantConfig({ ...base, ...extra })).toThrow(message);
+  });
+
+  it("fails the tenant's server, naming the binding, when the Worker has no sandbox", async () => {
+    const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
+    const [tenant] = parseTenantsDocument({ tenants: [{ ...base, codeMode: true }] });
+    const directory = new TenantDirectory([tenant as NonNullable<typeof tenant>], {
+      modules: { greetings: { tools: [hello] } },
+      service: () => undefined,
+      info: { name: "t", version: "1" },
+    });
+    await expect(directory.server(tenant as NonNullable<typeof tenant>)).rejects.toThrow(
+      /tenant acme: codeMode needs a Worker Loader binding named MCP_LOADER/,
+    );
+  });
+});
+
+describe("declarations from JSON Schema", () => {
+  it("maps types, enums, consts, unions, arrays and records", () => {
+    expect(typeOf({ type: "integer" })).toBe("number");
+    expect(typeOf({ type: ["string", "null"] })).toBe("string | null");
+    expect(typeOf({ enum: ["a", 1, null] })).toBe('"a" | 1 | null');
+    expect(typeOf({ const: "x" })).toBe('"x"');
+    expect(typeOf({ anyOf: [{ type: "string" }, { type: "number" }] })).toBe("string | number");
+    expect(typeOf({ type: "array", items: { type: "string" } })).toBe("string[]");
+    expect(typeOf({ type: "array", items: { enum: ["a", "b"] } })).toBe('Array<"a" | "b">');
+    expect(typeOf({ type: "object" })).toBe("Record<string, unknown>");
+    expect(typeOf({ type: "object", additionalProperties: { type: "number" } })).toBe("{\n  [key: string]: number;\n}");
+    expect(typeOf({ $ref: "#/definitions/x" })).toBe("unknown");
+    expect(typeOf(true)).toBe("unknown");
+  });
+
+  it("stops at a depth, so a deep or recursive schema stays short", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 20; i++) schema = { type: "object", properties: { next: schema }, required: ["next"] };
+    expect(typeOf(schema).split("\n").length).toBeLessThan(20);
+    expect(typeOf(schema)).toContain("next: unknown;");
+  });
+
+  it("declares a tool with its description, property docs, required and optional arguments, and its output", () => {
+    const text = toolDeclaration({
+      name: "crm.contact-get",
+      description: "Gets a contact.\nBy id. Never writes */ anything.",
+      inputSchema: {
+        type: "object",
+        properties: { id: { type: "string", description: "The contact's id." }, fields: { type: "array", items: { type: "string" } } },
+        required: ["id"],
+      },
+      outputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
+    expect(text).toBe(
+      [
+        "  /**",
+        "   * Gets a contact.",
+        "   * By id. Never writes *\\/ anything.",
+        "   */",
+        '  "crm.contact-get"(args: {',
+        "    /** The contact's id. */",
+        "    id: string;",
+        "    fields?: string[];",
+        "  }): Promise<{",
+        "    name: string;",
+        "  }>;",
+      ].join("\n"),
+    );
+    expect(toolDeclaration({ name: "ping", inputSchema: { type: "object" } })).toBe("  ping(args?: Record<string, unknown>): Promise<string>;");
+  });
+});
+
+describe("the program", () => {
+  it("wraps a function body, and leaves a module with a default export as it is", () => {
+    expect(programModule("return 1;")).toEqual({ source: "export default async function (tools) {\nreturn 1;\n}\n", lineOffset: 1 });
+    const module = "const x = 1;\nexport default async (tools) => x;";
+    expect(programModule(module)).toEqual({ source: module, lineOffset: 0 });
+  });
+
+  it("finds the program's line in a stack, or says nothing", () => {
+    expect(programLine("Error: boom\n    at Module.default (program.js:4:9)\n    at Harness.run (harness.js:30:5)", 1)).toBe(3);
+    expect(programLine("Error: boom\n    at Harness.run (harness.js:30:5)", 1)).toBeUndefined();
+    expect(programLine("at program.js:1:1", 1)).toBeUndefined();
+  });
+
+  it("cuts text on a character boundary", () => {
+    expect(cutText("abc", 10)).toEqual({ text: "abc", cut: false, bytes: 3 });
+    expect(cutText("ééé", 5)).toEqual({ text: "éé", cut: true, bytes: 6 });
+    expect(cutText("a€b", 3)).toEqual({ text: "a", cut: true, bytes: 5 });
+  });
+});
