@@ -54,6 +54,19 @@ export { createServer, type McpServer, type ServerOptions } from "./server/serve
 export type { ToolSearch, ToolSearchOptions } from "./server/tools/tool-search.ts";
 export { toolSearch } from "./server/search/tool-search-engine.ts";
 export type { ToolFilter } from "./server/tools/tool-filter.ts";
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  defineApp,
+  type AppAssetLoader,
+  type AppCsp,
+  type AppDefinition,
+  type AppHtml,
+  type AppPermissions,
+  type AppVisibility,
+} from "./server/apps/app.ts";
+export { apps, type AppsOptions } from "./server/apps/apps-feature.ts";
+export { APP_DIGEST_KEY } from "./server/apps/app-resource.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";

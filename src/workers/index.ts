@@ -17,3 +17,4 @@ export { durableTaskGateway } from "./task-gateway.ts";
 export { McpNotificationHub } from "./notification-hub.ts";
 export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";
+export { staticAssets } from "./static-assets.ts";
