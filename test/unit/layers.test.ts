@@ -23,6 +23,7 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = { http: ["hono"], 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["search", ["tools"]],
+  ["apps", ["tools", "resources"]],
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
@@ -134,5 +135,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
+  });
+
+  it("keeps MCP Apps out of createServer and createWorker: apps() brings in exactly its folder", () => {
+    const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("server/apps/"))).toEqual([]);
+    const added = [...reach(join(SRC, "server/apps/apps-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(expect.arrayContaining(["server/apps/app-resource.ts", "server/apps/check-app.ts"]));
+    expect(added.filter((path) => !path.startsWith("server/apps/"))).toEqual([]);
+    // The Workers loader of static assets reaches nothing of the feature but its types.
+    expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });
 });

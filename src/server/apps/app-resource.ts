@@ -64,7 +64,7 @@ export function appResource(app: AppDefinition, load: AppAssetLoader | undefined
 export function checkLoader(app: AppDefinition, load: AppAssetLoader | undefined, where: string): void {
   if (isObject(app.html) && load === undefined) {
     throw new DefinitionError(
-      `${where} (${app.uri}): html.asset needs a loader of static assets: apps([...], { assets: staticAssets() }) with staticAssets from "edge-mcp/workers" and an [assets] binding in wrangler.toml`,
+      `${where} (${app.uri}): html.asset needs a loader of static assets: apps([...], { assets: staticAssets() }) with staticAssets() of edge-mcp/workers and an [assets] binding in wrangler.toml`,
     );
   }
 }
