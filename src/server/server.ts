@@ -142,7 +142,14 @@ export function createServer(options: ServerOptions): McpServer {
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
   };
-  const features = [toolsFeature(() => hooks, () => filters), ...BUILT_IN, ...extra];
+  const features = [
+    toolsFeature(
+      () => hooks,
+      () => filters,
+    ),
+    ...BUILT_IN,
+    ...extra,
+  ];
   const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
   const members = new Map<string, (transport: TransportContext) => unknown>();
   for (const parts of installed) {

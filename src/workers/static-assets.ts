@@ -17,7 +17,7 @@ const ASSETS_ORIGIN = "https://assets.invalid";
  */
 export function staticAssets(binding = "ASSETS"): AppAssetLoader {
   return async (path) => {
-    const fetcher = (env as Record<string, unknown>)[binding] as Fetcher | undefined;
+    const fetcher = (env as unknown as Record<string, unknown>)[binding] as Fetcher | undefined;
     if (!fetcher || typeof fetcher.fetch !== "function") {
       throw new Error(`apps: the static assets binding ${binding} is not bound; add [assets] with binding = "${binding}" to wrangler.toml`);
     }

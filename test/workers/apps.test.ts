@@ -26,19 +26,35 @@ function refusal(list: AppDefinition[], options?: AppsOptions): string {
 
 describe("apps refused at startup, naming the app and the problem", () => {
   it.each([
-    ["a URI of another scheme", app({ uri: "https://a/app.html" }), /^apps\[0\] \(https:\/\/a\/app.html\): uri "https:\/\/a\/app.html" must start with ui:\/\//],
+    [
+      "a URI of another scheme",
+      app({ uri: "https://a/app.html" }),
+      /^apps\[0\] \(https:\/\/a\/app.html\): uri "https:\/\/a\/app.html" must start with ui:\/\//,
+    ],
     ["a ui:// URI with a space", app({ uri: "ui://a/my app.html" }), /uri "ui:\/\/a\/my app.html" is not a ui:\/\/ URI/],
     ["a ui:// URI with a fragment", app({ uri: "ui://a/app.html#x" }), /is not a ui:\/\/ URI/],
     ["a ui:// URI without a name", app({ uri: "ui:///app.html" }), /is not a ui:\/\/ URI/],
-    ["a CSP domain with a path", app({ csp: { connectDomains: ["https://api.example.com/v1"] } }), /csp.connectDomains\[0\] "https:\/\/api.example.com\/v1" is not an origin/],
+    [
+      "a CSP domain with a path",
+      app({ csp: { connectDomains: ["https://api.example.com/v1"] } }),
+      /csp.connectDomains\[0\] "https:\/\/api.example.com\/v1" is not an origin/,
+    ],
     ["a CSP domain without a scheme", app({ csp: { resourceDomains: ["cdn.example.com"] } }), /csp.resourceDomains\[0\] "cdn.example.com" is not an origin/],
     ["a CSP domain of another scheme", app({ csp: { frameDomains: ["ftp://files.example.com"] } }), /csp.frameDomains\[0\] .* is not an origin/],
     ["an unknown CSP field", app({ csp: { scriptDomains: [] } as never }), /csp.scriptDomains is not a CSP field/],
     ["an unknown permission", app({ permissions: { usb: {} } as never }), /permissions.usb is not a permission/],
     ["an asset without a loader", app({ html: { asset: "/a.html" } }), /html.asset needs a loader of static assets/],
     ["an asset path that is not absolute", app({ html: { asset: "a.html" } }), /html.asset must be the path of a static asset/],
-    ["a model-visible app tool", app({ appTools: [tool("t", { _meta: { ui: { visibility: ["model"] } } })] }), /appTools\[0\] \(tool t\): an app tool \(appTools\) cannot have "model"/],
-    ["a bad visibility", app({ tools: [tool("t", { _meta: { ui: { visibility: ["agent"] } } })] }), /tools\[0\] \(tool t\): _meta.ui.visibility must be a non-empty list/],
+    [
+      "a model-visible app tool",
+      app({ appTools: [tool("t", { _meta: { ui: { visibility: ["model"] } } })] }),
+      /appTools\[0\] \(tool t\): an app tool \(appTools\) cannot have "model"/,
+    ],
+    [
+      "a bad visibility",
+      app({ tools: [tool("t", { _meta: { ui: { visibility: ["agent"] } } })] }),
+      /tools\[0\] \(tool t\): _meta.ui.visibility must be a non-empty list/,
+    ],
   ])("refuses %s", (_name, definition, message) => {
     expect(refusal([definition])).toMatch(message);
   });
@@ -49,7 +65,9 @@ describe("apps refused at startup, naming the app and the problem", () => {
 
   it("refuses a tool linked to a resource that is not an app", () => {
     const linked = tool("t", { _meta: { ui: { resourceUri: "ui://missing/app.html" } } });
-    expect(refusal([app()], { tools: [linked] })).toMatch(/^apps options.tools\[0\] \(tool t\): _meta.ui.resourceUri names ui:\/\/missing\/app.html, which is not an app/);
+    expect(refusal([app()], { tools: [linked] })).toMatch(
+      /^apps options.tools\[0\] \(tool t\): _meta.ui.resourceUri names ui:\/\/missing\/app.html, which is not an app/,
+    );
   });
 
   it("accepts wildcard subdomains, ports and wss origins", () => {
@@ -66,7 +84,12 @@ describe("the extension is declared in both revisions", () => {
 
   it("initialize (2025-11-25) declares io.modelcontextprotocol/ui", async () => {
     const body = await rpc(
-      await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { extensions: UI }, clientInfo: { name: "t", version: "1" } } }),
+      await post({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: { extensions: UI }, clientInfo: { name: "t", version: "1" } },
+      }),
     );
     expect(body.result?.["protocolVersion"]).toBe("2025-11-25");
     expect((body.result?.["capabilities"] as { extensions: object }).extensions).toMatchObject(UI);

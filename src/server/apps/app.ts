@@ -91,8 +91,8 @@ export function defineApp(definition: AppDefinition): AppDefinition {
 /** The `_meta.ui` of an app's resource, as sent in `resources/list` and in each `resources/read` content. */
 export function appResourceMeta(app: AppDefinition): JsonObject {
   const ui: JsonObject = {};
-  if (app.csp) ui["csp"] = app.csp as JsonObject;
-  if (app.permissions) ui["permissions"] = app.permissions as JsonObject;
+  if (app.csp) ui["csp"] = app.csp;
+  if (app.permissions) ui["permissions"] = app.permissions;
   if (app.domain !== undefined) ui["domain"] = app.domain;
   if (app.prefersBorder !== undefined) ui["prefersBorder"] = app.prefersBorder;
   return ui;

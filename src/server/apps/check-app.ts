@@ -65,7 +65,8 @@ export function checkApp(app: AppDefinition, where: string): void {
   if (typeof app.name !== "string" || app.name === "") fail("name", "must be a non-empty string");
   const html = app.html as unknown;
   if (isObject(html)) {
-    if (typeof html["asset"] !== "string" || !html["asset"].startsWith("/")) fail("html.asset", `must be the path of a static asset, starting with "/" (e.g. "/apps/forecast.html")`);
+    if (typeof html["asset"] !== "string" || !html["asset"].startsWith("/"))
+      fail("html.asset", `must be the path of a static asset, starting with "/" (e.g. "/apps/forecast.html")`);
   } else if (typeof html !== "string" && typeof html !== "function") {
     fail("html", `must be the HTML as a string, { asset: "/path.html" } (a static asset), or a function returning the HTML`);
   }
@@ -77,7 +78,10 @@ export function checkApp(app: AppDefinition, where: string): void {
       if (!Array.isArray(list)) fail(`csp.${key}`, `must be an array of origins such as "https://api.example.com"`);
       (list as unknown[]).forEach((value, i) => {
         if (typeof value !== "string" || !isOrigin(value)) {
-          fail(`csp.${key}[${i}]`, `${JSON.stringify(value)} is not an origin: write scheme://host[:port] (https, http, wss or ws; "https://*.example.com" for subdomains), with no path`);
+          fail(
+            `csp.${key}[${i}]`,
+            `${JSON.stringify(value)} is not an origin: write scheme://host[:port] (https, http, wss or ws; "https://*.example.com" for subdomains), with no path`,
+          );
         }
       });
     }
@@ -89,7 +93,8 @@ export function checkApp(app: AppDefinition, where: string): void {
       if (!isObject(value) || Object.keys(value).length > 0) fail(`permissions.${key}`, "must be {}");
     }
   }
-  if (app.domain !== undefined && (typeof app.domain !== "string" || app.domain === "" || /\s/.test(app.domain))) fail("domain", "must be a host name without spaces");
+  if (app.domain !== undefined && (typeof app.domain !== "string" || app.domain === "" || /\s/.test(app.domain)))
+    fail("domain", "must be a host name without spaces");
   if (app.prefersBorder !== undefined && typeof app.prefersBorder !== "boolean") fail("prefersBorder", "must be true or false");
   for (const key of ["tools", "appTools"] as const) {
     if (app[key] !== undefined && !Array.isArray(app[key])) fail(key, "must be an array of tools from defineTool");
@@ -103,7 +108,12 @@ function declaredVisibility(tool: ToolDefinition, where: string): AppVisibility[
   if (!isObject(ui)) throw new DefinitionError(`${where}: _meta.ui must be an object`);
   const visibility = ui["visibility"];
   if (visibility === undefined) return undefined;
-  if (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((v) => v !== "model" && v !== "app") || new Set(visibility).size !== visibility.length) {
+  if (
+    !Array.isArray(visibility) ||
+    visibility.length === 0 ||
+    visibility.some((v) => v !== "model" && v !== "app") ||
+    new Set(visibility).size !== visibility.length
+  ) {
     throw new DefinitionError(`${where}: _meta.ui.visibility must be a non-empty list of "model" and "app" (got ${JSON.stringify(visibility)})`);
   }
   return visibility as AppVisibility[];
@@ -143,7 +153,9 @@ export function checkLinkedTool(tool: ToolDefinition, uris: ReadonlySet<string>,
   const problem = uiUriProblem(uri);
   if (problem) throw new DefinitionError(`${label}: _meta.ui.resourceUri ${problem}`);
   if (!uris.has(uri as string)) {
-    throw new DefinitionError(`${label}: _meta.ui.resourceUri names ${uri as string}, which is not an app of this server (declare it with defineApp and pass it to apps([...]))`);
+    throw new DefinitionError(
+      `${label}: _meta.ui.resourceUri names ${uri as string}, which is not an app of this server (declare it with defineApp and pass it to apps([...]))`,
+    );
   }
-  return { ...tool, _meta: { ...tool._meta, ui: { ...(isObject(ui) ? ui : {}), resourceUri: uri as string }, [FLAT_RESOURCE_URI_KEY]: uri as string } };
+  return { ...tool, _meta: { ...tool._meta, ui: { ...(isObject(ui) ? ui : {}), resourceUri: uri as string }, [FLAT_RESOURCE_URI_KEY]: uri } };
 }
