@@ -77,6 +77,11 @@ export interface TenantConfig {
   /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
+  /**
+   * MCP Apps of the tenant's modules (`io.modelcontextprotocol/ui`), on by default: `false` serves
+   * their tools as plain tools, without `ui://` resources, app-only tools or the extension.
+   */
+  apps?: boolean;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -208,6 +213,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     auth,
     toolSearch,
     notifications,
+    apps,
     ...unknown
   } = value;
   for (const key of Object.keys(unknown)) fail(key, "is not a known field");
@@ -227,6 +233,10 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (legacySessions !== undefined) {
     if (typeof legacySessions !== "boolean") fail("legacySessions", "must be true or false");
     tenant.legacySessions = legacySessions;
+  }
+  if (apps !== undefined) {
+    if (typeof apps !== "boolean") fail("apps", "must be true or false");
+    tenant.apps = apps;
   }
   const revisionList = stringList(revisions, "revisions", fail);
   if (revisionList) {
