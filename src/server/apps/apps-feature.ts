@@ -85,7 +85,8 @@ export function compileApps(list: readonly AppDefinition[], options: AppsOptions
  */
 export function apps(list: readonly AppDefinition[], options: AppsOptions = {}): Feature {
   const compiled = compileApps(list, options);
-  const hidden: ToolFilter = { key: "apps:hidden", allows: (name) => !compiled.appOnly.has(name) };
+  // Which tools are hidden depends on the request's declared extensions only: its pages stay cacheable as usual.
+  const hidden: ToolFilter = { key: "apps:hidden", allows: (name) => !compiled.appOnly.has(name), shared: true };
   return {
     name: "apps",
     tools: compiled.tools,

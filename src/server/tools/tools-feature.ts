@@ -21,7 +21,9 @@ function listFilter(ctx: TransportContext, filters: readonly FeatureFilter[]): T
     const more = narrow(ctx);
     if (!more) continue;
     const base = filter;
-    filter = base ? { key: `${base.key}\n${more.key}`, allows: (name) => base.allows(name) && more.allows(name) } : more;
+    filter = base
+      ? { key: `${base.key}\n${more.key}`, allows: (name) => base.allows(name) && more.allows(name), shared: base.shared === true && more.shared === true }
+      : more;
   }
   return filter;
 }
