@@ -9,7 +9,7 @@ import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { Exchange } from "../http/exchange.ts";
-import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
+import { errorResponse, jsonResponse, resultMessage, toProtocolError } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
@@ -123,7 +123,17 @@ export class SessionEngine {
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
     const exchange = this.#exchange(request, message, undefined, call.admission, endpoint);
-    const result = (await endpoint.server.handle(message, exchange)) as JsonObject;
+    let result: JsonObject;
+    try {
+      result = (await endpoint.server.handle(message, exchange)) as JsonObject;
+    } catch (error) {
+      // A refused initialize opens no session: 400 (unless the refusal says otherwise), with the request's id.
+      const refusal = toProtocolError(error);
+      return errorResponse(
+        refusal.status === 200 ? new ProtocolError(refusal.code, refusal.message, { status: 400, data: refusal.data, cause: error }) : refusal,
+        message.id,
+      );
+    }
     const params = message.params ?? {};
     const now = this.#now();
     const idHash = await sha256Hex(call.sessionId);

@@ -1,8 +1,7 @@
 /** The Worker entry: builds the MCP app once per isolate from the server and the env vars. */
 
-import type { Hono } from "hono";
 import { DefinitionError } from "../core/definition-error.ts";
-import { createEndpointApp } from "../http/app.ts";
+import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
@@ -118,7 +117,7 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  */
 export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): McpWorker<E> {
   const mcp = compiled(server);
-  const apps = new WeakMap<object, Hono>();
+  const apps = new WeakMap<object, McpApp>();
   return {
     fetch(request, env, ctx) {
       let app = apps.get(env);

@@ -17,8 +17,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   tenancy: ["core", "server", "auth", "modules"],
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy"],
 };
-// Packages a layer may use: hono only at the HTTP edge, jose only in auth.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { http: ["hono"], auth: ["jose"], server: ["@cfworker/json-schema"], workers: ["hono"] };
+// Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself).
+const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"] };
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -27,7 +27,8 @@ const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
-  ["prompts", ["resources"]],
+  ["prompts", ["resources", "completions"]],
+  ["resources", ["completions"]],
 ]);
 
 function files(dir: string): string[] {
@@ -137,12 +138,12 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
   });
 
-  it("keeps MCP Apps out of createServer and createWorker: apps() brings in exactly its folder", () => {
+  it("keeps MCP Apps out of createServer and createWorker: apps() brings in its folder and the resources feature it requires", () => {
     const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     expect([...core].filter((path) => path.startsWith("server/apps/"))).toEqual([]);
     const added = [...reach(join(SRC, "server/apps/apps-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toEqual(expect.arrayContaining(["server/apps/app-resource.ts", "server/apps/check-app.ts"]));
-    expect(added.filter((path) => !path.startsWith("server/apps/"))).toEqual([]);
+    expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/"))).toEqual([]);
     // The Workers loader of static assets reaches nothing of the feature but its types.
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });

@@ -24,7 +24,7 @@ function fakeRelay() {
 }
 
 async function openListen(app: ReturnType<typeof createMcpApp>, id: number, signal?: AbortSignal) {
-  const response = await app.request(
+  const response = await app.fetch(
     new Request("http://localhost/mcp", {
       method: "POST",
       headers: {

@@ -56,6 +56,16 @@ describe("session lifecycle", () => {
     expect((await raw(id, { method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(404);
   });
 
+  it("answers a session GET whose Accept lacks text/event-stream with 406 and a JSON-RPC error", async () => {
+    const id = await open();
+    for (const accept of ["application/json", "text/html"]) {
+      const refused = await raw(id, { method: "GET", headers: { accept } });
+      expect(refused.status).toBe(406);
+      expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/text\/event-stream/) } });
+    }
+    expect((await raw(id, { method: "DELETE" })).status).toBe(204);
+  });
+
   it("accepts any supported MCP-Protocol-Version header within a session", async () => {
     const id = await open();
     const response = await fetchMcp("tools/list", {}, { "mcp-session-id": id, "mcp-protocol-version": "2025-03-26" });

@@ -7,6 +7,7 @@ import type { JsonObject } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { Feature } from "../feature.ts";
 import type { ResourceDefinition } from "../resources/resource.ts";
+import { resourcesFeature } from "../resources/resources-feature.ts";
 import type { ToolFilter } from "../tools/tool-filter.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { APP_MIME_TYPE, APPS_EXTENSION, type AppAssetLoader, type AppDefinition } from "./app.ts";
@@ -89,6 +90,8 @@ export function apps(list: readonly AppDefinition[], options: AppsOptions = {}):
   const hidden: ToolFilter = { key: "apps:hidden", allows: (name) => !compiled.appOnly.has(name), shared: true };
   return {
     name: "apps",
+    // The apps' ui:// resources are served by the resources feature.
+    requires: [resourcesFeature],
     tools: compiled.tools,
     resources: compiled.resources,
     install: () => ({

@@ -2,7 +2,7 @@
 
 import type { Admission } from "../../core/admission.ts";
 import { randomToken } from "../../core/bytes.ts";
-import type { QuotaCounter } from "./quotas.ts";
+import { leaseFor, type QuotaCounter } from "./quotas.ts";
 
 /**
  * Where handle state lives (a Durable Object per handle on Workers; memory in tests). Every call
@@ -75,7 +75,7 @@ export function createHandles(store: HandleStore | undefined, admission: Admissi
       const expiresAt = now() + ttlMs;
       const target = need();
       const limit = admission.quotas.handles;
-      if (quotas && !(await quotas.acquire(admission.tenant, { kind: "handles", holder: admission.quotaHolder, id: handle, expiresAt }, limit))) {
+      if (quotas && !(await quotas.acquire(admission.tenant, leaseFor(admission, "handles", handle, expiresAt), limit))) {
         throw new HandleError(
           `too many live handles: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +
             "delete handles you no longer need, or wait for them to expire",
