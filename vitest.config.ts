@@ -125,6 +125,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // A real MCP Apps host in headless chromium (puppeteer-core) against its own `wrangler dev`.
+          name: "e2e-browser",
+          environment: "node",
+          include: ["test/e2e-browser/**/*.test.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.ts"],

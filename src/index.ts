@@ -52,6 +52,19 @@ export type { ToolFilter } from "./server/tools/tool-filter.ts";
 export { codeMode } from "./server/code-mode/code-mode-feature.ts";
 export type { CodeModeLimits, CodeModeOptions } from "./server/code-mode/code-mode-options.ts";
 export type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "./server/code-mode/sandbox.ts";
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  defineApp,
+  type AppAssetLoader,
+  type AppCsp,
+  type AppDefinition,
+  type AppHtml,
+  type AppPermissions,
+  type AppVisibility,
+} from "./server/apps/app.ts";
+export { apps, type AppsOptions } from "./server/apps/apps-feature.ts";
+export { APP_DIGEST_KEY } from "./server/apps/app-resource.ts";
 export { createMcpApp, type McpAppOptions } from "./http/app.ts";
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
 export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile, ServiceTool, ToolService } from "./modules/service-contract.ts";

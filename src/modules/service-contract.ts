@@ -11,6 +11,7 @@
  * }
  */
 
+import type { AppCsp, AppPermissions } from "../server/apps/app.ts";
 import type { CallToolResult, JsonObject, ToolAnnotations } from "../core/types.ts";
 import type { TaskSupport } from "../server/tools/tool.ts";
 
@@ -59,6 +60,28 @@ export interface ServiceCatalog {
   tools: ServiceTool[];
   /** Agent Skills of this service (optional). */
   skills?: ServiceSkill[];
+  /** MCP Apps of this service (optional): their HTML is read with `readApp()`. */
+  apps?: ServiceApp[];
+}
+
+/**
+ * An MCP App of a service, served as `ui://<prefix>/<rest of uri>`; its tools are the service's
+ * tools named here (as listed), linked to it under their prefixed names.
+ */
+export interface ServiceApp {
+  /** `ui://…` as the service knows it; the runtime puts the module prefix in front. */
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  csp?: AppCsp;
+  permissions?: AppPermissions;
+  domain?: string;
+  prefersBorder?: boolean;
+  /** Names of the service's tools that show this app. */
+  tools?: string[];
+  /** Names of the service's tools only the app calls (visibility `["app"]`). */
+  appTools?: string[];
 }
 
 /** Verified identity passed to a service: never a token. */
@@ -80,4 +103,6 @@ export interface ToolService {
    * `path` the file's path in the skill's folder. Needed when a listed skill has files besides SKILL.md.
    */
   readSkillFile?(skill: string, path: string, context: ServiceCallContext): Promise<string | Uint8Array>;
+  /** Reads the HTML of a listed app, by its `uri` as listed. Needed when the catalogue lists apps. */
+  readApp?(uri: string, context: ServiceCallContext): Promise<string | Uint8Array>;
 }

@@ -147,6 +147,7 @@ export function createServer(options: ServerOptions): McpServer {
 
   // The seam: every feature is installed once; the handler context is made once every feature has said what it adds.
   const hooks: ToolCallHook[] = [];
+  const filters: NonNullable<FeatureParts["toolFilter"]>[] = [];
   let handlerContext: HandlerContextFactory = () => {
     throw new Error("a handler context was asked for while the server was being built");
   };
@@ -160,11 +161,18 @@ export function createServer(options: ServerOptions): McpServer {
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
   };
-  const features = [toolsFeature(() => hooks), ...featuresOf(options)];
+  const features = [
+    toolsFeature(
+      () => hooks,
+      () => filters,
+    ),
+    ...featuresOf(options),
+  ];
   const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
   const members = new Map<string, (transport: TransportContext) => unknown>();
   for (const parts of installed) {
     if (parts.callTool) hooks.push(parts.callTool);
+    if (parts.toolFilter) filters.push(parts.toolFilter);
     for (const [name, compute] of Object.entries(parts.context ?? {})) members.set(name, compute);
   }
   handlerContext = handlerContextFactory(members);

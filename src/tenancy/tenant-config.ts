@@ -86,6 +86,11 @@ export interface TenantConfig {
   serverCard?: TenantServerCard;
   /** Code mode (`execute` and `tool_declarations`): `true` or `{ limits }`; needs a Worker Loader binding (see README, "Code mode"). */
   codeMode?: CodeModeLimits;
+  /**
+   * MCP Apps of the tenant's modules (`io.modelcontextprotocol/ui`), on by default: `false` serves
+   * their tools as plain tools, without `ui://` resources, app-only tools or the extension.
+   */
+  apps?: boolean;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -165,6 +170,7 @@ const TENANT_FIELDS = [
   "notifications",
   "serverCard",
   "codeMode",
+  "apps",
 ];
 
 function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
@@ -254,6 +260,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     notifications,
     serverCard,
     codeMode,
+    apps,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -273,6 +280,10 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (legacySessions !== undefined) {
     if (typeof legacySessions !== "boolean") fail("legacySessions", "must be true or false");
     tenant.legacySessions = legacySessions;
+  }
+  if (apps !== undefined) {
+    if (typeof apps !== "boolean") fail("apps", "must be true or false");
+    tenant.apps = apps;
   }
   const revisionList = stringList(revisions, "revisions", fail);
   if (revisionList) {

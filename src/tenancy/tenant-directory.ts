@@ -8,8 +8,12 @@ import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { describeService, serviceTools } from "../modules/service-module.ts";
+import { serviceApps } from "../modules/service-apps.ts";
 import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
+import type { AppAssetLoader, AppDefinition } from "../server/apps/app.ts";
+import { appUnderPrefix, plainAppTools } from "../server/apps/app-prefix.ts";
+import { apps as appsFeature } from "../server/apps/apps-feature.ts";
 import { compileSkill } from "../server/skills/compile-skill.ts";
 import type { PromptDefinition } from "../server/prompts/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resources/resource.ts";
@@ -42,6 +46,8 @@ export interface TenantDirectoryOptions {
   now?: () => number;
   /** Code mode for tenants that turn it on (`codeMode` in their config): the Worker's sandbox, or undefined when it has none. */
   codeMode?: ((limits: CodeModeLimits) => Feature) | undefined;
+  /** Reads the `{ asset }` HTML of the modules' MCP Apps (a Static Assets binding on Workers). */
+  appAssets?: AppAssetLoader;
 }
 
 /** Keeps a promise's work alive after the response (the platform's `ctx.waitUntil`). */
@@ -71,6 +77,7 @@ interface Collected {
   templates: ResourceTemplateDefinition[];
   prompts: PromptDefinition[];
   skills: Skill[];
+  apps: AppDefinition[];
   unavailable: UnavailableModule[];
   catalog: string;
 }
@@ -287,6 +294,7 @@ export class TenantDirectory {
     const templates: ResourceTemplateDefinition[] = [];
     const prompts: PromptDefinition[] = [];
     const skills: Skill[] = [];
+    const apps: AppDefinition[] = [];
     const unavailable: UnavailableModule[] = [];
     // What the server is built from and may change: the tenant's config, and what its services returned.
     const catalogs: unknown[] = [tenant];
@@ -304,6 +312,13 @@ export class TenantDirectory {
           takenSkills.add(skillKey(skill));
           skills.push(skill);
         }
+        for (const app of module.apps ?? []) {
+          const served = ref.prefix === undefined ? app : appUnderPrefix(app, ref.prefix);
+          // A tenant with apps off serves the model's tools of each app as plain tools.
+          if (tenant.apps === false) tools.push(...plainAppTools(served));
+          else apps.push(served);
+          for (const tool of [...(served.tools ?? []), ...(served.appTools ?? [])]) taken.add(tool.name);
+        }
         continue;
       }
       const prefix = ref.prefix ?? ref.name;
@@ -318,7 +333,16 @@ export class TenantDirectory {
       try {
         const catalog = await describeService(service, ref.name, timeoutMs);
         catalogs.push(catalog);
-        for (const tool of serviceTools(service, catalog, { name: ref.name, prefix, timeoutMs })) {
+        const listed = serviceTools(service, catalog, { name: ref.name, prefix, timeoutMs });
+        if (catalog.apps !== undefined && tenant.apps !== false) {
+          const found = serviceApps(service, Array.isArray(catalog.apps) ? catalog.apps : [], listed, { name: ref.name, prefix, timeoutMs });
+          for (const reason of found.refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: ${reason}; it is left out`);
+          for (const app of found.apps) {
+            for (const tool of [...(app.tools ?? []), ...(app.appTools ?? [])]) taken.add(tool.name);
+            apps.push(app);
+          }
+        }
+        for (const tool of listed) {
           if (taken.has(tool.name)) {
             console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: tool ${tool.name} collides with another module's tool; it is left out`);
             continue;
@@ -334,10 +358,10 @@ export class TenantDirectory {
         catalogs.push(null);
       }
     }
-    return { tools, resources, templates, prompts, skills, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
+    return { tools, resources, templates, prompts, skills, apps, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
   }
 
-  #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, unavailable }: Collected): McpServer {
+  #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, apps, unavailable }: Collected): McpServer {
     const info = {
       ...this.#options.info,
       ...(tenant.server?.name ? { name: tenant.server.name } : {}),
@@ -357,7 +381,10 @@ export class TenantDirectory {
       // Lists may differ per tenant and, with auth, per caller.
       cacheScope: tenant.auth ? "private" : "public",
       ...(tenant.toolSearch ? { toolSearch: toolSearch(tenant.toolSearch) } : {}),
-      ...(tenant.codeMode ? { features: [this.#codeMode(tenant, tenant.codeMode)] } : {}),
+      features: [
+        ...(tenant.codeMode ? [this.#codeMode(tenant, tenant.codeMode)] : []),
+        ...(apps.length > 0 ? [appsFeature(apps, { assets: this.#options.appAssets })] : []),
+      ],
     });
   }
 

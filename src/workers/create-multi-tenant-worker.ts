@@ -1,5 +1,6 @@
 /** The multi-tenant Worker entry: tenants from bindings, each with its own server, modules and limits. */
 
+import type { AppAssetLoader } from "../server/apps/app.ts";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
@@ -45,6 +46,8 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   modules: Readonly<Record<string, ToolModule>>;
   /** serverInfo for tenants that name none. */
   info?: Implementation;
+  /** Reads the `{ asset }` HTML of the modules' MCP Apps: `staticAssets()` for an `[assets]` binding. */
+  appAssets?: AppAssetLoader;
   /** A static tenants document; when absent, MCP_TENANTS or MCP_TENANTS_KV is read. */
   tenants?: unknown;
   /** How long a tenants document is used before it is read again (default 60 s). */
@@ -118,6 +121,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
           ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
           codeMode: env.MCP_LOADER && ((limits) => codeMode({ runner: workerLoaderRunner(env.MCP_LOADER), limits })),
+          ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {

@@ -18,3 +18,4 @@ export { McpNotificationHub } from "./notification-hub.ts";
 export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";
 export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./worker-loader-runner.ts";
+export { staticAssets } from "./static-assets.ts";

@@ -94,7 +94,7 @@ const CASES = CLIENTS.flatMap((client) => SERVERS.map((server) => [`${client.cli
 const SERVER_INFO = { name: "edge-mcp-demo", title: "edge-mcp demo", version: "0.1.0" };
 const INSTRUCTIONS =
   "Demo tools: echo returns text, add sums two numbers, countdown streams progress, notebook_* keep notes under a handle " +
-  "(the skill skill://notebook-workflow/SKILL.md says how), report writes a slow report (a task for clients that support tasks).";
+  "(the skill skill://notebook-workflow/SKILL.md says how), report writes a slow report (a task for clients that support tasks), show_tally shows a tally app.";
 const TOOL_SCHEMAS = [
   {
     name: "echo",
@@ -163,9 +163,12 @@ describe.each(CASES)("%s", (_title, { connect, baseUrl, negotiated, errorClass, 
     expect(s.instructions()).toBe(INSTRUCTIONS);
   });
 
-  it("lists echo, add, countdown, the notebook tools and report, in that order, with their schemas", async () => {
+  it("lists echo, add, countdown, the notebook tools, report and the tally app's tools, in that order, with their schemas", async () => {
     const tools = await connected().listTools();
-    expect(tools.map(({ name }) => name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report"]);
+    // A 2026-07-28 client that does not declare MCP Apps is not shown the app-only tally_bump; a
+    // stateless 2025 request carries no capabilities, so it sees every tool (the host filters).
+    const appTools = negotiated.protocolVersion === MODERN_PROTOCOL_VERSION ? ["show_tally"] : ["show_tally", "tally_bump"];
+    expect(tools.map(({ name }) => name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report", ...appTools]);
     expect(tools.slice(0, 3).map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema }))).toEqual(TOOL_SCHEMAS);
   });
 

@@ -124,7 +124,17 @@ describe.each(ERAS)("$client over stdio on the demo", ({ version, errorClass, st
       echo: await s.callTool("echo", { text: "héllo ✓ 🚀" }),
     });
     const overStdio = await calls(session());
-    expect(overStdio.tools.map((tool) => tool.name)).toEqual(["echo", "add", "countdown", "notebook_open", "notebook_append", "notebook_read", "report"]);
+    const appTools = version === MODERN_PROTOCOL_VERSION ? ["show_tally"] : ["show_tally", "tally_bump"];
+    expect(overStdio.tools.map((tool) => tool.name)).toEqual([
+      "echo",
+      "add",
+      "countdown",
+      "notebook_open",
+      "notebook_append",
+      "notebook_read",
+      "report",
+      ...appTools,
+    ]);
     expect(overStdio.add).toMatchObject({ content: text("The sum of 1.5 and 2 is 3.5"), structuredContent: { sum: 3.5 } });
     expect(overStdio).toEqual(await overHttp(http(httpUrl), calls));
   });

@@ -24,6 +24,7 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], 
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["search", ["tools"]],
   ["code-mode", ["tools"]],
+  ["apps", ["tools", "resources"]],
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
@@ -146,5 +147,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/code-mode/"))).toEqual([]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
+  });
+
+  it("keeps MCP Apps out of createServer and createWorker: apps() brings in its folder and the resources feature it requires", () => {
+    const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("server/apps/"))).toEqual([]);
+    const added = [...reach(join(SRC, "server/apps/apps-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(expect.arrayContaining(["server/apps/app-resource.ts", "server/apps/check-app.ts"]));
+    expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/"))).toEqual([]);
+    // The Workers loader of static assets reaches nothing of the feature but its types.
+    expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });
 });

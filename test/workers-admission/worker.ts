@@ -2,7 +2,7 @@
 // (auth with two issuers and an API key, sessions, handles, tasks, quotas, rate limits, a short body deadline).
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "zod";
-import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
+import { defineApp, defineModule, defineTool, type CallToolResult, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
 import {
   createMultiTenantSessionObject,
   createMultiTenantTaskObject,
@@ -195,7 +195,53 @@ const catalog = defineModule({
   ],
 });
 
-const options: MultiTenantWorkerOptions = { info: { name: "admission-under-test", version: "1.0.0" }, modules: { accounting, identity, notes, jobs, catalog } };
+/** A bundled module with an MCP App: a cart shown by cart_show, updated by the app-only cart_update (which needs cart:write). */
+const gallery = defineModule({
+  apps: [
+    defineApp({
+      uri: "ui://cart/app.html",
+      name: "cart",
+      html: "<!doctype html><html><head><title>Cart</title></head><body>cart</body></html>",
+      csp: { connectDomains: ["https://api.shop.test"] },
+      tools: [defineTool({ name: "cart_show", description: "Shows the cart.", inputSchema: { type: "object" }, handler: () => "The cart is empty." })],
+      appTools: [
+        defineTool({
+          name: "cart_update",
+          description: "Updates the cart (from the app).",
+          inputSchema: { type: "object", properties: { items: { type: "integer" } }, required: ["items"] },
+          handler: ({ items }) => `The cart has ${String(items)} items.`,
+        }),
+      ],
+    }),
+  ],
+});
+
+/** A tool service with an app (PICTURES): the gallery tenant binds it under two prefixes, whose apps must not collide. */
+export class Pictures extends WorkerEntrypoint implements ToolService {
+  async describe(): Promise<ServiceCatalog> {
+    return {
+      tools: [
+        { name: "show", description: "Shows a picture.", inputSchema: { type: "object" } },
+        { name: "zoom", description: "Zooms (from the app).", inputSchema: { type: "object" } },
+      ],
+      apps: [
+        { uri: "ui://viewer/app.html", name: "viewer", prefersBorder: false, tools: ["show"], appTools: ["zoom"] },
+        { uri: "ui://broken/app.html", name: "broken", csp: { connectDomains: ["not an origin"] }, tools: [] },
+      ],
+    };
+  }
+  async callTool(name: string): Promise<CallToolResult> {
+    return { content: [{ type: "text", text: `picture tool ${name}` }] };
+  }
+  async readApp(uri: string, context: ServiceCallContext): Promise<string> {
+    return `<!doctype html><title>${uri}</title><p>for ${context.tenant}</p>`;
+  }
+}
+
+const options: MultiTenantWorkerOptions = {
+  info: { name: "admission-under-test", version: "1.0.0" },
+  modules: { accounting, identity, notes, jobs, catalog, gallery },
+};
 
 export default createMultiTenantWorker(options);
 export const McpSessionObject = createMultiTenantSessionObject(options);

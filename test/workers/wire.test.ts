@@ -54,6 +54,8 @@ describe("2025-11-25 (legacy, stateless)", () => {
       "notebook_append",
       "notebook_read",
       "report",
+      "show_tally",
+      "tally_bump",
     ]);
     expect(body.result?.["nextCursor"]).toBeUndefined();
     expect(schemaErrors("2025-11-25", "ListToolsResult", body.result)).toEqual([]);
@@ -100,10 +102,10 @@ describe("2026-07-28 (modern, stateless)", () => {
     expect(schemaErrors("2026-07-28", "DiscoverResult", body.result)).toEqual([]);
   });
 
-  it("declares every extension the demo serves in server/discover: skills and tasks together", async () => {
+  it("declares every extension the demo serves in server/discover: skills, tasks and apps together", async () => {
     const body = await rpc(await postModern("server/discover"));
     const extensions = (body.result?.["capabilities"] as { extensions?: Record<string, unknown> }).extensions;
-    expect(Object.keys(extensions ?? {}).sort()).toEqual(["io.modelcontextprotocol/skills", "io.modelcontextprotocol/tasks"]);
+    expect(Object.keys(extensions ?? {}).sort()).toEqual(["io.modelcontextprotocol/skills", "io.modelcontextprotocol/tasks", "io.modelcontextprotocol/ui"]);
   });
 
   it("lists tools with resultType, ttlMs, cacheScope and a schema-valid result", async () => {

@@ -10,4 +10,9 @@ export interface ToolFilter {
   readonly key: string;
   /** True when the caller may call the tool, so may see it. */
   allows(name: string): boolean;
+  /**
+   * True when the view depends only on what the request itself says (its declared extensions),
+   * not on who sends it: its 2026-07-28 pages keep the server's cache scope instead of "private".
+   */
+  readonly shared?: boolean;
 }

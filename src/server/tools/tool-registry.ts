@@ -135,7 +135,7 @@ export class ToolRegistry implements ToolCatalog {
    */
   page(cursor: unknown, era: Era, filter?: ToolFilter): string {
     const view = this.#view(filter);
-    view.list ??= this.#buildList(view, filter?.key);
+    view.list ??= this.#buildList(view, filter?.key, filter?.shared === true);
     return view.list.page(cursor, era);
   }
 
@@ -213,7 +213,7 @@ export class ToolRegistry implements ToolCatalog {
     return allowed;
   }
 
-  #buildList(view: ToolView, key: string | undefined): PagedList {
+  #buildList(view: ToolView, key: string | undefined, shared: boolean): PagedList {
     const tools = this.#listed.map((i) => this.#order[i] as CompiledTool).filter((tool) => !view.allows || view.allows(tool.name));
     const json = tools.map((tool) => {
       let text = this.#json.get(tool);
@@ -227,7 +227,11 @@ export class ToolRegistry implements ToolCatalog {
     const options =
       key === undefined
         ? this.#options
-        : { ...this.#options, modernTail: this.#options.privateModernTail ?? this.#options.modernTail, scope: `${this.#options.scope}\n${key}` };
+        : {
+            ...this.#options,
+            modernTail: shared ? this.#options.modernTail : (this.#options.privateModernTail ?? this.#options.modernTail),
+            scope: `${this.#options.scope}\n${key}`,
+          };
     return new PagedList(
       "tools/list",
       "tools",
