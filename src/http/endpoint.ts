@@ -10,6 +10,7 @@ import type { EndpointServices } from "../server/context/transport.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";
+import type { RequestObserver } from "./observer.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { SessionGateway } from "./session-gateway.ts";
 import type { TaskGateway } from "./task-gateway.ts";
@@ -76,6 +77,8 @@ export interface McpAppOptions {
   limits?: CallLimits;
   /** Tool calls that outlive the request (tasks extension); on Workers, the MCP_TASKS Durable Object namespace. */
   tasks?: TaskGateway;
+  /** Traces and usage metering of each request (`observability()` from `edge-mcp/workers` on Workers). */
+  observer?: RequestObserver;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -103,6 +106,7 @@ export interface Endpoint extends EndpointServices {
   readonly keepAliveMs: number;
   readonly debug: boolean;
   readonly accessLog: boolean;
+  readonly observer: RequestObserver | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -144,5 +148,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     debug: options.debug ?? false,
     accessLog: options.accessLog ?? false,
+    observer: options.observer,
   };
 }

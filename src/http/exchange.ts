@@ -85,6 +85,8 @@ export class Exchange implements TransportContext {
   #disconnectRequested = false;
   #promotion: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
+  #settled: Promise<ProtocolError | undefined> = Promise.resolve(undefined);
+  #bytesOut = 0;
 
   constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
     this.#request = request;
@@ -174,7 +176,8 @@ export class Exchange implements TransportContext {
         return { ok: false, error: protocolError };
       },
     );
-    this.#finished = outcome.then(() => undefined);
+    this.#settled = outcome.then((done) => (done.ok ? undefined : done.error));
+    this.#finished = this.#settled.then(() => undefined);
     if (this.endpoint.responseMode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = resolve;
@@ -210,6 +213,16 @@ export class Exchange implements TransportContext {
     return this.#finished;
   }
 
+  /** Settles like {@link finished}, with the handler's error if it failed (what observers record). */
+  get settled(): Promise<ProtocolError | undefined> {
+    return this.#settled;
+  }
+
+  /** Characters of the JSON-RPC messages this exchange wrote (what usage metering counts out). */
+  get bytesOut(): number {
+    return this.#bytesOut;
+  }
+
   /** Aborts the handler's signal (client cancellation). */
   cancel(reason: unknown): void {
     this.#cancel(reason);
@@ -235,6 +248,7 @@ export class Exchange implements TransportContext {
   }
 
   #out(json: string): string {
+    this.#bytesOut += json.length;
     if (this.endpoint.debug) logMessage("out", json);
     return json;
   }

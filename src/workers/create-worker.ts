@@ -12,8 +12,11 @@ import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay
 import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
+import type { Observability } from "./observability.ts";
 
-export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks"> {
+export interface WorkerOptions extends Omit<McpAppOptions, "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "observer"> {
+  /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see README, Observability). */
+  observe?: Observability;
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
   /**
@@ -72,7 +75,7 @@ export function durableBindings(
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint(server: McpServer, options: WorkerOptions, env: McpEnv): Endpoint {
-  const { legacySessions, tasks, notificationShards, ...rest } = options;
+  const { legacySessions, tasks, notificationShards, observe, ...rest } = options;
   const sessionsOn = envFlag(env.MCP_LEGACY_SESSIONS, legacySessions === true);
   return createEndpoint({
     ...rest,
@@ -80,6 +83,7 @@ export function workerEndpoint(server: McpServer, options: WorkerOptions, env: M
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards)),
     responseMode: responseModeOf(env, options.responseMode),
     debug: envFlag(env.MCP_DEBUG, options.debug ?? false),
+    ...(observe ? { observer: observe.observer(env) } : {}),
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],
       origins: [...(options.allow?.origins ?? []), ...envList(env.ALLOWED_ORIGINS)],
@@ -121,6 +125,8 @@ export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | Serv
   const apps = new WeakMap<object, Hono>();
   return {
     fetch(request, env, ctx) {
+      const admin = options.observe?.adminRoute(request, env);
+      if (admin) return admin;
       let app = apps.get(env);
       if (!app) {
         app = createEndpointApp(workerEndpoint(mcp, options, env));

@@ -17,3 +17,5 @@ export { durableTaskGateway } from "./task-gateway.ts";
 export { McpNotificationHub } from "./notification-hub.ts";
 export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";
+export { observability, type Observability, type ObservabilityEnv } from "./observability.ts";
+export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./usage-object.ts";

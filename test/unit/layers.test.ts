@@ -15,10 +15,18 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   session: ["core", "server", "http"],
   tasks: ["core", "server", "http"],
   tenancy: ["core", "server", "auth", "modules"],
-  workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy"],
+  observe: ["core", "http"],
+  workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
 };
 // Packages a layer may use: hono only at the HTTP edge, jose only in auth.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { http: ["hono"], auth: ["jose"], server: ["@cfworker/json-schema"], workers: ["hono"] };
+// @opentelemetry/api only in observe, which only `observability()` brings into a bundle.
+const PACKAGES: Readonly<Record<string, readonly string[]>> = {
+  http: ["hono"],
+  auth: ["jose"],
+  server: ["@cfworker/json-schema"],
+  workers: ["hono"],
+  observe: ["@opentelemetry/api"],
+};
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -134,5 +142,14 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
+  });
+
+  it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
+    const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
+    const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...base].filter((path) => path.startsWith("observe/") || path === "workers/usage-object.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/observability.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
+    expect(added).toContain("observe/mcp-observer.ts");
+    expect(added.filter((path) => !path.startsWith("observe/") && !path.startsWith("workers/"))).toEqual([]);
   });
 });
