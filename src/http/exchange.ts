@@ -87,6 +87,7 @@ export class Exchange implements TransportContext {
   #finished: Promise<void> = Promise.resolve();
   #settled: Promise<ProtocolError | undefined> = Promise.resolve(undefined);
   #bytesOut = 0;
+  #toolError = false;
 
   constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
     this.#request = request;
@@ -169,7 +170,11 @@ export class Exchange implements TransportContext {
   /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
   async respond(id: RequestId, run: (ctx: TransportContext) => Promise<MethodResult>): Promise<Response> {
     const outcome: Promise<Outcome> = run(this).then(
-      (result) => ({ ok: true, json: this.#out(resultMessage(id, result)) }),
+      (result) => {
+        // A tool's own failure (a result with isError: true) is what observers count as a tool error.
+        if ((result as { isError?: unknown } | null)?.isError === true) this.#toolError = true;
+        return { ok: true, json: this.#out(resultMessage(id, result)) };
+      },
       (error: unknown) => {
         const protocolError = toProtocolError(error);
         this.#out(errorMessage(protocolError, id));
@@ -221,6 +226,11 @@ export class Exchange implements TransportContext {
   /** Characters of the JSON-RPC messages this exchange wrote (what usage metering counts out). */
   get bytesOut(): number {
     return this.#bytesOut;
+  }
+
+  /** Whether the handler answered a tool result with `isError: true`. */
+  get toolError(): boolean {
+    return this.#toolError;
   }
 
   /** Aborts the handler's signal (client cancellation). */

@@ -15,6 +15,8 @@ export type WaitUntil = (promise: Promise<unknown>) => void;
 export interface ObservedExchange {
   /** Resolves when the handler has finished, with its error if it failed. */
   readonly settled: Promise<ProtocolError | undefined>;
+  /** Whether the handler answered a tool result with `isError: true` (read once settled). */
+  readonly toolError: boolean;
   /** Characters of the JSON-RPC messages written so far (≈ bytes: the JSON is mostly ASCII). */
   readonly bytesOut: number;
 }

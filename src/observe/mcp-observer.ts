@@ -33,8 +33,8 @@ export function createObserver(options: ObserverOptions): RequestObserver {
   const usage = options.usage ?? [];
   const otlp = options.otlp;
   return {
-    begin(request, trace_) {
-      return new Observation(request, trace_, otlp ? new RecordingTracer() : trace.getTracer(TRACER_NAME), otlp, usage);
+    begin(request, trace_, tenant) {
+      return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : trace.getTracer(TRACER_NAME), otlp, usage);
     },
   };
 }
@@ -55,6 +55,7 @@ function remoteContext(carrier: TraceCarrier | undefined): Context {
 class Observation implements RequestObservation {
   readonly #request: Request;
   readonly #trace: AdmissionTrace;
+  readonly #tenant: string;
   readonly #tracer: SpanSource;
   readonly #otlp: OtlpSettings | undefined;
   readonly #usage: readonly UsageSink[];
@@ -64,9 +65,10 @@ class Observation implements RequestObservation {
   #admitted: AdmittedPost | undefined;
   #exchange: ObservedExchange | undefined;
 
-  constructor(request: Request, trace_: AdmissionTrace, tracer: SpanSource, otlp: OtlpSettings | undefined, usage: readonly UsageSink[]) {
+  constructor(request: Request, trace_: AdmissionTrace, tenant: string, tracer: SpanSource, otlp: OtlpSettings | undefined, usage: readonly UsageSink[]) {
     this.#request = request;
     this.#trace = trace_;
+    this.#tenant = tenant;
     this.#tracer = tracer;
     this.#otlp = otlp;
     this.#usage = usage;
@@ -132,6 +134,7 @@ class Observation implements RequestObservation {
     const exchange = this.#exchange;
     const failure = exchange ? await exchange.settled : refusal;
     const ended = Math.max(answered, Date.now());
+    const toolError = exchange?.toolError === true;
     const recording = root.isRecording();
     const admission = this.#admitted?.admission;
     if (!recording && (admission === undefined || this.#usage.length === 0)) return;
@@ -141,7 +144,7 @@ class Observation implements RequestObservation {
     const sessionHeader = this.#request.headers.get("mcp-session-id");
     const session = this.#admitted?.newSession !== undefined || sessionHeader !== null;
     if (recording) {
-      const attributes: Attributes = { "edge_mcp.tenant": admission?.tenant ?? this.#tenantOf(), "http.response.status_code": status };
+      const attributes: Attributes = { "edge_mcp.tenant": this.#tenant, "http.response.status_code": status };
       if (trace_.revision !== undefined) attributes["mcp.protocol.version"] = trace_.revision;
       if (trace_.requestId !== undefined) attributes["jsonrpc.request.id"] = String(trace_.requestId);
       if (trace_.method === "tools/call" && trace_.target !== undefined) attributes["gen_ai.tool.name"] = trace_.target;
@@ -152,9 +155,11 @@ class Observation implements RequestObservation {
       root.setAttributes(attributes);
       if (this.#handler) {
         if (failure) setError(this.#handler, failure);
+        else if (toolError) setToolError(this.#handler);
         this.#handler.end(ended);
       }
       if (failure) setError(root, failure);
+      else if (toolError) setToolError(root);
       else if (status >= 400) root.setStatus({ code: SpanStatusCode.ERROR });
       root.end(ended);
       if (this.#otlp && this.#tracer instanceof RecordingTracer) await exportSpans(this.#otlp, this.#tracer.spans);
@@ -165,7 +170,7 @@ class Observation implements RequestObservation {
         caller,
         method: trace_.method ?? "",
         tool: trace_.method === "tools/call" ? (trace_.target ?? "") : "",
-        outcome: failure ? String(failure.code) : "ok",
+        outcome: failure ? String(failure.code) : toolError ? TOOL_ERROR : "ok",
         errorCode: failure ? failure.code : 0,
         durationMs: ended - trace_.started,
         bytesIn: this.#admitted?.text.length ?? 0,
@@ -179,10 +184,14 @@ class Observation implements RequestObservation {
       });
     }
   }
+}
 
-  #tenantOf(): string {
-    return this.#admitted?.admission.tenant ?? "";
-  }
+/** `error.type` of a tool result with `isError: true` (semantic conventions for MCP). */
+const TOOL_ERROR = "tool_error";
+
+function setToolError(span: Span): void {
+  span.setAttribute("error.type", TOOL_ERROR);
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** Marks a span failed with the JSON-RPC error (semantic conventions: error.type is the code as text). */
