@@ -1,6 +1,6 @@
 /** The HTML page of a usage report: calls and errors per hour, top tools or callers, as inline SVG (no script). */
 
-import type { UsageReport } from "./usage-report.ts";
+import { HOUR_MS, type UsageReport } from "./usage-report.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escape = (text: string): string => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
@@ -8,10 +8,21 @@ const escape = (text: string): string => text.replace(/[&<>"']/g, (ch) => ESCAPE
 const WIDTH = 720;
 const HEIGHT = 180;
 
-/** Bars of calls (and errors in red over them) per hour. */
+/** Every hour of the range, those without traffic at zero (so the chart's x axis is time). */
+function everyHour(report: UsageReport): { hour: string; calls: number; errors: number }[] {
+  const byHour = new Map(report.hours.map((h) => [h.hour, h]));
+  const hours: { hour: string; calls: number; errors: number }[] = [];
+  for (let at = Date.parse(report.from); at < Date.parse(report.to); at += HOUR_MS) {
+    const hour = new Date(at).toISOString();
+    hours.push(byHour.get(hour) ?? { hour, calls: 0, errors: 0 });
+  }
+  return hours;
+}
+
+/** Bars of calls (and errors in red over them) per hour of the range. */
 function hourChart(report: UsageReport): string {
-  const hours = report.hours;
-  if (hours.length === 0) return `<p class="empty">No calls in this range.</p>`;
+  if (report.hours.length === 0) return `<p class="empty">No calls in this range.</p>`;
+  const hours = everyHour(report);
   const max = Math.max(...hours.map((h) => h.calls), 1);
   const step = WIDTH / hours.length;
   const bar = Math.max(step - 2, 1);
@@ -27,7 +38,8 @@ function hourChart(report: UsageReport): string {
       );
     })
     .join("");
-  return `<svg role="img" aria-label="calls and errors per hour" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}">${bars}<text x="2" y="12">max ${max}/h</text></svg>`;
+  const axis = `<text x="2" y="${HEIGHT + 14}">${escape(hours[0]?.hour.slice(0, 13) ?? "")}h</text><text x="${WIDTH}" y="${HEIGHT + 14}" text-anchor="end">${escape(hours.at(-1)?.hour.slice(0, 13) ?? "")}h</text>`;
+  return `<svg role="img" aria-label="calls and errors per hour" viewBox="0 0 ${WIDTH} ${HEIGHT + 20}" width="${WIDTH}" height="${HEIGHT + 20}">${bars}<text x="2" y="12">max ${max}/h</text>${axis}</svg>`;
 }
 
 /** Horizontal bars of the top rows (tools or callers). */

@@ -95,6 +95,18 @@ describe("traces", () => {
     expect(parentOf(serverSpan(await spansOf(meta.traceId)))).toBe(meta.spanId);
   });
 
+  it("writes the trace id in the access log line", async () => {
+    const log = vi.spyOn(console, "log");
+    try {
+      const client = clientSpan();
+      await (await call("acme", "add", { a: 1, b: 1 }, { meta: { traceparent: client.traceparent }, authorization: await caller() })).text();
+      const lines = log.mock.calls.map((args) => String(args[0])).filter((line) => line.includes('"event":"mcp.request"'));
+      expect(lines.some((line) => (JSON.parse(line) as { traceId?: string }).traceId === client.traceId)).toBe(true);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
   it("starts a new trace when the traceparent is malformed", async () => {
     const before = exporter.getFinishedSpans().length;
     const response = await call("acme", "add", { a: 1, b: 1 }, { meta: { traceparent: "00-zz-not-a-trace" }, authorization: await caller() });
