@@ -21,7 +21,16 @@ export interface AdmissionTrace {
 }
 
 export function newTrace(): AdmissionTrace {
-  return { started: Date.now(), requestId: undefined, revision: undefined, method: undefined, target: undefined, principal: undefined, params: undefined, traceId: undefined };
+  return {
+    started: Date.now(),
+    requestId: undefined,
+    revision: undefined,
+    method: undefined,
+    target: undefined,
+    principal: undefined,
+    params: undefined,
+    traceId: undefined,
+  };
 }
 
 /** An admitted POST: who asks, the message, its era, and the tool it calls (resolved once). */

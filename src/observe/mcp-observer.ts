@@ -4,7 +4,17 @@
  * and one usage record per admitted request. Everything is finished after the answer (waitUntil).
  */
 
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, createTraceState, trace, type Attributes, type Context, type Span, type SpanOptions } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  createTraceState,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanOptions,
+} from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
@@ -80,11 +90,15 @@ class Observation implements RequestObservation {
     const root = this.#startRoot(now, "admitted");
     const { method, target } = this.#trace;
     if (method === "tools/call" && admitted.tool) {
-      this.#handler = this.#tracer.startSpan(`execute_tool ${target ?? ""}`.trim(), {
-        kind: SpanKind.INTERNAL,
-        startTime: now,
-        attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": target ?? "" },
-      }, trace.setSpan(ROOT_CONTEXT, root));
+      this.#handler = this.#tracer.startSpan(
+        `execute_tool ${target ?? ""}`.trim(),
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: now,
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": target ?? "" },
+        },
+        trace.setSpan(ROOT_CONTEXT, root),
+      );
     }
     const carrier = this.#carrier;
     if (!root.isRecording()) return carrier ? { ...admitted.admission, trace: carrier } : admitted.admission;
@@ -123,7 +137,11 @@ class Observation implements RequestObservation {
     this.#root = root;
     if (root.isRecording()) {
       this.#trace.traceId = root.spanContext().traceId;
-      const admission = this.#tracer.startSpan("edge_mcp.admission", { startTime: started, attributes: { "edge_mcp.admission": outcome } }, trace.setSpan(ROOT_CONTEXT, root));
+      const admission = this.#tracer.startSpan(
+        "edge_mcp.admission",
+        { startTime: started, attributes: { "edge_mcp.admission": outcome } },
+        trace.setSpan(ROOT_CONTEXT, root),
+      );
       if (error) setError(admission, error);
       admission.end(admissionEnd);
     }

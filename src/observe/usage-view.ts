@@ -6,7 +6,7 @@
 
 import { constantTimeEqual } from "../core/bytes.ts";
 import { renderUsagePage } from "./usage-page.ts";
-import { HOUR_MS, type UsageDimension, type UsageReader } from "./usage-report.ts";
+import { HOUR_MS, type UsageReader } from "./usage-report.ts";
 
 /** The path of the usage view. */
 export const USAGE_PATH = "/admin/usage";
@@ -39,7 +39,8 @@ export async function handleUsageView(request: Request, token: string | undefine
   if (!token) return problem(404, `Not Found: the usage view is off (set the MCP_ADMIN_TOKEN secret to turn it on)`);
   const auth = request.headers.get("authorization") ?? "";
   const given = /^Bearer +(\S+)\s*$/i.exec(auth)?.[1];
-  if (given === undefined || !constantTimeEqual(given, token)) return new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer realm="edge-mcp admin"' } });
+  if (given === undefined || !constantTimeEqual(given, token))
+    return new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer realm="edge-mcp admin"' } });
   if (request.method !== "GET") return problem(405, `Method Not Allowed: ${USAGE_PATH} answers GET`, { allow: "GET" });
   if (!reader) return problem(501, "No usage roll-ups: bind the McpUsageObject Durable Object as MCP_USAGE_ROLLUPS in wrangler.toml");
   const query = new URL(request.url).searchParams;
@@ -52,12 +53,16 @@ export async function handleUsageView(request: Request, token: string | undefine
   const from = to === undefined ? undefined : timeOf(query.get("from"), to - DEFAULT_RANGE_MS);
   if (from === undefined || to === undefined) return problem(400, "from and to must be ISO 8601 times or ms since the epoch");
   if (from >= to || to - from > MAX_RANGE_MS) return problem(400, "from must be before to, and the range at most 92 days");
-  const report = await reader.report(tenant, { from, to, by: by as UsageDimension });
+  const report = await reader.report(tenant, { from, to, by });
   if ((request.headers.get("accept") ?? "").includes("text/html")) {
     const other = await reader.report(tenant, { from, to, by: by === "tool" ? "caller" : "tool" });
     const [tools, callers] = by === "tool" ? [report, other] : [other, report];
     return new Response(renderUsagePage(tools, callers), {
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      },
     });
   }
   return json(report);

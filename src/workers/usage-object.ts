@@ -24,7 +24,8 @@ function counts(row: CountRow): UsageCounts {
   return { calls: row.calls, errors: row.errors, durationMs: row.duration_ms, bytesIn: row.bytes_in, bytesOut: row.bytes_out };
 }
 
-const SUMS = "COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(errors), 0) AS errors, COALESCE(SUM(duration_ms), 0) AS duration_ms, " +
+const SUMS =
+  "COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(errors), 0) AS errors, COALESCE(SUM(duration_ms), 0) AS duration_ms, " +
   "COALESCE(SUM(bytes_in), 0) AS bytes_in, COALESCE(SUM(bytes_out), 0) AS bytes_out";
 
 export class McpUsageObject extends DurableObject<Record<string, unknown>> {
@@ -42,12 +43,21 @@ export class McpUsageObject extends DurableObject<Record<string, unknown>> {
     for (const record of records) {
       const hour = Math.floor(record.at / HOUR_MS) * HOUR_MS;
       const error = record.outcome === "ok" ? 0 : 1;
-      for (const [dim, key] of [["tool", record.tool || record.method], ["caller", record.caller]] as const) {
+      for (const [dim, key] of [
+        ["tool", record.tool || record.method],
+        ["caller", record.caller],
+      ] as const) {
         sql.exec(
           "INSERT INTO buckets (hour, dim, key, calls, errors, duration_ms, bytes_in, bytes_out) VALUES (?, ?, ?, 1, ?, ?, ?, ?) " +
             "ON CONFLICT (hour, dim, key) DO UPDATE SET calls = calls + 1, errors = errors + excluded.errors, duration_ms = duration_ms + excluded.duration_ms, " +
             "bytes_in = bytes_in + excluded.bytes_in, bytes_out = bytes_out + excluded.bytes_out",
-          hour, dim, key, error, record.durationMs, record.bytesIn, record.bytesOut,
+          hour,
+          dim,
+          key,
+          error,
+          record.durationMs,
+          record.bytesIn,
+          record.bytesOut,
         );
       }
     }
@@ -61,11 +71,18 @@ export class McpUsageObject extends DurableObject<Record<string, unknown>> {
     const range = [from, query.to] as const;
     // The hourly series counts each record once: through its `tool` row.
     const hours = sql
-      .exec<CountRow & { hour: number }>(`SELECT hour, ${SUMS} FROM buckets WHERE dim = 'tool' AND hour >= ? AND hour < ? GROUP BY hour ORDER BY hour`, ...range)
+      .exec<CountRow & { hour: number }>(
+        `SELECT hour, ${SUMS} FROM buckets WHERE dim = 'tool' AND hour >= ? AND hour < ? GROUP BY hour ORDER BY hour`,
+        ...range,
+      )
       .toArray()
       .map((row) => ({ hour: new Date(row.hour).toISOString(), ...counts(row) }));
     const rows = sql
-      .exec<CountRow & { key: string }>(`SELECT key, ${SUMS} FROM buckets WHERE dim = ? AND hour >= ? AND hour < ? GROUP BY key ORDER BY calls DESC, key`, query.by, ...range)
+      .exec<CountRow & { key: string }>(
+        `SELECT key, ${SUMS} FROM buckets WHERE dim = ? AND hour >= ? AND hour < ? GROUP BY key ORDER BY calls DESC, key`,
+        query.by,
+        ...range,
+      )
       .toArray()
       .map((row) => ({ key: row.key, ...counts(row) }));
     const total = counts(sql.exec<CountRow>(`SELECT ${SUMS} FROM buckets WHERE dim = 'tool' AND hour >= ? AND hour < ?`, ...range).one());
@@ -93,6 +110,6 @@ export function durableUsage(namespace: DurableObjectNamespace<McpUsageObject>):
       const first = records[0];
       if (first) await stub(first.tenant).record(records);
     },
-    report: (tenant, query) => stub(tenant).report(tenant, query) as Promise<UsageReport>,
+    report: (tenant, query) => stub(tenant).report(tenant, query),
   };
 }

@@ -32,7 +32,13 @@ describe("OTLP export from wrangler dev", () => {
     const parent = hex(8);
     const response = await fetch(`${demo.baseUrl}/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "add" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "add",
+      },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 7,
@@ -40,7 +46,11 @@ describe("OTLP export from wrangler dev", () => {
         params: {
           name: "add",
           arguments: { a: 2, b: 40 },
-          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, traceparent: `00-${traceId}-${parent}-01` },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            traceparent: `00-${traceId}-${parent}-01`,
+          },
         },
       }),
     });

@@ -42,7 +42,13 @@ afterAll(async () => {
 async function devToken(): Promise<string> {
   const key = JSON.parse(await readFile(new URL("../../examples/multi-tenant/dev-keys/private.jwk.json", import.meta.url), "utf8")) as JWK;
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: "https://dev-issuer.edge-mcp.local", aud: "http://127.0.0.1:8787/t/initech/mcp", sub: "dev-user", scope: "invoices:read", exp: now + 600 })
+  return new SignJWT({
+    iss: "https://dev-issuer.edge-mcp.local",
+    aud: "http://127.0.0.1:8787/t/initech/mcp",
+    sub: "dev-user",
+    scope: "invoices:read",
+    exp: now + 600,
+  })
     .setProtectedHeader({ alg: "ES256", kid: "edge-mcp-dev-es256-1" })
     .sign(await importJWK(key, "ES256"));
 }
@@ -97,7 +103,7 @@ describe("usage of the multi-tenant example", () => {
 
     const initech = await vi.waitFor(
       async () => {
-        const report = (await (await view("tenant=initech&by=caller")).json()) as Report;
+        const report = await (await view("tenant=initech&by=caller")).json<Report>();
         if (report.total.calls < 5) throw new Error(`${report.total.calls} calls so far`);
         return report;
       },
@@ -106,19 +112,19 @@ describe("usage of the multi-tenant example", () => {
     expect(initech.total).toMatchObject({ calls: 5, errors: 0 });
     expect(initech.rows.map((row) => row.calls)).toEqual([3, 2]);
     expect(initech.rows.every((row) => /^[0-9a-f]{16}$/.test(row.key))).toBe(true);
-    const byTool = (await (await view("tenant=initech&by=tool")).json()) as Report;
+    const byTool = await (await view("tenant=initech&by=tool")).json<Report>();
     expect(byTool.rows.map(({ key, calls }) => [key, calls])).toEqual([
       ["invoice_total", 3],
       ["whoami", 2],
     ]);
 
     const globex = await vi.waitFor(async () => {
-      const report = (await (await view("tenant=globex&by=tool")).json()) as Report;
+      const report = await (await view("tenant=globex&by=tool")).json<Report>();
       if (report.total.calls < 3) throw new Error(`${report.total.calls} calls so far`);
       return report;
     });
     expect(globex.rows).toEqual([expect.objectContaining({ key: "hello", calls: 3, errors: 1 })]);
-    expect(((await (await view("tenant=acme")).json()) as Report).total.calls).toBe(0);
+    expect((await (await view("tenant=acme")).json<Report>()).total.calls).toBe(0);
 
     expect((await view("tenant=initech", "Bearer wrong")).status).toBe(401);
     // Traced too: every call's server span reached the collector.
@@ -148,11 +154,13 @@ describe("usage of the multi-tenant example", () => {
       await page.setViewport({ width: 800, height: 700 });
       const response = await page.goto(`${server.baseUrl}/admin/usage?tenant=initech`, { waitUntil: "load" });
       expect(response?.status()).toBe(200);
-      expect(await page.$eval("#tenant", (el) => el.textContent)).toBe("initech");
-      expect(await page.$eval("#calls", (el) => el.textContent)).toBe("5");
-      expect(await page.$$eval("svg rect.calls", (els) => els.length)).toBeGreaterThanOrEqual(1 + 2 + 2);
-      expect(await page.$$eval("#tools g.row text", (els) => els.map((el) => el.textContent))).toContain("invoice_total");
-      expect(await page.$$eval("#callers g.row", (els) => els.length)).toBe(2);
+      // Expressions run in the page (this project's types have no DOM).
+      const inPage = (expression: string): Promise<unknown> => page.evaluate(expression);
+      expect(await inPage(`document.querySelector("#tenant").textContent`)).toBe("initech");
+      expect(await inPage(`document.querySelector("#calls").textContent`)).toBe("5");
+      expect(await inPage(`document.querySelectorAll("svg rect.calls").length`)).toBeGreaterThanOrEqual(1 + 2 + 2);
+      expect(await inPage(`[...document.querySelectorAll("#tools g.row text")].map((el) => el.textContent)`)).toContain("invoice_total");
+      expect(await inPage(`document.querySelectorAll("#callers g.row").length`)).toBe(2);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, "usage-page.png"), fullPage: true });
     } finally {

@@ -91,7 +91,12 @@ describe("traces", () => {
 
     const meta = clientSpan();
     const other = clientSpan();
-    await call("acme", "add", { a: 1, b: 1 }, { meta: { traceparent: meta.traceparent }, headers: { traceparent: other.traceparent }, authorization: await caller() });
+    await call(
+      "acme",
+      "add",
+      { a: 1, b: 1 },
+      { meta: { traceparent: meta.traceparent }, headers: { traceparent: other.traceparent }, authorization: await caller() },
+    );
     expect(parentOf(serverSpan(await spansOf(meta.traceId)))).toBe(meta.spanId);
   });
 
@@ -112,7 +117,10 @@ describe("traces", () => {
     const response = await call("acme", "add", { a: 1, b: 1 }, { meta: { traceparent: "00-zz-not-a-trace" }, authorization: await caller() });
     expect(response.status).toBe(200);
     const root = await vi.waitFor(() => {
-      const span = exporter.getFinishedSpans().slice(before).find((s) => s.kind === SpanKind.SERVER && s.name === "tools/call add");
+      const span = exporter
+        .getFinishedSpans()
+        .slice(before)
+        .find((s) => s.kind === SpanKind.SERVER && s.name === "tools/call add");
       if (!span) throw new Error("no server span yet");
       return span;
     });

@@ -37,7 +37,7 @@ interface Row {
   calls: number;
   errors: number;
 }
-const rowsOf = async (query: string): Promise<Row[]> => ((await (await usage(query)).json()) as { rows: Row[] }).rows;
+const rowsOf = async (query: string): Promise<Row[]> => (await (await usage(query)).json<{ rows: Row[] }>()).rows;
 
 describe("usage roll-ups and the usage view", () => {
   it("counts each admitted call by tool and by caller, and shows a tenant only its own calls", async () => {
@@ -73,7 +73,7 @@ describe("usage roll-ups and the usage view", () => {
     expect(globex.find((row) => row.key === cydId)).toMatchObject({ calls: 1, errors: 0 });
     expect(globex.some((row) => row.key === annId || row.key === bobId)).toBe(false);
 
-    const report = (await (await usage("tenant=acme&by=tool")).json()) as { tenant: string; rows: Row[]; hours: { calls: number }[]; total: { calls: number } };
+    const report = await (await usage("tenant=acme&by=tool")).json<{ tenant: string; rows: Row[]; hours: { calls: number }[]; total: { calls: number } }>();
     expect(report.tenant).toBe("acme");
     expect(report.rows.find((row) => row.key === "add")?.calls).toBeGreaterThanOrEqual(3);
     expect(report.rows.some((row) => row.key === "invoice_total")).toBe(false);
@@ -94,7 +94,7 @@ describe("usage roll-ups and the usage view", () => {
     for (const query of ["", "tenant=", "tenant=../x", "tenant=acme&by=subject", "tenant=acme&from=yesterday", "tenant=acme&from=2026-01-02&to=2026-01-01"]) {
       const response = await usage(query);
       expect(response.status, query).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toBeTruthy();
+      expect((await response.json<{ error: string }>()).error).toBeTruthy();
     }
   });
 
