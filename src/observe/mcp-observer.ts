@@ -42,9 +42,11 @@ const TRACER_NAME = "edge-mcp";
 export function createObserver(options: ObserverOptions): RequestObserver {
   const usage = options.usage ?? [];
   const otlp = options.otlp;
+  // A proxy of the global provider's tracer: it finds a provider registered after this point too.
+  const global = trace.getTracer(TRACER_NAME);
   return {
     begin(request, trace_, tenant) {
-      return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : trace.getTracer(TRACER_NAME), otlp, usage);
+      return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : global, otlp, usage);
     },
   };
 }
