@@ -7,6 +7,7 @@ import { usageDataPoint, type UsageRecord } from "../../src/observe/usage-record
 import { handleUsageView } from "../../src/observe/usage-view.ts";
 import { renderUsagePage } from "../../src/observe/usage-page.ts";
 import type { UsageReport } from "../../src/observe/usage-report.ts";
+import { PendingRequests, createSessionInputs } from "../../src/session/session-inputs.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
@@ -126,5 +127,33 @@ describe("usage", () => {
     const html = renderUsagePage(report, { ...report, by: "caller" });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;script&gt;");
+  });
+});
+
+describe("server→client requests in a session", () => {
+  const ask = (trace: { traceparent: string; tracestate?: string } | undefined) => {
+    const sent: string[] = [];
+    const controller = new AbortController();
+    const inputs = createSessionInputs({
+      pending: new PendingRequests(),
+      clientCapabilities: { elicitation: {} },
+      send: (json) => sent.push(json),
+      signal: () => controller.signal,
+      timeoutMs: 60_000,
+      trace,
+    });
+    const asked = inputs.request({ sure: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } });
+    asked.catch(() => undefined);
+    controller.abort(new Error("done"));
+    return JSON.parse(sent[0] as string) as { params: Record<string, unknown> };
+  };
+
+  it("carry the asking request's trace context in _meta (SEP-414)", () => {
+    const traceparent = `00-${TRACE}-${SPAN}-01`;
+    expect(ask({ traceparent, tracestate: "k=v" }).params["_meta"]).toEqual({ traceparent, tracestate: "k=v" });
+  });
+
+  it("carry no _meta when the request is not traced", () => {
+    expect(ask(undefined).params["_meta"]).toBeUndefined();
   });
 });
