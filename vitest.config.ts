@@ -12,6 +12,11 @@ process.env["WRANGLER_SEND_METRICS"] = "false";
 process.env["WRANGLER_SEND_ERROR_REPORTS"] = "false";
 process.env["CLOUDFLARE_CF_FETCH_ENABLED"] = "false";
 
+// Quiet when green: workerd's own log (uncaught exceptions the tests provoke on purpose, such as an
+// object reset by a test) is off unless EDGE_MCP_TEST_VERBOSE=true; console output is shown for
+// failing tests only ("passed-only"), where it helps.
+const VERBOSE = process.env["EDGE_MCP_TEST_VERBOSE"] === "true";
+
 export default defineConfig({
   // The examples import the package by name, as users do; in this repository the names mean the
   // sources (as in tsconfig.json "paths" and the [alias] of each wrangler.toml), so no build is needed first.
@@ -23,6 +28,7 @@ export default defineConfig({
   },
   test: {
     retry: 0,
+    silent: VERBOSE ? false : "passed-only",
     projects: [
       {
         extends: true,
@@ -40,6 +46,7 @@ export default defineConfig({
             // Override or add bindings per project with `miniflare: { bindings: { ... } }`.
             wrangler: { configPath: "./wrangler.toml" },
             remoteBindings: false,
+            verbose: VERBOSE,
           }),
         ],
         test: {
@@ -54,6 +61,7 @@ export default defineConfig({
             // The conformance fixture: resources, prompts, MRTR tools, listen triggers.
             wrangler: { configPath: "./examples/conformance/wrangler.toml" },
             remoteBindings: false,
+            verbose: VERBOSE,
           }),
         ],
         test: {
@@ -69,6 +77,7 @@ export default defineConfig({
             wrangler: { configPath: "./test/workers-admission/wrangler.toml" },
             miniflare: { bindings: { MCP_TENANTS: readFileSync("./test/workers-admission/tenants.json", "utf8") } },
             remoteBindings: false,
+            verbose: VERBOSE,
           }),
         ],
         test: {
@@ -99,6 +108,7 @@ export default defineConfig({
             // auxiliary Worker NOTIFY with workerd's defaults (global-setup.ts bundles it).
             wrangler: { configPath: "./test/workers-notify/fixture/wrangler.toml" },
             remoteBindings: false,
+            verbose: VERBOSE,
             miniflare: {
               serviceBindings: { NOTIFY: "notify-fixture" },
               durableObjects: { NOTIFY_HUB: { className: "McpNotificationHub", scriptName: "notify-fixture" } },

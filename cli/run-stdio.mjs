@@ -85,7 +85,22 @@ export async function runStdio(args) {
   /** @type {StdioRelay | undefined} */
   let relay;
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on("line", (line) => (relay ? relay.receive(line) : early.push(line)));
+  // Backpressure: while as many requests wait as may run at once, stdin is not read (the host's
+  // writes block in the pipe). readline still hands over the rest of the chunk it holds, so
+  // what waits stays bounded by the limit plus one chunk.
+  let paused = false;
+  const backlog = () => (relay ? relay.backlog : early.length);
+  const pauseIfFull = () => {
+    if (!paused && backlog() >= options.maxInFlight) ((paused = true), lines.pause());
+  };
+  const resumeIfRoom = () => {
+    if (paused && backlog() < Math.ceil(options.maxInFlight / 2)) ((paused = false), lines.resume());
+  };
+  lines.on("line", (line) => {
+    if (relay) relay.receive(line);
+    else early.push(line);
+    pauseIfFull();
+  });
   const ended = new Promise((resolve) => lines.once("close", () => resolve("eof")));
   // EPIPE on stdout: the host is gone.
   const broken = new Promise((resolve) => stdout.on("error", () => resolve("stdout closed")));
@@ -120,8 +135,11 @@ export async function runStdio(args) {
     write,
     log: logLine,
     debug,
+    maxInFlight: options.maxInFlight,
+    onRoom: resumeIfRoom,
   });
   for (const line of early.splice(0)) relay.receive(line);
+  resumeIfRoom();
 
   const reason = await Promise.race([ended, broken, signalled]);
   if (reason === "eof") {

@@ -4,7 +4,7 @@ import { UsageError } from "./usage-error.mjs";
 
 export const STDIO_USAGE = `usage: edge-mcp stdio [--config wrangler.toml]... [--env NAME] [--var KEY:VALUE]...
                       [--tenant-host HOST] [--path /mcp] [--header "Name: value"]...
-                      [--persist-to DIR]
+                      [--persist-to DIR] [--max-in-flight N]
 
 Runs the Worker of this project in miniflare (local workerd, no listening port for hosts to
 reach) and speaks MCP over stdin/stdout: one JSON-RPC message per line. Logs go to stderr;
@@ -19,7 +19,9 @@ MCP_DEBUG=true also logs every message.
   --path PATH          the MCP endpoint's path, e.g. /t/globex/mcp (default: /mcp)
   --header "N: V"      an extra header on every request, e.g. "Authorization: Bearer …"
   --persist-to DIR     where Durable Objects and KV keep their data (default: .wrangler/state,
-                       shared with wrangler dev)`;
+                       shared with wrangler dev)
+  --max-in-flight N    at most N requests relayed at once (default: 64); later lines wait, and
+                       stdin is read no further while they do`;
 
 /**
  * @typedef {object} StdioOptions
@@ -30,9 +32,11 @@ MCP_DEBUG=true also logs every message.
  * @property {string} path
  * @property {Record<string, string>} headers Header names lower-cased.
  * @property {string | undefined} persistTo
+ * @property {number} maxInFlight
  */
 
-const VALUE_OPTIONS = new Set(["config", "c", "env", "e", "var", "tenant-host", "path", "header", "persist-to"]);
+const VALUE_OPTIONS = new Set(["config", "c", "env", "e", "var", "tenant-host", "path", "header", "persist-to", "max-in-flight"]);
+const MAX_IN_FLIGHT_CEILING = 10_000;
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -44,7 +48,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  */
 export function parseStdioOptions(args) {
   /** @type {StdioOptions} */
-  const options = { configs: [], env: undefined, vars: {}, host: "localhost", path: "/mcp", headers: {}, persistTo: undefined };
+  const options = { configs: [], env: undefined, vars: {}, host: "localhost", path: "/mcp", headers: {}, persistTo: undefined, maxInFlight: 64 };
   for (let i = 0; i < args.length; i++) {
     const arg = /** @type {string} */ (args[i]);
     const match = /^--?([a-z-]+)(?:=(.*))?$/s.exec(arg);
@@ -88,6 +92,13 @@ export function parseStdioOptions(args) {
       case "persist-to":
         options.persistTo = value;
         break;
+      case "max-in-flight": {
+        const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+        if (!(n >= 1 && n <= MAX_IN_FLIGHT_CEILING))
+          throw new UsageError(`--max-in-flight wants a whole number from 1 to ${MAX_IN_FLIGHT_CEILING}; received '${value}'`);
+        options.maxInFlight = n;
+        break;
+      }
     }
   }
   return options;

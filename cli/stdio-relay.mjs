@@ -3,6 +3,7 @@
 import { DEFAULT_RETRY_MS, answerOf, clip, delay, isEventStream, messageLine, parseJson } from "./http-answer.mjs";
 import { isObject } from "./is-object.mjs";
 import { modernHeaders, modernVersionOf } from "./request-headers.mjs";
+import { InFlightLimit } from "./in-flight-limit.mjs";
 import { followSessionStream } from "./session-listener.mjs";
 import { readSse } from "./sse-reader.mjs";
 import { ToolHeaderParams } from "./tool-header-params.mjs";
@@ -22,7 +23,12 @@ import { ToolHeaderParams } from "./tool-header-params.mjs";
  * @property {(line: string) => void} log Writes one diagnostic line (stderr).
  * @property {Record<string, string>} [headers] Extra headers on every request (e.g. `authorization`).
  * @property {boolean} [debug] Logs every message in and out.
+ * @property {number} [maxInFlight] At most this many requests are sent to the Worker at once (default 64); later ones wait.
+ * @property {() => void} [onRoom] Called whenever a waiting request is sent (the backlog shrank).
  */
+
+/** Requests relayed at once by default: enough for any host, and bounded memory whatever it sends. */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
@@ -59,34 +65,60 @@ export class StdioRelay {
   #learning;
   #closed = false;
   #relayIds = 0;
+  #limit;
 
   /** @param {StdioRelayOptions} options */
   constructor(options) {
     this.#options = options;
+    this.#limit = new InFlightLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options.onRoom);
+  }
+
+  /** How many requests wait for room under the in-flight limit (a host reading stdin pauses when it grows). */
+  get backlog() {
+    return this.#limit.waiting;
   }
 
   /**
    * Takes one line from the host. Never throws: failures become JSON-RPC errors or log lines.
+   * Requests beyond the in-flight limit wait, in order; notifications and the host's answers to
+   * the Worker's requests pass at once (a request in flight may wait for one of them), and a
+   * cancellation of a request that still waits drops it (no answer is due: 2025-11-25
+   * cancellation).
    * @param {string} line
    */
   receive(line) {
     if (this.#closed || line.trim() === "") return;
     if (this.#options.debug) this.#options.log(`edge-mcp stdio: in  ${clip(line)}`);
     const message = parseJson(line);
+    if (isObject(message) && typeof message["method"] === "string" && !Object.hasOwn(message, "id")) {
+      const params = message["params"];
+      if (message["method"] === "notifications/cancelled" && isObject(params) && this.#limit.withdraw(keyOf(params["requestId"]))) return;
+      return void this.#start(message, line);
+    }
+    if (isObject(message) && typeof message["method"] !== "string" && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error")))
+      return void this.#start(message, line);
+    this.#limit.admit(isObject(message) && Object.hasOwn(message, "id") ? keyOf(message["id"]) : undefined, () => this.#start(message, line));
+  }
+
+  /** @param {unknown} message @param {string} line */
+  #start(message, line) {
     const task = this.#gate.then(() => this.#handle(message, line));
     if (isObject(message) && message["method"] === "initialize") this.#gate = task;
     this.#tasks.add(task);
     void task.finally(() => this.#tasks.delete(task));
+    return task;
   }
 
   /** Resolves once every message received so far has been relayed and answered. */
   async idle() {
-    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+    // A waiting request starts as a running one ends: between the two, no task may be listed.
+    while (this.#tasks.size > 0 || this.#limit.waiting > 0) await (this.#tasks.size > 0 ? Promise.allSettled([...this.#tasks]) : Promise.resolve());
   }
 
   /** Closes every stream and ends the session (DELETE), best effort. */
   async close() {
     this.#closed = true;
+    this.#limit.clear();
     for (const entry of this.#inflight.values()) entry.controller.abort();
     this.#listening?.abort();
     const session = this.#session;

@@ -25,6 +25,9 @@ for (const template of readdirSync(TEMPLATES)) {
   Object.assign(devDependencies, pkg.devDependencies ?? {});
 }
 
+// The package test measures the basic template with one schema in zod (test/package/zod-variant.ts).
+dependencies["zod"] = root.devDependencies.zod;
+
 const dir = mkdtempSync(join(tmpdir(), "edge-mcp-warm-"));
 try {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "warm", private: true, type: "module", dependencies, devDependencies }, null, 2));

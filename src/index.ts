@@ -24,14 +24,8 @@ export type { StandardSchema } from "./core/standard-schema.ts";
 export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tools/tool.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
 export type { FromJsonSchema } from "./server/tools/json-schema-type.ts";
-export {
-  defineResource,
-  defineResourceTemplate,
-  type Completer,
-  type ResourceDefinition,
-  type ResourceReadReturn,
-  type ResourceTemplateDefinition,
-} from "./server/resources/resource.ts";
+export { defineResource, defineResourceTemplate } from "./server/resources/define-resource.ts";
+export type { Completer, ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
 export { defineSkill } from "./server/skills/compile-skill.ts";
 export {
   DEFAULT_SKILL_LIMITS,
@@ -43,7 +37,8 @@ export {
   type SkillFileContent,
   type SkillLimits,
 } from "./server/skills/skill.ts";
-export { definePrompt, type PromptArgument, type PromptDefinition, type PromptGetReturn, type PromptMessage } from "./server/prompts/prompt.ts";
+export { definePrompt } from "./server/prompts/define-prompt.ts";
+export type { PromptArgument, PromptDefinition, PromptGetReturn, PromptMessage } from "./server/prompts/prompt.ts";
 export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/context/handler-context.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/inputs/input.ts";
 export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/notifications/change-hub.ts";

@@ -3,7 +3,8 @@
 import { basename, relative, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { TEMPLATES, USAGE, UsageError, checkName, checkTemplate, parseOptions } from "./options.mjs";
-import { ScaffoldError, scaffold } from "./scaffold.mjs";
+import { checkoutSteps, registryHas } from "./registry.mjs";
+import { ScaffoldError, edgeMcpVersion, scaffold } from "./scaffold.mjs";
 
 /**
  * Runs the command; returns the exit code: 0 done, 1 the project could not be made, 2 a bad
@@ -31,6 +32,15 @@ export async function main(argv) {
       process.stdout.write(`Created ${name} from the ${template} template in ${shown}\n\nNext:\n`);
       if (shown !== ".") process.stdout.write(`  cd ${shown}\n`);
       process.stdout.write("  npm install\n  npm run dev    # serves http://127.0.0.1:8787/mcp\n  npm test\n");
+      const version = await edgeMcpVersion();
+      const onRegistry = await registryHas("edge-mcp", version);
+      if (onRegistry !== "published") {
+        const why = onRegistry === "missing" ? "is not on the npm registry" : "could not be found on the npm registry (offline, or no answer)";
+        process.stdout.write(
+          `\nedge-mcp@${version} ${why}, so \`npm install\` cannot fetch it. Install it from a checkout of edge-mcp instead:\n` +
+            `${checkoutSteps(version, shown === "." ? undefined : shown, process.cwd())}\n`,
+        );
+      }
       if (made.devApiKey) process.stdout.write("\nA development API key is in .dev.vars (DEV_API_KEY, not committed); wrangler.toml holds only its SHA-256.\n");
       return 0;
     } finally {

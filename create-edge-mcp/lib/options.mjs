@@ -2,7 +2,7 @@
 
 /** The templates a project can start from, with a line each for the usage text and the prompt. */
 export const TEMPLATES = {
-  basic: "one Worker with two tools (a JSON Schema one and a zod one) and a test",
+  basic: "one Worker with two tools (JSON Schemas that type their arguments) and a test",
   "multi-tenant": "tenants from a config document, a tool service Worker, rate limits, sessions",
   auth: "OAuth 2.1 resource server: your identity provider's tokens, plus API keys",
 };

@@ -10,22 +10,34 @@ export interface CallLimits {
   readonly maxResultBytes?: number;
 }
 
-/** Things a caller can keep alive after its request ends, each counted against a quota. */
-export type QuotaKind = "handles" | "sessions" | "tasks";
+/** Things a caller can keep alive after its request ends (or while it streams), each counted against a quota. */
+export type QuotaKind = "handles" | "sessions" | "tasks" | "streams";
 
-/** How many live things of one kind a principal, and a whole tenant, may hold. */
+/** How many live things of one kind a principal, all anonymous callers together, and a whole tenant may hold. */
 export interface QuotaLimit {
+  /** Per principal; an anonymous caller is counted by its network (IPv4 address, IPv6 /64). */
   readonly perPrincipal: number;
   readonly perTenant: number;
+  /**
+   * All anonymous callers of the tenant together. One client may hold many networks (a /48 is
+   * 65,536 /64s), so per-network counts alone cannot keep it from filling the tenant's allowance.
+   * Unset: no bound beyond `perTenant` (the defaults set it).
+   */
+  readonly anonymous?: number;
 }
 
 export type Quotas = Readonly<Record<QuotaKind, QuotaLimit>>;
 
-/** Sensible defaults: enough for real use, small enough that one caller cannot fill storage. */
+/**
+ * Sensible defaults: enough for real use, small enough that one caller cannot fill storage.
+ * Anonymous callers together get a fifth of the tenant's allowance; `streams` are listen streams
+ * (`subscriptions/listen` and a session's GET streams), counted while open.
+ */
 export const DEFAULT_QUOTAS: Quotas = {
-  handles: { perPrincipal: 100, perTenant: 10_000 },
-  sessions: { perPrincipal: 50, perTenant: 5_000 },
-  tasks: { perPrincipal: 100, perTenant: 10_000 },
+  handles: { perPrincipal: 100, perTenant: 10_000, anonymous: 2_000 },
+  sessions: { perPrincipal: 50, perTenant: 5_000, anonymous: 1_000 },
+  tasks: { perPrincipal: 100, perTenant: 10_000, anonymous: 2_000 },
+  streams: { perPrincipal: 16, perTenant: 10_000, anonymous: 2_000 },
 };
 
 /** W3C trace context (SEP-414 `_meta` or the headers), as it travels to services and objects. */

@@ -5,6 +5,7 @@
 
 import type { Admission } from "../core/admission.ts";
 import { sha256Hex } from "../core/bytes.ts";
+import { clientNetwork } from "../core/client-address.ts";
 import { detectEra, unsupportedVersion } from "../core/era.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
@@ -12,6 +13,7 @@ import { classifyMessage, type RequestId } from "../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../core/principal.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
+import { leaseFor } from "../server/state/quotas.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
@@ -35,10 +37,22 @@ export function sessionLeaseId(sessionId: string): Promise<string> {
 // endpoint: built once (most stateless traffic of a server without auth, locally all of it).
 const anonymous = new WeakMap<Endpoint, Admission>();
 
+/**
+ * Anonymous callers are told apart for rate limits and quotas by the network of the address
+ * Cloudflare reports (IPv4 as it is, IPv6 by /64: see {@link clientNetwork}). The header is read
+ * here only, on the request as it reached the Worker: on Cloudflare the edge sets it and a client
+ * cannot; requests forwarded to session and task objects carry the Admission instead, and never
+ * this header. Under `wrangler dev` and in tests it is whatever the client sent. A value that is
+ * not an IP address counts as no address (all such callers share one key).
+ */
+function anonymousNetwork(request: Request): string | undefined {
+  const address = request.headers.get("cf-connecting-ip");
+  return address === null ? undefined : clientNetwork(address);
+}
+
 function admissionOf(request: Request, endpoint: Endpoint, principal: Principal | undefined): Admission {
-  // Anonymous callers are told apart for quotas by the address Cloudflare reports, when there is one.
-  const address = principal ? null : request.headers.get("cf-connecting-ip");
-  if (!principal && address === null) {
+  const address = principal ? undefined : anonymousNetwork(request);
+  if (!principal && address === undefined) {
     let shared = anonymous.get(endpoint);
     if (!shared) {
       const caller = callerKey(endpoint.tenant, undefined);
@@ -52,7 +66,7 @@ function admissionOf(request: Request, endpoint: Endpoint, principal: Principal 
     tenant: endpoint.tenant,
     principal,
     caller,
-    quotaHolder: address === null ? caller : JSON.stringify([endpoint.tenant, "address", address]),
+    quotaHolder: address === undefined ? caller : JSON.stringify([endpoint.tenant, "address", address]),
     limits: endpoint.limits,
     quotas: endpoint.quotas,
   };
@@ -67,10 +81,22 @@ async function authenticate(request: Request, endpoint: Endpoint, trace: Admissi
 
 /**
  * Admits a GET or DELETE (a session's stream or its end): authentication comes before any other
- * answer, so that a client probing with GET learns it needs a token (401) rather than 405.
+ * answer, so that a client probing with GET learns it needs a token (401) rather than 405; then
+ * the same rate limits as a POST (429).
  */
-export function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
-  return authenticate(request, endpoint, trace);
+export async function admitStream(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
+  const admission = await authenticate(request, endpoint, trace);
+  await checkRateLimits(endpoint, admission, undefined, undefined);
+  return admission;
+}
+
+/**
+ * Counts `count` more requests of an admitted caller against the tenant and principal rate limits
+ * (429 once one is reached): for a request that does the work of several, such as a
+ * `subscriptions/listen` that looks up many tasks.
+ */
+export async function chargeRateLimits(endpoint: Endpoint, admission: Admission, count: number, requestId: RequestId | undefined): Promise<void> {
+  for (let i = 0; i < count; i++) await checkRateLimits(endpoint, admission, undefined, requestId);
 }
 
 /**
@@ -173,7 +199,7 @@ async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: Re
   const sessionId = (endpoint.sessions as NonNullable<Endpoint["sessions"]>).mint();
   if (!endpoint.quotaCounter) return sessionId;
   const limit = admission.quotas.sessions;
-  const lease = { kind: "sessions" as const, holder: admission.quotaHolder, id: await sessionLeaseId(sessionId), expiresAt: Date.now() + SESSION_LEASE_MS };
+  const lease = leaseFor(admission, "sessions", await sessionLeaseId(sessionId), Date.now() + SESSION_LEASE_MS);
   if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return sessionId;
   throw new ProtocolError(
     ErrorCode.RateLimited,

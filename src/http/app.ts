@@ -1,6 +1,5 @@
-/** The hono app: the MCP endpoint (POST; GET and DELETE of sessions), metadata routes, JSON 404s. */
+/** The app of an endpoint: the MCP endpoint (POST; GET and DELETE of sessions), metadata routes, JSON 404s. */
 
-import { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { admitStream, newTrace } from "./admit.ts";
@@ -8,32 +7,56 @@ import { writeAccessLog } from "./access-log.ts";
 import { preflight, withCors } from "./cors.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
 import { handlePost, type WaitUntil } from "./mcp-post.ts";
+import { checkAcceptsStream } from "./request-checks.ts";
 import { errorResponse } from "./responses.ts";
+import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
-/** The platform's waitUntil for this request, if it has one (hono throws when there is no execution context). */
-function waitUntilOf(c: { executionCtx: ExecutionContext }): WaitUntil | undefined {
-  try {
-    const ctx = c.executionCtx;
-    return (promise) => ctx.waitUntil(promise);
-  } catch {
-    return undefined;
+/**
+ * An MCP endpoint as a fetch handler: a Worker's `fetch`, or mounted in any router (for hono:
+ * `app.all("/mcp", (c) => mcp.fetch(c.req.raw, c.env, c.executionCtx))`).
+ */
+export interface McpApp {
+  fetch(request: Request, env?: unknown, ctx?: { waitUntil(promise: Promise<unknown>): void }): Promise<Response>;
+}
+
+/** The path of a request URL, without parsing the whole URL (the hot path: every request). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
   }
+  return url.slice(start, end);
 }
 
 /**
  * GET (stream, resume) and DELETE: admitted like every request (so a client without a token gets
  * 401 before anything else), then handed to the session the request names, or 405 without one.
  */
-async function handleStream(request: Request, endpoint: Endpoint): Promise<Response> {
+async function handleStream(request: Request, endpoint: Endpoint, waitUntil: WaitUntil | undefined): Promise<Response> {
   const trace = newTrace();
   trace.method = request.method;
   let response: Response;
   try {
     const admission = await admitStream(request, endpoint, trace);
     const sessionId = request.headers.get("mcp-session-id");
-    if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
+    if (endpoint.sessions && sessionId !== null && request.method === "GET") {
+      checkAcceptsStream(request);
+      // A GET stream holds a place in the caller's streams quota while it is open.
+      const place = await takeStreamPlace(endpoint, admission, undefined, waitUntil);
+      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false).catch((error: unknown) => {
+        place.release();
+        throw error;
+      });
+      response = holdWhileStreaming(forwarded, place, waitUntil);
+    } else if (endpoint.sessions && sessionId !== null && request.method === "DELETE") {
       response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
@@ -53,47 +76,45 @@ async function handleStream(request: Request, endpoint: Endpoint): Promise<Respo
 }
 
 /** Builds the app once per isolate; its `fetch` answers requests. */
-export function createMcpApp(options: McpAppOptions): Hono {
+export function createMcpApp(options: McpAppOptions): McpApp {
   return createEndpointApp(createEndpoint(options));
 }
 
 /** The app of an endpoint already resolved (the session and task objects build theirs the same way). */
-export function createEndpointApp(endpoint: Endpoint): Hono {
+export function createEndpointApp(endpoint: Endpoint): McpApp {
   const { path, policy, authorizer } = endpoint;
-  // The Host/Origin check runs inside each handler, not as middleware: one less async layer per request.
-  // Browsers get CORS headers on every answer to an allowed Origin (refusals included).
-  const guarded =
-    (handler: (request: Request) => Response | Promise<Response>) =>
-    async (c: { req: { raw: Request } }): Promise<Response> => {
-      const request = c.req.raw;
-      const refused = policy.check(request);
-      if (refused) return errorResponse(refused);
-      const response = await handler(request);
-      return request.headers.has("origin") ? withCors(request, response) : response;
-    };
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
+  // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
+  const metadataPaths = authorizer ? new Set([METADATA_PATH, `${METADATA_PATH}${authorizer.resourcePath}`]) : undefined;
+  const metadata = authorizer && JSON.stringify(authorizer.metadata);
 
-  const app = new Hono();
-  if (authorizer) {
-    // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
-    const metadata = () =>
-      new Response(JSON.stringify(authorizer.metadata), { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
-    app.get(METADATA_PATH, guarded(metadata));
-    app.get(`${METADATA_PATH}${authorizer.resourcePath}`, guarded(metadata));
-  }
-  app.post(path, (c): Response | Promise<Response> => {
-    const request = c.req.raw;
-    const refused = policy.check(request);
-    if (refused) return errorResponse(refused);
-    const answer = handlePost(request, endpoint, waitUntilOf(c));
-    return request.headers.has("origin") ? answer.then((response) => withCors(request, response)) : answer;
-  });
-  app.options(path, guarded(preflight));
-  app.all(
-    path,
-    guarded((request) => handleStream(request, endpoint)),
-  );
-  app.notFound(guarded(() => errorResponse(notFound)));
-  app.onError((error) => errorResponse(error));
-  return app;
+  const route = (request: Request, ctx: { waitUntil(promise: Promise<unknown>): void } | undefined): Response | Promise<Response> => {
+    const method = request.method;
+    const at = pathOf(request.url);
+    if (at === path) {
+      const waitUntil: WaitUntil | undefined = ctx && ((promise) => ctx.waitUntil(promise));
+      if (method === "POST") return handlePost(request, endpoint, waitUntil);
+      if (method === "OPTIONS") return preflight(request);
+      return handleStream(request, endpoint, waitUntil);
+    }
+    if (metadata !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
+      return new Response(method === "HEAD" ? null : metadata, { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+    }
+    return errorResponse(notFound);
+  };
+
+  return {
+    async fetch(request, _env, ctx) {
+      // The Host/Origin check runs first for every route; browsers get CORS headers on every
+      // answer to an allowed Origin (refusals included).
+      let response: Response;
+      try {
+        const refused = policy.check(request);
+        response = refused ? errorResponse(refused) : await route(request, ctx);
+      } catch (error) {
+        response = errorResponse(error);
+      }
+      return request.headers.has("origin") ? withCors(request, response) : response;
+    },
+  };
 }

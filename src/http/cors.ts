@@ -43,6 +43,8 @@ export function withCors(request: Request, response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set("access-control-allow-origin", origin);
   headers.set("access-control-expose-headers", EXPOSED_HEADERS);
-  headers.append("vary", "Origin");
+  // A preflight's answer already varies by Origin: say it once.
+  const vary = headers.get("vary");
+  if (vary === null || !vary.split(",").some((v) => v.trim().toLowerCase() === "origin")) headers.append("vary", "Origin");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

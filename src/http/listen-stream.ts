@@ -5,6 +5,7 @@ import type { JsonObject } from "../core/types.ts";
 import { MetaKey } from "../core/versions.ts";
 import type { ChangeSink } from "../server/notifications/change-hub.ts";
 import { Doorbell } from "../server/notifications/doorbell.ts";
+import { refreshNotifications } from "../server/notifications/refresh-notifications.ts";
 import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import { logMessage } from "./debug-log.ts";
 import { SSE_HEADERS } from "./sse-stream.ts";
@@ -147,10 +148,12 @@ export class ListenStream implements ChangeSink {
     else this.#unsubscribe = unsubscribe;
   }
 
-  ready(): void {
+  ready(missed = false): void {
     if (this.#acked || this.#ending) return;
     this.#acked = true;
     this.#message("notifications/subscriptions/acknowledged", { notifications: this.#options.filter });
+    // After the acknowledgement (nothing may precede it): list again, read again.
+    if (missed) for (const { method, params } of refreshNotifications(this.#options.filter)) this.#message(method, params);
   }
 
   send(method: string, params: JsonObject): void {

@@ -6,6 +6,7 @@ import { invalidParams } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import { declaresTasks, tasksExtensionRequired } from "../server/tasks/task-access.ts";
+import { chargeRateLimits } from "./admit.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 /** The most task ids one listen stream may ask for (each is checked against its task). */
@@ -28,6 +29,8 @@ export async function agreeTaskIds(message: InboundRequest, info: ModernRequestI
   const unique = [...new Set(taskIds)];
   if (unique.length > MAX_LISTEN_TASK_IDS)
     throw invalidParams(`params.notifications.taskIds names ${unique.length} tasks; one stream may follow at most ${MAX_LISTEN_TASK_IDS}`);
+  // Each id is looked up (a task object each, for ids that prove themselves): each counts as a request.
+  await chargeRateLimits(endpoint, admission, unique.length, message.id);
   const gateway = endpoint.tasks;
   const owned = gateway ? await Promise.all(unique.map(async (id) => ((await gateway.get(admission, id)) === undefined ? undefined : id))) : [];
   const agreed = owned.filter((id): id is string => id !== undefined);

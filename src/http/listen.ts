@@ -30,6 +30,8 @@ export interface ListenOptions extends ListenSettings {
   debug: boolean;
   /** The listen request's signal: the stream and its subscription are released when it aborts. */
   signal?: AbortSignal | undefined;
+  /** Called once when the stream has let go of everything (its quota place is freed then). */
+  onClose?: () => void;
 }
 
 let open = 0;
@@ -56,7 +58,10 @@ export function listen(message: InboundRequest, source: ChangeSource, options: L
     maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     pollMs: crossRequestWakeSupported() ? undefined : FALLBACK_POLL_MS,
-    onDispose: () => open--,
+    onDispose: () => {
+      open--;
+      options.onClose?.();
+    },
   });
   stream.attach(source.subscribe(filter, stream));
   return stream.response;

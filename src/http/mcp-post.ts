@@ -14,6 +14,7 @@ import { listen } from "./listen.ts";
 import { agreeTaskIds } from "./listen-tasks.ts";
 import type { RequestObservation, WaitUntil } from "./observer.ts";
 import { headerReader } from "./request-checks.ts";
+import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
 export type { WaitUntil } from "./observer.ts";
@@ -52,11 +53,19 @@ async function route(
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
   if (info.era === "modern" && message.method === "subscriptions/listen") {
-    return listen(await agreeTaskIds(message, info, admission, endpoint), endpoint.relay ?? endpoint.server.changes, {
-      ...endpoint.listen,
-      debug: endpoint.debug,
-      signal: request.signal,
-    });
+    const agreed = await agreeTaskIds(message, info, admission, endpoint);
+    const place = await takeStreamPlace(endpoint, admission, message.id, waitUntil);
+    try {
+      return listen(agreed, endpoint.relay ?? endpoint.server.changes, {
+        ...endpoint.listen,
+        debug: endpoint.debug,
+        signal: request.signal,
+        onClose: () => place.release(),
+      });
+    } catch (error) {
+      place.release();
+      throw error;
+    }
   }
   const exchange = new Exchange(request, endpoint, {
     era: info.era,
@@ -79,9 +88,11 @@ async function toSession(request: Request, endpoint: Endpoint, admitted: Admitte
   const sessions = endpoint.sessions as NonNullable<Endpoint["sessions"]>;
   const { newSession } = admitted;
   if (newSession !== undefined) {
-    const response = await sessions.forward(newSession, request, admitted.text, admitted.admission, true).catch((error: unknown) => errorResponse(error));
-    // A session that did not open gives its quota place back.
-    if (!response.ok && endpoint.quotaCounter) await endpoint.quotaCounter.release(endpoint.tenant, await sessionLeaseId(newSession));
+    const id = admitted.message.kind === "request" ? admitted.message.id : undefined;
+    const response = await sessions.forward(newSession, request, admitted.text, admitted.admission, true).catch((error: unknown) => errorResponse(error, id));
+    // Only an opened session answers with its id: any other answer (a refusal, whatever its status) gives the quota place back.
+    if (!response.headers.has("mcp-session-id") && endpoint.quotaCounter)
+      await endpoint.quotaCounter.release(endpoint.tenant, await sessionLeaseId(newSession));
     return response;
   }
   const sessionId = headerReader(request)("mcp-session-id");

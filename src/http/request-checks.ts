@@ -44,6 +44,15 @@ export function checkAccept(request: Request): void {
   }
 }
 
+/** Throws 406 unless the client accepts an SSE stream (a session's GET opens one: 2025-11-25 transports, "Listening for Messages"). */
+export function checkAcceptsStream(request: Request): void {
+  if (!mediaTypes(request.headers.get("accept")).some((t) => t === "text/event-stream" || t === "text/*" || t === "*/*")) {
+    throw new ProtocolError(ErrorCode.InvalidRequest, `Not Acceptable: a GET opens an SSE stream, so the Accept header must list text/event-stream`, {
+      status: 406,
+    });
+  }
+}
+
 /** Throws 415 unless the body is declared as JSON in UTF-8. */
 export function checkContentType(request: Request): void {
   const header = request.headers.get("content-type");

@@ -31,10 +31,25 @@ export function callContext(ctx: HandlerContext): ServiceCallContext {
   return context;
 }
 
-/** A service module failed (threw, timed out, answered nonsense): its message names the module. */
+/**
+ * A service module failed (threw, timed out, answered nonsense). Its message names the module
+ * and is safe to show a client; what the service said, which may hold anything (a connection
+ * string, a stack), is only in `cause` and in the log.
+ */
 export class ModuleFailure extends Error {
   override readonly name = "ModuleFailure";
   readonly code = "ERR_MODULE";
+}
+
+/** The text of whatever a service threw, for the log only. */
+function detail(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Logs what a service threw, with the module and the operation, and returns the failure a client may see. */
+export function serviceFailure(module: string, what: string, error: unknown, shown = `module ${module} failed`): ModuleFailure {
+  console.error(`edge-mcp: module ${module}: ${what} failed: ${detail(error)}`);
+  return new ModuleFailure(shown, { cause: error });
 }
 
 /** Races a call against a timeout; the error names the module. */
@@ -69,14 +84,14 @@ export async function describeService(service: ToolService, module: string, time
     return checkCatalog(await withTimeout(service.describe(), timeoutMs, module, "describe()"), module);
   } catch (error) {
     if (error instanceof DefinitionError || error instanceof ModuleFailure) throw error;
-    throw new ModuleFailure(`module ${module}: describe() failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw serviceFailure(module, "describe()", error, `module ${module}: describe() failed`);
   }
 }
 
 /**
  * The tools of a service module: each validates its arguments locally (with the listed schema),
  * then calls the service. A service that throws or hangs yields an `isError` result naming the
- * module; the other tools are untouched.
+ * module (what it threw is logged, never relayed); the other tools are untouched.
  */
 export function serviceTools(service: ToolService, catalog: ServiceCatalog, options: ServiceModuleOptions): ToolDefinition[] {
   return catalog.tools.map((tool) =>
@@ -95,7 +110,7 @@ export function serviceTools(service: ToolService, catalog: ServiceCatalog, opti
           return await (ctx.taskId === undefined ? withTimeout(call, options.timeoutMs, options.name, `tool ${tool.name}`) : call);
         } catch (error) {
           if (error instanceof ModuleFailure) throw error;
-          throw new ModuleFailure(`module ${options.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+          throw serviceFailure(options.name, `tool ${tool.name}`, error);
         }
       },
     }),

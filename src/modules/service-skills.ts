@@ -4,7 +4,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { isObject } from "../core/json.ts";
 import type { SkillDefinition, SkillFile } from "../server/skills/skill.ts";
 import type { ServiceSkill, ToolService } from "./service-contract.ts";
-import { ModuleFailure, callContext, withTimeout, type ServiceModuleOptions } from "./service-module.ts";
+import { ModuleFailure, callContext, serviceFailure, withTimeout, type ServiceModuleOptions } from "./service-module.ts";
 
 /** A listed skill the runtime cannot serve, and why (logged; the module's other skills are served). */
 export interface RefusedServiceSkill {
@@ -69,12 +69,18 @@ export function serviceSkills(
               `readSkillFile(${listedAs}, ${file.path})`,
             );
           } catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
-            console.error(`edge-mcp: module ${options.name}: skill ${listedAs}: file ${file.path}: ${reason}`);
-            throw new ProtocolError(
-              ErrorCode.InternalError,
-              error instanceof ModuleFailure ? reason : `module ${options.name} failed to read ${file.path} of skill ${listedAs}: ${reason}`,
-            );
+            // Our own failures (timeout, no reader) are safe to show; what the service threw is logged only.
+            const failure =
+              error instanceof ModuleFailure
+                ? error
+                : serviceFailure(
+                    options.name,
+                    `readSkillFile(${listedAs}, ${file.path})`,
+                    error,
+                    `module ${options.name} failed to read ${file.path} of skill ${listedAs}`,
+                  );
+            if (failure === error) console.error(`edge-mcp: module ${options.name}: skill ${listedAs}: file ${file.path}: ${failure.message}`);
+            throw new ProtocolError(ErrorCode.InternalError, failure.message);
           }
         },
       };

@@ -12,7 +12,10 @@ import type { TransportContext } from "./context/transport.ts";
 import type { ChangeHub } from "./notifications/change-hub.ts";
 import type { PromptRegistry } from "./prompts/prompt-registry.ts";
 import type { MethodResult } from "./raw-result.ts";
-import type { ResourceDefinition } from "./resources/resource.ts";
+import type { PagedListOptions } from "./lists/paged-list.ts";
+import type { PromptDefinition } from "./prompts/prompt.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
+import type { Skill, SkillLimits } from "./skills/skill.ts";
 import type { ResourceRegistry } from "./resources/resource-registry.ts";
 import type { SkillRegistry } from "./skills/skill-registry.ts";
 import type { CompiledTool } from "./tools/compile-tool.ts";
@@ -25,13 +28,47 @@ export type Method = (request: InboundRequest, ctx: TransportContext) => MethodR
 /** A method table entry: its name and what answers it. */
 export type MethodEntry = readonly [name: string, method: Method];
 
-/** What a server gives its features once its declarations are compiled. */
+/**
+ * Marks a declaration with the features it needs: `defineResource`, `definePrompt` and
+ * `defineSkill` mark theirs, so that a server brings the code of resources, prompts and skills
+ * into a Worker's bundle only when it declares any.
+ */
+export const FEATURES: unique symbol = Symbol.for("edge-mcp.features");
+
+/** A declaration that may name the features it needs. */
+export interface NeedsFeatures {
+  readonly [FEATURES]?: readonly Feature[];
+}
+
+/** The declaration with the features it needs named on it (an enumerable symbol key: spreads keep it, JSON leaves it out). */
+export function needing<T extends object>(declaration: T, features: readonly Feature[]): T {
+  return { ...declaration, [FEATURES]: features };
+}
+
+/** The declarations of a server that features compile (see `ServerOptions`). */
+export interface Declarations {
+  readonly resources?: readonly ResourceDefinition[] | undefined;
+  readonly resourceTemplates?: readonly ResourceTemplateDefinition[] | undefined;
+  readonly prompts?: readonly PromptDefinition[] | undefined;
+  readonly skills?: readonly Skill[] | undefined;
+  readonly skillLimits?: SkillLimits | undefined;
+}
+
+/** What a server gives its features as it installs them, in rank order. */
 export interface FeatureHost {
   readonly info: Implementation;
+  readonly declarations: Declarations;
+  /** Resources that features add (their own `resources` and skill files), read by the resources feature. */
+  readonly addedResources: ResourceDefinition[];
+  /** List settings every registry shares (page sizes, the 2026 tail, the cursor scope). */
+  readonly lists: PagedListOptions;
   readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
-  readonly skills: SkillRegistry;
+  /** Set by the resources feature, when installed. */
+  resources?: ResourceRegistry;
+  /** Set by the prompts feature, when installed. */
+  prompts?: PromptRegistry;
+  /** Set by the skills feature, when installed. */
+  skills?: SkillRegistry;
   /** The server's own change feed (a request may carry another: `ctx.changes`). */
   readonly changes: ChangeHub;
   /** 2026-07-28 caching hints of list, read and discover results. */
@@ -86,6 +123,10 @@ export interface FeatureParts {
 export interface Feature {
   /** Names the feature in errors (a method declared twice) and logs. */
   readonly name: string;
+  /** Install order (built-ins: skills 10, resources 20, prompts 30, completions 40, tasks 50; default 100). */
+  readonly rank?: number;
+  /** Features it needs installed with it (an app's resources need the resources feature). */
+  readonly requires?: readonly Feature[];
   /** Tools it adds to the server, compiled and checked with the server's own. */
   readonly tools?: readonly ToolDefinition[];
   /** Resources it adds to the server. */

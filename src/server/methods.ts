@@ -74,7 +74,8 @@ export function createMethods(lifecycle: LifecycleParts, installed: readonly (Fe
 
   const initialize: Method = (request, ctx) => {
     const requested = param(request, "protocolVersion");
-    if (typeof requested !== "string") throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`);
+    if (typeof requested !== "string")
+      throw invalidParams(`initialize needs params.protocolVersion (a string such as "2025-11-25")`, { status: 400, requestId: request.id });
     // Answer with the requested version when we speak it, else our newest legacy one (2025-11-25 lifecycle).
     const served = ctx.endpoint.revisions;
     const allowed = served === undefined ? LEGACY_VERSIONS : LEGACY_VERSIONS.filter((v) => served.has(v));

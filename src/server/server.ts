@@ -8,22 +8,16 @@ import { MetaKey } from "../core/versions.ts";
 import { ChangeHub } from "./notifications/change-hub.ts";
 import { handlerContextFactory, type HandlerContextFactory } from "./context/create-handler-context.ts";
 import type { Era } from "./context/handler-context.ts";
-import type { Feature, FeatureHost, FeatureParts, Method, ToolCallHook } from "./feature.ts";
+import { DefinitionError } from "../core/definition-error.ts";
+import { FEATURES, type Feature, type FeatureHost, type FeatureParts, type Method, type NeedsFeatures, type ToolCallHook } from "./feature.ts";
 import { createMethods } from "./methods.ts";
-import { completionsFeature } from "./completions/completions-feature.ts";
-import { promptsFeature } from "./prompts/prompts-feature.ts";
-import { resourcesFeature } from "./resources/resources-feature.ts";
-import { skillsFeature } from "./skills/skills-feature.ts";
 import { tasksFeature } from "./tasks/tasks-feature.ts";
 import { toolsFeature } from "./tools/tools-feature.ts";
 import type { TransportContext } from "./context/transport.ts";
 import type { PromptDefinition } from "./prompts/prompt.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
-import { PromptRegistry } from "./prompts/prompt-registry.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
-import { ResourceRegistry } from "./resources/resource-registry.ts";
 import type { Skill, SkillLimits } from "./skills/skill.ts";
-import { SkillRegistry } from "./skills/skill-registry.ts";
 import { ToolRegistry, type UnavailableModule } from "./tools/tool-registry.ts";
 import type { ToolSearch } from "./tools/tool-search.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
@@ -62,7 +56,7 @@ export interface ServerOptions {
   unavailableModules?: readonly UnavailableModule[];
   /**
    * Tool search, off by default: `toolSearch(options)` adds `search_tools`, `describe_tools` and
-   * `call_tool` (see README, "Tool search"). Servers without it do not bundle its code.
+   * `call_tool` (see docs/tool-search.md). Servers without it do not bundle its code.
    */
   toolSearch?: ToolSearch;
   /**
@@ -77,9 +71,6 @@ export interface ServerOptions {
 export interface McpServer {
   readonly info: Implementation;
   readonly tools: ToolRegistry;
-  readonly resources: ResourceRegistry;
-  readonly prompts: PromptRegistry;
-  readonly skills: SkillRegistry;
   /** Announce list changes and resource updates to listening clients. */
   readonly changes: ChangeHub;
   /** Runs one request; throws {@link ProtocolError} for JSON-RPC errors. */
@@ -90,8 +81,35 @@ export interface McpServer {
   readonly handlerContext: HandlerContextFactory;
 }
 
-/** Built-in features after tools, always installed; each brings nothing when the server declares nothing of its kind. */
-const BUILT_IN: readonly Feature[] = [resourcesFeature, promptsFeature, completionsFeature, skillsFeature, tasksFeature];
+/**
+ * The features a server installs besides tools: those its declarations name (`defineResource`,
+ * `definePrompt`, `defineSkill` mark theirs, so a Worker bundles only what it declares), tasks, and
+ * the extensions it is given, with what they require, in rank order.
+ */
+function featuresOf(options: ServerOptions): Feature[] {
+  const wanted = new Set<Feature>([tasksFeature]);
+  const add = (feature: Feature): void => {
+    if (wanted.has(feature)) return;
+    wanted.add(feature);
+    for (const required of feature.requires ?? []) add(required);
+  };
+  const kinds: [string, readonly object[] | undefined, string][] = [
+    ["resources", options.resources, "defineResource"],
+    ["resources", options.resourceTemplates, "defineResourceTemplate"],
+    ["prompts", options.prompts, "definePrompt"],
+    ["skills", options.skills, "defineSkill"],
+  ];
+  for (const [, declarations] of kinds)
+    for (const declaration of declarations ?? []) for (const feature of (declaration as NeedsFeatures)[FEATURES] ?? []) add(feature);
+  for (const feature of options.features ?? []) add(feature);
+  const names = new Set([...wanted].map((feature) => feature.name));
+  for (const [kind, declarations, define] of kinds) {
+    if ((declarations?.length ?? 0) > 0 && !names.has(kind)) {
+      throw new DefinitionError(`${kind} must be declared with ${define}(…): a plain object does not bring the ${kind} feature into the server`);
+    }
+  }
+  return [...wanted].sort((a, b) => (a.rank ?? 100) - (b.rank ?? 100));
+}
 
 /**
  * Compiles a server: validates every declaration; validators, list pages and the search index
@@ -120,10 +138,6 @@ export function createServer(options: ServerOptions): McpServer {
     unavailable: options.unavailableModules ?? [],
     search: options.toolSearch,
   });
-  const skills = new SkillRegistry(options.skills ?? [], listOptions, options.skillLimits);
-  const declaredResources = [...(options.resources ?? []), ...extra.flatMap((feature) => feature.resources ?? []), ...skills.resources()];
-  const resources = new ResourceRegistry(declaredResources, options.resourceTemplates ?? [], listOptions);
-  const prompts = new PromptRegistry(options.prompts ?? [], listOptions);
   const changes = new ChangeHub();
 
   // The seam: every feature is installed once; the handler context is made once every feature has said what it adds.
@@ -133,15 +147,15 @@ export function createServer(options: ServerOptions): McpServer {
   };
   const host: FeatureHost = {
     info,
+    declarations: options,
+    addedResources: extra.flatMap((feature) => feature.resources ?? []),
+    lists: listOptions,
     tools,
-    resources,
-    prompts,
-    skills,
     changes,
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
   };
-  const features = [toolsFeature(() => hooks), ...BUILT_IN, ...extra];
+  const features = [toolsFeature(() => hooks), ...featuresOf(options)];
   const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
   const members = new Map<string, (transport: TransportContext) => unknown>();
   for (const parts of installed) {
@@ -156,9 +170,6 @@ export function createServer(options: ServerOptions): McpServer {
   return {
     info,
     tools,
-    resources,
-    prompts,
-    skills,
     changes,
     hasMethod: (method, era) => table(era).has(method),
     handlerContext: host.handlerContext,

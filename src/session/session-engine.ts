@@ -2,15 +2,16 @@
 
 import type { Admission } from "../core/admission.ts";
 import { constantTimeEqual, sha256Hex } from "../core/bytes.ts";
-import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
+import { ErrorCode, ProtocolError, invalidParams, invalidRequest } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest, type RequestId } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { Exchange } from "../http/exchange.ts";
-import { errorResponse, jsonResponse, resultMessage } from "../http/responses.ts";
+import { errorResponse, jsonResponse, resultMessage, toProtocolError } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
+import { refreshNotifications } from "../server/notifications/refresh-notifications.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";
@@ -123,7 +124,17 @@ export class SessionEngine {
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
     const exchange = this.#exchange(request, message, undefined, call.admission, endpoint);
-    const result = (await endpoint.server.handle(message, exchange)) as JsonObject;
+    let result: JsonObject;
+    try {
+      result = (await endpoint.server.handle(message, exchange)) as JsonObject;
+    } catch (error) {
+      // A refused initialize opens no session: 400 (unless the refusal says otherwise), with the request's id.
+      const refusal = toProtocolError(error);
+      return errorResponse(
+        refusal.status === 200 ? new ProtocolError(refusal.code, refusal.message, { status: 400, data: refusal.data, cause: error }) : refusal,
+        message.id,
+      );
+    }
     const params = message.params ?? {};
     const now = this.#now();
     const idHash = await sha256Hex(call.sessionId);
@@ -201,11 +212,8 @@ export class SessionEngine {
       send,
       // What the lost hub may have dropped is announced again: list changes and updates are
       // idempotent (the client lists or reads again), and 2025 clients have no other way to learn it.
-      ready: () => {
-        if (!again) return;
-        for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"])
-          send(method, {});
-        for (const uri of filter.resourceSubscriptions) send("notifications/resources/updated", { uri });
+      ready: (missed) => {
+        if (again || missed) for (const { method, params } of refreshNotifications(filter)) send(method, params);
       },
       // The hub went away (reset, eviction, deploy): subscribe again after 1 to 5 s, spread so
       // that a hub's sessions do not all come back at once.
@@ -235,9 +243,13 @@ export class SessionEngine {
   async #post(request: Request, record: SessionRecord, admission: Admission, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind === "response") {
-      if (!this.#pending.settle(message.id, message.result, message.error)) {
-        throw invalidRequest(`No request with id ${JSON.stringify(message.id)} is waiting for a response in this session`);
+      const settled = this.#pending.settle(message.id, message.result, message.error);
+      if (settled.ok === false && settled.malformed !== undefined) {
+        throw invalidParams(`The response to ${JSON.stringify(message.id)} does not answer its request: ${settled.malformed}; it counts as no answer`, {
+          status: 400,
+        });
       }
+      if (!settled.ok) throw invalidRequest(`No request with id ${JSON.stringify(message.id)} is waiting for a response in this session`);
       return new Response(null, { status: 202 });
     }
     if (message.kind === "notification") {

@@ -1,6 +1,7 @@
 /** Server→client requests in a legacy session: sent on the request's SSE stream, answered by a later POST. */
 
 import type { RequestId } from "../core/jsonrpc.ts";
+import { answerProblem } from "../server/inputs/input-answer.ts";
 import { clientSupports, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
 import type { JsonObject } from "../core/types.ts";
 import type { TraceCarrier } from "../core/admission.ts";
@@ -8,7 +9,12 @@ import type { TraceCarrier } from "../core/admission.ts";
 interface Waiter {
   resolve(result: unknown): void;
   reject(error: Error): void;
+  /** Why a result does not answer the request (then it counts as no answer), or undefined. */
+  problem?(result: unknown): string | undefined;
 }
+
+/** What became of a client's response: delivered, refused as malformed (the wait failed), or nothing waited on it. */
+export type Settled = { ok: true } | { ok: false; malformed?: string };
 
 /** The requests this session sent and still waits on, by JSON-RPC id. */
 export class PendingRequests {
@@ -28,19 +34,28 @@ export class PendingRequests {
     this.#waiting.delete(id);
   }
 
-  /** Delivers the client's response; false when nothing waits on that id. */
-  settle(id: RequestId, result: unknown, error: unknown): boolean {
+  /**
+   * Delivers the client's response. A result that does not answer the request (an elicitation
+   * answer without a valid action, or whose content does not match `requestedSchema`) counts as
+   * no answer: the wait fails as it would on a timeout, and the caller learns why.
+   */
+  settle(id: RequestId, result: unknown, error: unknown): Settled {
     const waiter = this.#waiting.get(id);
-    if (!waiter) return false;
+    if (!waiter) return { ok: false };
     this.#waiting.delete(id);
     if (error !== undefined) {
       const message =
         typeof error === "object" && error !== null && typeof (error as JsonObject)["message"] === "string" ? (error as JsonObject)["message"] : "error";
       waiter.reject(new Error(`the client answered with an error: ${String(message)}`));
-    } else {
-      waiter.resolve(result);
+      return { ok: true };
     }
-    return true;
+    const malformed = waiter.problem?.(result);
+    if (malformed !== undefined) {
+      waiter.reject(new Error(`the client's answer was malformed (${malformed}); it counts as no answer`));
+      return { ok: false, malformed };
+    }
+    waiter.resolve(result);
+    return { ok: true };
   }
 
   /** Fails every waiter (the session ended). */
@@ -103,6 +118,7 @@ export function createSessionInputs(options: SessionInputOptions): InputChannel 
           done();
           reject(error);
         },
+        problem: (result) => answerProblem(input, result),
       });
       options.send(JSON.stringify({ jsonrpc: "2.0", id, method: input.method, params: withTrace(input.params, options.trace) }));
     });

@@ -8,6 +8,7 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { toProtocolError } from "../http/responses.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { callTool, capResult } from "../server/tools/call-tool.ts";
+import { leaseFor } from "../server/state/quotas.ts";
 import { isTerminal, type TaskStart, type TaskStatus } from "../server/tasks/task-access.ts";
 import { TaskInputs } from "./task-inputs.ts";
 import { detailedTask, expiresAt, taskView, type TaskRecord, type TaskStorage } from "./task-record.ts";
@@ -82,7 +83,7 @@ export class TaskEngine {
     const now = this.#now();
     const leaseId = await sha256Hex(taskId);
     const limit = admission.quotas.tasks;
-    const lease = { kind: "tasks" as const, holder: admission.quotaHolder, id: leaseId, expiresAt: now + settings.ttlMs };
+    const lease = leaseFor(admission, "tasks", leaseId, now + settings.ttlMs);
     if (endpoint.quotaCounter && !(await endpoint.quotaCounter.acquire(admission.tenant, lease, limit))) return { ok: false, quota: limit };
     const record: TaskRecord = {
       taskId,

@@ -1,7 +1,8 @@
 /** Input during a task: questions wait as `inputRequests` until `tasks/update` brings their answers. */
 
 import type { JsonObject } from "../core/types.ts";
-import { checkCapabilities, isValidAnswer, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
+import { isValidAnswer } from "../server/inputs/input-answer.ts";
+import { checkCapabilities, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
 
 interface Waiter {
   keys: readonly string[];

@@ -27,7 +27,7 @@ export interface TenantLimits {
   toolTimeoutMs?: number;
 }
 
-/** Live handles, sessions and tasks a principal, and the whole tenant, may hold (defaults: DEFAULT_QUOTAS). */
+/** Live handles, sessions, tasks and listen streams a principal, all anonymous callers, and the whole tenant may hold (defaults: DEFAULT_QUOTAS). */
 export type TenantQuotas = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 /** Rate limiting bindings (Workers rate limiting API), each with its own limit and period. */
@@ -74,7 +74,7 @@ export interface TenantConfig {
   tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
-  /** Tool search over the tenant's tools: `{}` turns it on (see README, "Tool search"). */
+  /** Tool search over the tenant's tools: `{}` turns it on (see docs/tool-search.md). */
   toolSearch?: ToolSearchOptions;
   notifications?: TenantNotifications;
 }
@@ -129,10 +129,11 @@ function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
   const quotas: TenantQuotas = {};
   for (const [kind, limit] of Object.entries(value)) {
     if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) fail(`quotas.${kind}`, `is not a known quota (${Object.keys(DEFAULT_QUOTAS).join(", ")})`);
-    if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal and/or perTenant");
-    const parsed: { perPrincipal?: number; perTenant?: number } = {};
+    if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal, perTenant and/or anonymous");
+    const parsed: { perPrincipal?: number; perTenant?: number; anonymous?: number } = {};
     for (const [key, n] of Object.entries(limit)) {
-      if (key !== "perPrincipal" && key !== "perTenant") fail(`quotas.${kind}.${key}`, "is not a known field (perPrincipal, perTenant)");
+      if (key !== "perPrincipal" && key !== "perTenant" && key !== "anonymous")
+        fail(`quotas.${kind}.${key}`, "is not a known field (perPrincipal, perTenant, anonymous)");
       parsed[key] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
     }
     quotas[kind as QuotaKind] = parsed;

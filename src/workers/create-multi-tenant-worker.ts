@@ -1,10 +1,9 @@
 /** The multi-tenant Worker entry: tenants from bindings, each with its own server, modules and limits. */
 
-import type { Hono } from "hono";
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Implementation } from "../core/types.ts";
-import { createEndpointApp } from "../http/app.ts";
+import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createAuthorizer } from "../http/authorizer.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
@@ -71,7 +70,7 @@ function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | un
 
 interface TenantState {
   config: { get(): Promise<TenantDirectory> };
-  apps: WeakMap<McpServer, Map<string, Hono>>;
+  apps: WeakMap<McpServer, Map<string, McpApp>>;
 }
 
 const states = new WeakMap<MultiTenantWorkerOptions, WeakMap<object, TenantState>>();
@@ -218,8 +217,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     server: McpServer,
     tenant: TenantConfig,
     path: string,
-    apps: WeakMap<McpServer, Map<string, Hono>>,
-  ): Hono => {
+    apps: WeakMap<McpServer, Map<string, McpApp>>,
+  ): McpApp => {
     let byPath = apps.get(server);
     if (!byPath) {
       byPath = new Map();

@@ -1,8 +1,7 @@
 /** The Worker entry: builds the MCP app once per isolate from the server and the env vars. */
 
-import type { Hono } from "hono";
 import { DefinitionError } from "../core/definition-error.ts";
-import { createEndpointApp } from "../http/app.ts";
+import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
@@ -60,7 +59,7 @@ export function durableBindings(
   const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
   if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
     throw new DefinitionError(
-      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see README, Quotas)",
+      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
     );
   }
   return {
@@ -122,7 +121,7 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  */
 export function createWorker<E extends McpEnv = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions = {}): McpWorker<E> {
   const mcp = compiled(server);
-  const apps = new WeakMap<object, Hono>();
+  const apps = new WeakMap<object, McpApp>();
   return {
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);

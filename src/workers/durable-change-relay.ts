@@ -7,6 +7,7 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/notifications/change-relay.ts";
 import type { ChangeSink } from "../server/notifications/change-hub.ts";
 import { crossRequestWakeSupported } from "../server/notifications/doorbell.ts";
+import { publishWithRetries } from "../server/notifications/publish-retry.ts";
 import { SharedSubscription, type HubPosition } from "../server/notifications/shared-subscription.ts";
 import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
 import type { McpNotificationHub } from "./notification-hub.ts";
@@ -103,7 +104,10 @@ export function durableChangeRelay(
   return {
     async publish(method, params) {
       const shards = await shardCount();
-      await Promise.all(Array.from({ length: shards }, (_, shard) => hub(shard).publish(method, params)));
+      // A hub being reset or redeployed refuses the call: each shard is retried with a fresh stub.
+      await Promise.all(
+        Array.from({ length: shards }, (_, shard) => publishWithRetries(`${method} (hub ${hubName(tenant, shard)})`, () => hub(shard).publish(method, params))),
+      );
     },
     subscribe(filter: SubscriptionFilter, sink: ChangeSink) {
       if (fixed !== undefined) return source(fixed).subscribe(filter, sink);

@@ -21,7 +21,7 @@ export interface McpEnv {
   MCP_SESSIONS?: DurableObjectNamespace;
   /** The McpNotificationHub namespace: change notifications reach listeners on every isolate (optional). */
   MCP_NOTIFICATIONS?: DurableObjectNamespace<McpNotificationHub>;
-  /** Hub objects the notifications are spread over, 1 to 64 (default 1): see "Change notifications" in the README. */
+  /** Hub objects the notifications are spread over, 1 to 64 (default 1): see docs/notifications.md. */
   MCP_NOTIFICATION_SHARDS?: string;
   /** The McpHandleObject namespace behind `ctx.handles` (optional). */
   MCP_HANDLES?: DurableObjectNamespace<McpHandleObject>;

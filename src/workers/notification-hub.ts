@@ -3,12 +3,15 @@
  * isolate holding listeners (one object per tenant, or per shard of a tenant: see
  * durable-change-relay.ts).
  *
- * Storage: none. Subscriptions are open streams held in memory, plus the last RECENT notifications
+ * Storage: one key, `listening` (true while the object has subscribers; written when the count
+ * leaves or reaches zero), so that an instance knows it replaced one that had listeners (a reset,
+ * a redeploy) and tells its subscribers to refresh. Subscriptions are open streams held in memory, plus the last RECENT notifications
  * (numbered, for a subscription that resumes after a handover between listeners) under an epoch
  * that is new each time the object starts. When the object is reset, evicted or redeployed, the
  * streams end; relays then end their listen streams gracefully and clients reconnect.
  * Lifecycle: `fetch` opens a subscription (an NDJSON stream read inside the subscriber's request:
- * first `{"hub":{epoch,seq,resumed}}`, then `{"seq","method","params"}` lines and a blank heartbeat
+ * first `{"hub":{epoch,seq,resumed,restartedAgo?}}` (restartedAgo: ms since this instance started,
+ * when it replaced one that had listeners), then `{"seq","method","params"}` lines and a blank heartbeat
  * line every 5 s); `publish()` (RPC) numbers a notification and writes it to every subscription,
  * coalescing list changes; `stats()` (RPC) reports the open subscriptions.
  */
@@ -37,6 +40,8 @@ const RECENT_MS = 60_000;
  * twice per window: the first at once, the last of the rest when the window closes.
  */
 export const COALESCE_MS = 100;
+/** Storage key: true while the object has subscribers (see the header). */
+const LISTENING = "listening";
 /** Chunks queued to one subscription whose isolate stopped reading before the hub drops it. */
 const MAX_BACKLOG = 4096;
 
@@ -46,11 +51,21 @@ interface Window {
 
 export class McpNotificationHub extends DurableObject {
   readonly #epoch = crypto.randomUUID();
+  readonly #startedAt = Date.now();
+  /** This instance replaced one that had listeners: what was published while it restarted may be lost. */
+  #restarted = false;
   #seq = 0;
   readonly #recent: { seq: number; at: number; bytes: Uint8Array }[] = [];
   readonly #subscribers = new Set<ReadableStreamDefaultController<Uint8Array>>();
   readonly #windows = new Map<string, Window>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.#restarted = (await ctx.storage.get(LISTENING)) === true;
+    });
+  }
 
   /** Opens a subscription; `?epoch=E&after=N` resumes after notification N of epoch E when the hub still holds what followed. */
   override fetch(request: Request): Response {
@@ -63,8 +78,10 @@ export class McpNotificationHub extends DurableObject {
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         self = controller;
-        controller.enqueue(encoder.encode(`${JSON.stringify({ hub: { epoch: this.#epoch, seq: this.#seq, resumed } })}\n`));
+        const hello = { epoch: this.#epoch, seq: this.#seq, resumed, ...(this.#restarted ? { restartedAgo: Date.now() - this.#startedAt } : {}) };
+        controller.enqueue(encoder.encode(`${JSON.stringify({ hub: hello })}\n`));
         if (resumed) for (const line of this.#recent) if (line.seq > after) controller.enqueue(line.bytes);
+        if (this.#subscribers.size === 0) void this.ctx.storage.put(LISTENING, true);
         this.#subscribers.add(controller);
         this.#heartbeat ??= setInterval(() => this.#write(encoder.encode("\n")), HEARTBEAT_MS);
       },
@@ -142,8 +159,9 @@ export class McpNotificationHub extends DurableObject {
   }
 
   #drop(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.#subscribers.delete(controller);
-    if (this.#subscribers.size === 0 && this.#heartbeat !== undefined) {
+    if (!this.#subscribers.delete(controller) || this.#subscribers.size > 0) return;
+    void this.ctx.storage.delete(LISTENING);
+    if (this.#heartbeat !== undefined) {
       clearInterval(this.#heartbeat);
       this.#heartbeat = undefined;
     }

@@ -1,8 +1,10 @@
 /**
- * McpQuotaObject: one Durable Object per tenant that counts the live handles and sessions of
- * the tenant and of each of its callers, so that every isolate sees the same count.
+ * McpQuotaObject: one Durable Object per tenant that counts the live handles, sessions, tasks and
+ * listen streams of the tenant, of its anonymous callers together and of each caller, so that
+ * every isolate sees the same count.
  *
- * Storage (SQLite): table `leases(id, kind, holder, expires_at)`, one row per live thing; a
+ * Storage (SQLite): table `leases(id, kind, holder, expires_at, anonymous)`, one row per live
+ * thing (`anonymous` is 1 for an anonymous caller's, added to tables made before it with 0); a
  * lease whose `expires_at` has passed no longer counts and is deleted on the next acquire.
  * Lifecycle: a lease is taken when a handle is created or a session opened (admission), moved
  * forward while a session is in use, and released when the handle is deleted or the session
@@ -12,7 +14,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
-import type { QuotaCounter, QuotaLease } from "../server/state/quotas.ts";
+import { anonymousLimit, type QuotaCounter, type QuotaLease } from "../server/state/quotas.ts";
 
 export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
@@ -21,6 +23,8 @@ export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
     sql.exec("CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, kind TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)");
     sql.exec("CREATE INDEX IF NOT EXISTS leases_by_holder ON leases (kind, holder)");
     sql.exec("CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases (expires_at)");
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(leases)").toArray();
+    if (!columns.some((column) => column.name === "anonymous")) sql.exec("ALTER TABLE leases ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0");
   }
 
   /** Takes a place for the lease unless the holder or the tenant is at its limit (RPC). */
@@ -31,7 +35,17 @@ export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
     if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND holder = ? AND id != ?", lease.kind, lease.holder, lease.id) >= limit.perPrincipal)
       return false;
     if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND id != ?", lease.kind, lease.id) >= limit.perTenant) return false;
-    sql.exec("INSERT OR REPLACE INTO leases (id, kind, holder, expires_at) VALUES (?, ?, ?, ?)", lease.id, lease.kind, lease.holder, lease.expiresAt);
+    const anonymous = lease.anonymous === true;
+    if (anonymous && count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND anonymous = 1 AND id != ?", lease.kind, lease.id) >= anonymousLimit(limit))
+      return false;
+    sql.exec(
+      "INSERT OR REPLACE INTO leases (id, kind, holder, expires_at, anonymous) VALUES (?, ?, ?, ?, ?)",
+      lease.id,
+      lease.kind,
+      lease.holder,
+      lease.expiresAt,
+      anonymous ? 1 : 0,
+    );
     return true;
   }
 

@@ -41,7 +41,9 @@ export function durableSessionGateway(namespace: DurableObjectNamespace): Sessio
       }
       const init: RequestInit = { method: request.method, headers };
       if (body !== undefined) init.body = body;
-      return namespace.get(id).fetch("https://session.edge-mcp.internal/mcp", init);
+      // The public URL the client used: challenges built in the session (call_tool's 403) name
+      // their resource_metadata from it, as the Worker's own do; the object routes by headers only.
+      return namespace.get(id).fetch(request.url, init);
     },
   };
 }

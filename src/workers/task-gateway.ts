@@ -1,4 +1,4 @@
-/** Reaching tasks from the Worker: task ids, and the calls to each task's Durable Object. */
+/** Reaching tasks from the Worker: task ids that prove themselves, and the calls to each task's Durable Object. */
 
 import type { Admission } from "../core/admission.ts";
 import { randomToken } from "../core/bytes.ts";
@@ -16,28 +16,54 @@ export interface TaskObjectRpc {
   cancel(taskId: string, caller: string): Promise<boolean>;
 }
 
-/** 192 random bits, base64url: anything else is refused before it can wake an object. */
-const TASK_ID = /^[A-Za-z0-9_-]{32}$/;
+const SECRET = /^[A-Za-z0-9_-]{32}$/;
 
 /**
- * A {@link TaskGateway} over the MCP_TASKS namespace: the task id (192 random bits) names its
- * object. Every call passes the caller key of its admission, which the object compares with the
- * one that created the task.
+ * The object a task id names, or undefined for an id this namespace did not make. A task id is
+ * `<object id>.<secret>`, like a session id: `idFromString` checks the object id's keyed tag (the
+ * namespace's own MAC, computed in the Worker, no object reached), so a made-up id is refused
+ * before any object is touched, in every isolate, with no secret to configure; the 192-bit
+ * secret, compared by the object with the id it stored, keeps a leaked object id useless.
+ */
+export function taskObjectId(namespace: DurableObjectNamespace, taskId: string): DurableObjectId | undefined {
+  const dot = taskId.indexOf(".");
+  if (dot !== 64 || !SECRET.test(taskId.slice(dot + 1))) return undefined;
+  try {
+    return namespace.idFromString(taskId.slice(0, dot));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A {@link TaskGateway} over the MCP_TASKS namespace: the task id names its object (see
+ * {@link taskObjectId}). Every call passes the caller key of its admission, which the object
+ * compares with the one that created the task.
  */
 export function durableTaskGateway(namespace: DurableObjectNamespace, settings?: TaskSettings): TaskGateway {
-  if (typeof namespace?.idFromName !== "function")
+  if (typeof namespace?.idFromString !== "function" || typeof namespace.newUniqueId !== "function")
     throw new DefinitionError("MCP_TASKS must be a Durable Object namespace binding of the class from createTaskObject()");
   const resolved = resolveTaskSettings(settings);
-  const stub = (taskId: string) => namespace.get(namespace.idFromName(taskId)) as unknown as TaskObjectRpc;
+  const stub = (id: DurableObjectId) => namespace.get(id) as unknown as TaskObjectRpc;
   return {
     async create(admission, start) {
-      const taskId = randomToken(24);
-      const outcome = await stub(taskId).create(taskId, admission, start, resolved);
+      const id = namespace.newUniqueId();
+      const taskId = `${id.toString()}.${randomToken(24)}`;
+      const outcome = await stub(id).create(taskId, admission, start, resolved);
       if (outcome.ok) return outcome.task;
       throw tooManyTasks(outcome.quota);
     },
-    get: async (admission, taskId) => (TASK_ID.test(taskId) ? stub(taskId).get(taskId, admission.caller) : undefined),
-    update: async (admission, taskId, responses) => TASK_ID.test(taskId) && stub(taskId).update(taskId, admission.caller, responses),
-    cancel: async (admission, taskId) => TASK_ID.test(taskId) && stub(taskId).cancel(taskId, admission.caller),
+    async get(admission, taskId) {
+      const id = taskObjectId(namespace, taskId);
+      return id && stub(id).get(taskId, admission.caller);
+    },
+    async update(admission, taskId, responses) {
+      const id = taskObjectId(namespace, taskId);
+      return id !== undefined && stub(id).update(taskId, admission.caller, responses);
+    },
+    async cancel(admission, taskId) {
+      const id = taskObjectId(namespace, taskId);
+      return id !== undefined && stub(id).cancel(taskId, admission.caller);
+    },
   };
 }

@@ -6,8 +6,8 @@
  *   message, timestamps, ttlMs, pollIntervalMs, outstanding input requests, result or error).
  * The arguments and answers are kept in memory only: they are needed while the handler runs, and
  * a handler that stops (the object was evicted or restarted) is never resumed.
- * Lifecycle: created by the `tools/call` the Worker turns into a task (named by the 192-bit task
- * id); the handler runs here, with the creating request's admission. While the task is unfinished
+ * Lifecycle: created by the `tools/call` the Worker turns into a task (a unique object id, the
+ * first part of the task id; see taskObjectId); the handler runs here, with the creating request's admission. While the task is unfinished
  * an alarm every 30 s checks that this instance still runs it (and the alarm keeps the object in
  * memory); a new instance that finds an unfinished task marks it `failed`. The last alarm, at
  * createdAt + ttlMs, deletes all storage and frees the task's quota place.

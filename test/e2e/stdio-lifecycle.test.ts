@@ -93,6 +93,26 @@ describe("edge-mcp stdio stops cleanly", () => {
   });
 });
 
+describe("edge-mcp stdio under a flood of lines", () => {
+  it("answers every one of 3,000 requests written at once with 4 in flight (stdin paused and resumed), then exits 0 on EOF", async () => {
+    const { child, peer } = await started(["--max-in-flight", "4"]);
+    peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const count = 3000;
+    let text = "";
+    for (let id = 2; id < 2 + count; id++) text += `${JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })}\n`;
+    child.stdin.write(text);
+    const ids = new Set<unknown>();
+    for (let i = 0; i < count; i++) {
+      const message = JSON.parse(await peer.next()) as Record<string, unknown>;
+      expect(message).toMatchObject({ result: {} });
+      ids.add(message["id"]);
+    }
+    expect(ids.size).toBe(count);
+    child.stdin.end();
+    expect(await peer.exited).toBe(0);
+  }, 120_000);
+});
+
 describe("edge-mcp stdio keeps stdout for JSON-RPC", () => {
   it("sends the Worker's console output and the MCP_DEBUG message log to stderr", async () => {
     const { child, peer } = await started(["--var", "MCP_DEBUG:true"], { MCP_DEBUG: "true" });

@@ -1,11 +1,13 @@
 // Each template as a new user gets it: made by create-edge-mcp from its tarball, installed offline with the
 // packed edge-mcp, type-checked with its own strict tsconfig, its own tests, then served by `wrangler dev`
 // to the official clients (SDK v1 speaks 2025-11-25, client v2 speaks 2026-07-28).
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectLegacyClient, connectModernClient } from "../e2e/clients.ts";
 import { startWranglerDev } from "../e2e/wrangler-dev.ts";
+import { SIZE_TOLERANCE_KIB, deployableGzipKiB, readmeSizes } from "./bundle-size.ts";
+import { ZOD_VARIANT, ZOD_VARIANT_ROW } from "./zod-variant.ts";
 import { run } from "./run.ts";
 
 interface Case {
@@ -18,6 +20,8 @@ interface Case {
   calls: { name: string; arguments: Record<string, unknown>; text: string | RegExp }[];
   /** The development API key of .dev.vars is sent. */
   apiKey?: boolean;
+  /** Each Worker's config, by the row of README.md's size table that gives its deployable size. */
+  bundles: Record<string, string>;
 }
 
 const CASES: Case[] = [
@@ -30,6 +34,7 @@ const CASES: Case[] = [
       { name: "greet", arguments: { name: "Ada" }, text: "Hello, Ada!" },
       { name: "convert_temperature", arguments: { value: 100, from: "celsius" }, text: "100 °C is 212 °F" },
     ],
+    bundles: { "`basic`": "wrangler.toml" },
   },
   {
     template: "multi-tenant",
@@ -40,6 +45,7 @@ const CASES: Case[] = [
       { name: "hello", arguments: { name: "Ada" }, text: "Hello Ada, from tenant globex" },
       { name: "weather_forecast", arguments: { city: "Paris" }, text: "Paris: Sunny, 21 °C (for tenant globex)" },
     ],
+    bundles: { "`multi-tenant`": "wrangler.toml", "`multi-tenant`'s `tool-service/`": "tool-service/wrangler.toml" },
   },
   {
     template: "auth",
@@ -51,8 +57,11 @@ const CASES: Case[] = [
       { name: "list_orders", arguments: { limit: 1 }, text: /A-1001/ },
     ],
     apiKey: true,
+    bundles: { "`auth`": "wrangler.toml" },
   },
 ];
+
+const README_SIZES = readmeSizes(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
 
 const NPM_OFFLINE = ["--offline", "--no-audit", "--no-fund"];
 
@@ -66,13 +75,19 @@ function devVar(file: string, name: string): string {
 describe.each(CASES)("the $template template", (c) => {
   const name = `my-${c.template}-server`;
   let project: string;
+  let work: string;
+  let created: string;
 
   beforeAll(async () => {
-    const work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
+    work = mkdtempSync(join(inject("packDir"), `${c.template}-`));
     // `npm create edge-mcp@latest my-server -- --template T` runs the create-edge-mcp bin; here from its tarball.
-    await run("npm", ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template], {
-      cwd: work,
-    });
+    ({ stdout: created } = await run(
+      "npm",
+      ["exec", ...NPM_OFFLINE, "--yes", `--package=${inject("createTarball")}`, "--", "create-edge-mcp", name, "--template", c.template],
+      {
+        cwd: work,
+      },
+    ));
     project = join(work, name);
     try {
       await run("npm", ["install", ...NPM_OFFLINE, inject("edgeMcpTarball")], { cwd: project });
@@ -94,6 +109,12 @@ describe.each(CASES)("the $template template", (c) => {
     expect(installed.version).toBe(released.version);
   });
 
+  it("says how to install edge-mcp from a checkout, since npm runs offline here and cannot tell whether it is published", () => {
+    const version = (JSON.parse(readFileSync(join(project, "node_modules/edge-mcp/package.json"), "utf8")) as { version: string }).version;
+    expect(created).toContain(`edge-mcp@${version} could not be found on the npm registry`);
+    expect(created).toContain(`npm install ${join(work, "edge-mcp", `edge-mcp-${version}.tgz`)}`);
+  });
+
   it("type-checks with its own strict tsconfig, which does not allow .ts imports", async () => {
     const tsconfig = readFileSync(join(project, "tsconfig.json"), "utf8");
     expect(tsconfig).toContain('"strict": true');
@@ -105,6 +126,30 @@ describe.each(CASES)("the $template template", (c) => {
     const { stdout } = await run("npm", ["test"], { cwd: project, timeoutMs: 240_000 });
     expect(stdout).toMatch(/Tests\s+\d+ passed/);
   }, 240_000);
+
+  it("deploys at the size README.md gives for it", async () => {
+    for (const [row, config] of Object.entries(c.bundles)) {
+      const kib = await deployableGzipKiB(project, config);
+      expect(Math.abs(kib - (README_SIZES.get(row) ?? NaN)), `${row}: ${kib.toFixed(1)} KiB gzip, README.md says ${README_SIZES.get(row)}`).toBeLessThanOrEqual(
+        SIZE_TOLERANCE_KIB,
+      );
+    }
+  }, 120_000);
+
+  it.runIf(c.template === "basic")(
+    "with convert_temperature's schema in zod instead, deploys at the size README.md gives",
+    async () => {
+      await run("npm", ["install", ...NPM_OFFLINE, "--no-save", ZOD_VARIANT.dependency], { cwd: project });
+      mkdirSync(join(project, "zod-variant"), { recursive: true });
+      writeFileSync(join(project, "zod-variant/index.ts"), ZOD_VARIANT.source);
+      const toml = readFileSync(join(project, "wrangler.toml"), "utf8");
+      writeFileSync(join(project, "zod-variant/wrangler.toml"), toml.replace(/^main = .*$/m, 'main = "index.ts"'));
+      const kib = await deployableGzipKiB(project, "zod-variant/wrangler.toml");
+      const claimed = README_SIZES.get(ZOD_VARIANT_ROW) ?? NaN;
+      expect(Math.abs(kib - claimed), `${ZOD_VARIANT_ROW}: ${kib.toFixed(1)} KiB gzip, README.md says ${claimed}`).toBeLessThanOrEqual(SIZE_TOLERANCE_KIB);
+    },
+    120_000,
+  );
 
   describe("under wrangler dev", () => {
     let server: Awaited<ReturnType<typeof startWranglerDev>> | undefined;

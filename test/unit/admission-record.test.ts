@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_QUOTAS, decodeAdmission, encodeAdmission } from "../../src/core/admission.ts";
 import { constantTimeEqual, fromBase64Url, fromHex, randomToken, sha256Hex, toBase64, toBase64Url, toHex } from "../../src/core/bytes.ts";
 import { callerKey } from "../../src/core/principal.ts";
-import { createMemoryQuotaCounter } from "../../src/server/state/quotas.ts";
+import { createMemoryQuotaCounter, leaseFor } from "../../src/server/state/quotas.ts";
 import { admission, principal } from "../admission.ts";
 
 describe("callerKey", () => {
@@ -96,7 +96,30 @@ describe("the memory quota counter", () => {
     expect(await quotas.acquire("t", lease("a2", "a", 900), { perPrincipal: 1, perTenant: 10 })).toBe(false);
   });
 
+  it("counts anonymous leases together against the anonymous allowance, whatever their holders", async () => {
+    const quotas = createMemoryQuotaCounter(() => 0);
+    const pooled = { perPrincipal: 2, perTenant: 10, anonymous: 3 };
+    const anonymous = (id: string, holder: string) => ({ ...lease(id, holder), anonymous: true });
+    for (const holder of ["n1", "n2", "n3"]) expect(await quotas.acquire("t", anonymous(`${holder}-1`, holder), pooled)).toBe(true);
+    expect(await quotas.acquire("t", anonymous("n4-1", "n4"), pooled)).toBe(false);
+    // A principal's lease is not anonymous: only the tenant's limit applies to it.
+    expect(await quotas.acquire("t", lease("p-1", "principal"), pooled)).toBe(true);
+    await quotas.release("t", "n1-1");
+    expect(await quotas.acquire("t", anonymous("n4-1", "n4"), pooled)).toBe(true);
+  });
+
+  it("marks the leases of anonymous admissions, and only those", () => {
+    expect(leaseFor(admission("t"), "streams", "s", 5)).toEqual({
+      kind: "streams",
+      holder: admission("t").quotaHolder,
+      id: "s",
+      expiresAt: 5,
+      anonymous: true,
+    });
+    expect(leaseFor(admission("t", principal("ada")), "handles", "h", 5).anonymous).toBe(false);
+  });
+
   it("has defaults for every kind", () => {
-    expect(Object.keys(DEFAULT_QUOTAS).sort()).toEqual(["handles", "sessions", "tasks"]);
+    expect(Object.keys(DEFAULT_QUOTAS).sort()).toEqual(["handles", "sessions", "streams", "tasks"]);
   });
 });

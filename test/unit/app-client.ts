@@ -1,5 +1,5 @@
 // A tiny JSON-RPC client over the hono app's fetch, for unit tests of whole requests in both eras.
-import type { Hono } from "hono";
+import type { McpApp } from "../../src/http/app.ts";
 
 export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
@@ -20,8 +20,8 @@ export interface Reply {
 
 let nextId = 1;
 
-export async function legacy(app: Hono, method: string, params?: Record<string, unknown>): Promise<Reply> {
-  const response = await app.request("http://localhost/mcp", {
+export async function legacy(app: McpApp, method: string, params?: Record<string, unknown>): Promise<Reply> {
+  const response = await request(app, "http://localhost/mcp", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }),
@@ -30,10 +30,10 @@ export async function legacy(app: Hono, method: string, params?: Record<string, 
 }
 
 /** A 2026-07-28 request: `_meta` merged over the defaults, headers derived from the body. */
-export async function modern(app: Hono, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Promise<Reply> {
+export async function modern(app: McpApp, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Promise<Reply> {
   const field = NAME_FIELD[method];
   const name = field !== undefined && typeof params[field] === "string" ? { "mcp-name": params[field] } : {};
-  const response = await app.request("http://localhost/mcp", {
+  const response = await request(app, "http://localhost/mcp", {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -58,4 +58,9 @@ async function read(response: Response): Promise<Reply> {
     return { status: response.status, contentType, body: messages.at(-1) ?? {} };
   }
   return { status: response.status, contentType, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+/** Sends a request to an app's fetch, as a Worker would receive it (a relative URL is on http://localhost). */
+export function request(app: McpApp, input: string, init?: RequestInit): Promise<Response> {
+  return app.fetch(new Request(new URL(input, "http://localhost"), init));
 }

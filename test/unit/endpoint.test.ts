@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
+import { request } from "./app-client.ts";
 
 const region = defineTool({
   name: "forecast",
@@ -18,7 +19,7 @@ const server = createServer({ info: { name: "t", version: "1" }, tools: [region]
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
 function call(app: ReturnType<typeof createMcpApp>, args: Record<string, unknown>, headers: Record<string, string>) {
-  return app.request("http://localhost/mcp", {
+  return request(app, "http://localhost/mcp", {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -101,7 +102,7 @@ describe("response modes", () => {
   });
   const stepsServer = createServer({ info: { name: "t", version: "1" }, tools: [countdown] });
   const legacyCall = (app: ReturnType<typeof createMcpApp>, withToken: boolean) =>
-    app.request("http://localhost/mcp", {
+    request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "steps", ...(withToken ? { _meta: { progressToken: 1 } } : {}) } }),
@@ -145,7 +146,7 @@ describe("cancellation", () => {
         }),
     });
     const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools: [slow] }) });
-    const response = await app.request("http://localhost/mcp", {
+    const response = await request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: { progressToken: "t" } } }),
@@ -162,7 +163,7 @@ describe("CORS", () => {
   const app = createMcpApp({ server });
 
   it("answers a preflight from an allowed origin with the MCP methods and headers", async () => {
-    const response = await app.request("http://localhost:8787/mcp", {
+    const response = await request(app, "http://localhost:8787/mcp", {
       method: "OPTIONS",
       headers: {
         host: "localhost:8787",
@@ -174,15 +175,17 @@ describe("CORS", () => {
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:6274");
     expect(response.headers.get("access-control-allow-headers")).toBe("content-type, mcp-protocol-version, mcp-param-region");
+    // Once: a preflight answer varies by Origin, and the CORS step must not say it again.
+    expect(response.headers.get("vary")).toBe("Origin");
   });
 
   it("refuses a preflight from a foreign origin, and adds CORS headers to answers for allowed ones", async () => {
-    const foreign = await app.request("http://localhost:8787/mcp", {
+    const foreign = await request(app, "http://localhost:8787/mcp", {
       method: "OPTIONS",
       headers: { host: "localhost:8787", origin: "http://evil.example.com" },
     });
     expect(foreign.status).toBe(403);
-    const answer = await app.request("http://localhost:8787/mcp", {
+    const answer = await request(app, "http://localhost:8787/mcp", {
       method: "POST",
       headers: { host: "localhost:8787", origin: "http://localhost:6274", "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),

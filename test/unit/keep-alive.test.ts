@@ -5,6 +5,7 @@ import type { ResponseMode } from "../../src/http/endpoint.ts";
 import { SseStream } from "../../src/http/sse-stream.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
+import { request } from "./app-client.ts";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const decoder = new TextDecoder();
@@ -31,7 +32,7 @@ function app(tool: ReturnType<typeof heldTool>["tool"], options: { keepAliveMs?:
 
 function callHeld(mcp: ReturnType<typeof createMcpApp>, meta: Record<string, unknown> = {}): Promise<Response> {
   return Promise.resolve(
-    mcp.request("http://localhost/mcp", {
+    request(mcp, "http://localhost/mcp", {
       method: "POST",
       headers: {
         "content-type": "application/json",

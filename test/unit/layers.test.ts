@@ -18,15 +18,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   observe: ["core", "http"],
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
 };
-// Packages a layer may use: hono only at the HTTP edge, jose only in auth.
+// Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
 // @opentelemetry/api only in observe, which only `observability()` brings into a bundle.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = {
-  http: ["hono"],
-  auth: ["jose"],
-  server: ["@cfworker/json-schema"],
-  workers: ["hono"],
-  observe: ["@opentelemetry/api"],
-};
+const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"], observe: ["@opentelemetry/api"] };
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -34,7 +28,8 @@ const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
   ["completions", ["prompts", "resources"]],
-  ["prompts", ["resources"]],
+  ["prompts", ["resources", "completions"]],
+  ["resources", ["completions"]],
 ]);
 
 function files(dir: string): string[] {

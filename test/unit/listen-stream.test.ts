@@ -24,7 +24,7 @@ function fakeRelay() {
 }
 
 async function openListen(app: ReturnType<typeof createMcpApp>, id: number, signal?: AbortSignal) {
-  const response = await app.request(
+  const response = await app.fetch(
     new Request("http://localhost/mcp", {
       method: "POST",
       headers: {
@@ -80,6 +80,18 @@ describe("listen streams over a relay", () => {
     sink.send("notifications/tools/list_changed", {});
     const text = await stream.until(/list_changed/);
     expect(messages(text).map((m) => m["method"])).toEqual(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed"]);
+    await stream.cancel();
+  });
+
+  it("tells a client that may have missed changes to refresh every list it listens to, right after the acknowledgement", async () => {
+    const { relay, sinks } = fakeRelay();
+    const stream = await openListen(createMcpApp({ server, relay }), 6);
+    (sinks[0] as ChangeSink).ready?.(true);
+    const text = await stream.until(/list_changed/);
+    expect(messages(text)).toEqual([
+      expect.objectContaining({ method: "notifications/subscriptions/acknowledged" }),
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 6 } } },
+    ]);
     await stream.cancel();
   });
 

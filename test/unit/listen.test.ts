@@ -4,6 +4,7 @@ import { createMcpApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { MODERN_META, modern } from "./app-client.ts";
+import { request } from "./app-client.ts";
 
 const server = createServer({
   info: { name: "listen", version: "1.0.0" },
@@ -22,7 +23,7 @@ const server = createServer({
 const app = createMcpApp({ server });
 
 async function openListen(id: number, notifications: unknown) {
-  const response = await app.request("http://localhost/mcp", {
+  const response = await request(app, "http://localhost/mcp", {
     method: "POST",
     headers: {
       "content-type": "application/json",

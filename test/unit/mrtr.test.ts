@@ -1,7 +1,7 @@
 // Multi round-trip requests (2026-07-28 MRTR): input_required, signed requestState, retries; 2025 without a session.
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
-import { definePrompt } from "../../src/server/prompts/prompt.ts";
+import { definePrompt } from "../../src/server/prompts/define-prompt.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { schemaErrors } from "../schema.ts";
@@ -94,7 +94,18 @@ describe("MRTR (2026-07-28)", () => {
   });
 
   it("asks again when an answer is missing or malformed", async () => {
-    for (const inputResponses of [{ wrong_key: accept({}) }, { user_name: 12345 }, { user_name: { action: "maybe" } }]) {
+    const malformed = [
+      { wrong_key: accept({}) },
+      { user_name: 12345 },
+      { user_name: { action: "maybe" } },
+      // An accept whose content is not an object, or does not match requestedSchema, is no answer either.
+      { user_name: { action: "accept", content: "x" } },
+      { user_name: { action: "accept" } },
+      { user_name: accept({}) },
+      { user_name: accept({ name: 42 }) },
+      { user_name: accept({ name: "Ada", extra: { nested: true } }) },
+    ];
+    for (const inputResponses of malformed) {
       expect(result(await modern(app, "tools/call", { name: "greet", arguments: {}, inputResponses }, CAPS))).toMatchObject({ resultType: "input_required" });
     }
   });

@@ -126,20 +126,23 @@ describe("skills of a tenant", () => {
   });
 
   it("refuses to serve bytes that do not match the listed digest, failing reads and hanging reads, naming the module", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const uri = "skill://weather/team/forecast-guide/cities.txt";
     const changed = await tenantApp([{ name: "weather", service: "WEATHER" }], { WEATHER: weather({ readSkillFile: async () => "Paris\nLima\n" }) });
     expect(await readError(changed, uri)).toMatchObject({
       code: -32603,
       message: "skill forecast-guide: file cities.txt changed since the skill was listed; list the skills again",
     });
+    // What the service threw (here a fake password) is logged with the module, never relayed.
     const failing = await tenantApp([{ name: "weather", service: "WEATHER" }], {
-      WEATHER: weather({ readSkillFile: async () => Promise.reject(new Error("disk on fire")) }),
+      WEATHER: weather({ readSkillFile: async () => Promise.reject(new Error("disk on fire, password=hunter2-fake")) }),
     });
-    expect(await readError(failing, uri)).toMatchObject({
-      code: -32603,
-      message: "module weather failed to read cities.txt of skill team/forecast-guide: disk on fire",
-    });
+    const failed = await readError(failing, uri);
+    expect(failed).toEqual({ code: -32603, message: "module weather failed to read cities.txt of skill team/forecast-guide" });
+    expect(JSON.stringify(failed)).not.toContain("hunter2");
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(
+      "edge-mcp: module weather: readSkillFile(team/forecast-guide, cities.txt) failed: disk on fire, password=hunter2-fake",
+    );
     const hanging = await tenantApp([{ name: "weather", service: "WEATHER", timeoutMs: 30 }], {
       WEATHER: weather({ readSkillFile: () => new Promise(() => {}) }),
     });

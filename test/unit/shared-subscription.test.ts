@@ -36,7 +36,7 @@ function recorder(): Recorded {
     tasks,
     sink: {
       send: (method, params) => events.push(`${method} ${JSON.stringify(params)}`),
-      ready: () => events.push("ready"),
+      ready: (missed) => events.push(missed === true ? "ready, may have missed changes" : "ready"),
       end: (reason) => events.push(`end: ${reason}`),
       run: (task) => tasks.push(task),
     },
@@ -269,5 +269,55 @@ describe("SharedSubscription", () => {
     await vi.advanceTimersByTimeAsync(8_000);
     expect(hub.opened).toHaveLength(2);
     expect(hub.opened[1]?.after).toEqual({ epoch: "e1", seq: 2 });
+  });
+});
+
+describe("SharedSubscription after a gap", () => {
+  const MISSED = ["ready, may have missed changes"];
+
+  it("tells listeners that join within 30 s of the hub stream's end that they may have missed changes, and later ones nothing", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const hub = fakeHub();
+    const pool = new SharedSubscription(hub.open);
+    const before = recorder();
+    pool.subscribe(ALL, before.sink);
+    await flush();
+    hub.opened[0]?.write(hello(0));
+    await flush();
+    expect(before.events).toEqual(["ready"]);
+    hub.opened[0]?.end(); // the hub went away: every subscription ends, clients come back
+    await flush();
+    expect(before.events.at(-1)).toMatch(/^end: /);
+
+    vi.setSystemTime(Date.now() + 3_000);
+    const back = recorder();
+    pool.subscribe(ALL, back.sink);
+    await flush();
+    hub.opened[1]?.write({ hub: { epoch: "e2", seq: 0, resumed: false } });
+    await flush();
+    expect(back.events).toEqual(MISSED);
+
+    vi.setSystemTime(Date.now() + 30_000);
+    hub.opened[1]?.write("\n"); // a heartbeat: the stream is live
+    await flush();
+    const later = recorder();
+    pool.subscribe(ALL, later.sink);
+    await flush();
+    expect(later.events).toEqual(["ready"]);
+  });
+
+  it("tells them so when the hub replaced an instance that had listeners less than 30 s ago, not otherwise", async () => {
+    const hub = fakeHub();
+    const joined = async (line: unknown) => {
+      const listener = recorder();
+      new SharedSubscription(hub.open).subscribe(ALL, listener.sink);
+      await flush();
+      hub.opened.at(-1)?.write(line);
+      await flush();
+      return listener.events;
+    };
+    expect(await joined({ hub: { epoch: "e1", seq: 0, resumed: false, restartedAgo: 2_000 } })).toEqual(MISSED);
+    expect(await joined({ hub: { epoch: "e1", seq: 0, resumed: false, restartedAgo: 40_000 } })).toEqual(["ready"]);
+    expect(await joined({ hub: { epoch: "e1", seq: 0, resumed: false } })).toEqual(["ready"]);
   });
 });

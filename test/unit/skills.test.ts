@@ -4,12 +4,13 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
-import { defineResource } from "../../src/server/resources/resource.ts";
+import { defineResource } from "../../src/server/resources/define-resource.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineSkill } from "../../src/server/skills/compile-skill.ts";
 import type { SkillDefinition } from "../../src/server/skills/skill.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern } from "./app-client.ts";
+import { request } from "./app-client.ts";
 
 const GUIDE: SkillDefinition = {
   name: "pdf-processing",
@@ -223,7 +224,9 @@ describe.each(["legacy", { pin: "2026-07-28" }] as const)("the official v2 Skill
 
   it("accepts every entry and verifies every file: size, digest and frontmatter", async () => {
     const client = new Client({ name: "unit", version: "1" }, { versionNegotiation: { mode } });
-    await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: async (url, init) => served.request(String(url), init) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: async (url, init) => request(served, String(url), init) }),
+    );
     try {
       const skillsClient = new SkillsClient(client);
       expect([skillsClient.supported, skillsClient.directoryRead]).toEqual([true, true]);

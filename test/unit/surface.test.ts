@@ -1,8 +1,8 @@
 // Resources, prompts, completion and capabilities through whole requests in both eras.
 import { describe, expect, it } from "vitest";
 import { createMcpApp } from "../../src/http/app.ts";
-import { definePrompt } from "../../src/server/prompts/prompt.ts";
-import { defineResource, defineResourceTemplate } from "../../src/server/resources/resource.ts";
+import { definePrompt } from "../../src/server/prompts/define-prompt.ts";
+import { defineResource, defineResourceTemplate } from "../../src/server/resources/define-resource.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { schemaErrors } from "../schema.ts";

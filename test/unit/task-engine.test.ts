@@ -145,9 +145,28 @@ describe("TaskEngine", () => {
     expect(await until(engine, ["completed"])).toMatchObject({ result: { content: [{ text: "accept/decline/accept" }] } });
   });
 
+  it("keeps a question outstanding when tasks/update brings a malformed answer (content not an object or not matching the schema, no action)", async () => {
+    const { engine } = setup();
+    await engine.create(ID, ADA, start("two_questions"), SETTINGS);
+    await until(engine, ["input_required"]);
+    for (const bad of [
+      { action: "accept", content: null },
+      { action: "accept", content: "x" },
+      { action: "accept", content: { n: { deep: 1 } } },
+      { action: "yes" },
+    ]) {
+      await engine.update(ID, ADA.caller, { a: bad, b: bad });
+      const task = await engine.get(ID, ADA.caller);
+      expect(task, JSON.stringify(bad)).toMatchObject({ status: "input_required" });
+      expect(Object.keys(task?.["inputRequests"] as object).sort()).toEqual(["a", "b"]);
+    }
+    await engine.update(ID, ADA.caller, { a: { action: "accept", content: {} }, b: { action: "decline" } });
+    expect(await until(engine, ["completed"])).toMatchObject({ result: { content: [{ text: "accept/decline/accept" }] } });
+  });
+
   it("uses answers given before the task existed", async () => {
     const { engine } = setup();
-    await engine.create(ID, ADA, start("two_questions", {}, { a: { action: "accept" }, b: { action: "cancel" } }), SETTINGS);
+    await engine.create(ID, ADA, start("two_questions", {}, { a: { action: "accept", content: {} }, b: { action: "cancel" } }), SETTINGS);
     expect(await until(engine, ["completed"])).toMatchObject({ result: { content: [{ text: "accept/cancel/accept" }] } });
   });
 

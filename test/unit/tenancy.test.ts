@@ -10,6 +10,7 @@ import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenan
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
 import { createCachedConfig } from "../../src/tenancy/tenant-source.ts";
 import { modern } from "./app-client.ts";
+import { request } from "./app-client.ts";
 
 const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
 const MODULES = { greetings: { tools: [hello] } };
@@ -35,13 +36,13 @@ describe("parseTenantConfig", () => {
       revisions: ["2026-07-28"],
       server: { name: "acme", instructions: "…" },
       limits: { maxBodyBytes: 1000, toolTimeoutMs: 500, bodyTimeoutMs: 2000 },
-      quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } },
+      quotas: { handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100, anonymous: 20 }, streams: { perPrincipal: 4 } },
       rateLimits: { tenant: "LIMIT", retryAfterSeconds: 10 },
       notifications: { shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 },
       modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 }],
     });
     expect(config.modules[1]).toEqual({ name: "weather", service: "WEATHER", prefix: "wx", timeoutMs: 2000 });
-    expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100 } });
+    expect(config.quotas).toEqual({ handles: { perPrincipal: 5 }, sessions: { perPrincipal: 2, perTenant: 100, anonymous: 20 }, streams: { perPrincipal: 4 } });
     expect(config.limits?.bodyTimeoutMs).toBe(2000);
     expect(config.notifications).toEqual({ shards: 4, maxQueuedBytes: 8192, heartbeatMs: 5000 });
   });
@@ -64,10 +65,11 @@ describe("parseTenantConfig", () => {
     [{ ...base, limits: { bodyTimeout: 5 } }, /tenant acme: limits.bodyTimeout is not a known field/],
     [{ ...base, limits: { bodyTimeoutMs: 0 } }, /tenant acme: limits.bodyTimeoutMs must be a positive integer/],
     [{ ...base, quotas: [] }, /tenant acme: quotas must be an object/],
-    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks\)/],
+    [{ ...base, quotas: { widgets: {} } }, /tenant acme: quotas.widgets is not a known quota \(handles, sessions, tasks, streams\)/],
     [{ ...base, quotas: { handles: 5 } }, /tenant acme: quotas.handles must be an object with perPrincipal/],
     [{ ...base, quotas: { handles: { perCaller: 5 } } }, /tenant acme: quotas.handles.perCaller is not a known field/],
     [{ ...base, quotas: { sessions: { perTenant: -1 } } }, /tenant acme: quotas.sessions.perTenant must be a positive integer/],
+    [{ ...base, quotas: { streams: { anonymous: 0 } } }, /tenant acme: quotas.streams.anonymous must be a positive integer/],
     [{ ...base, notifications: 4 }, /tenant acme: notifications must be an object/],
     [{ ...base, notifications: { shards: 0 } }, /tenant acme: notifications.shards must be a positive integer/],
     [{ ...base, notifications: { shards: 2.5 } }, /tenant acme: notifications.shards must be a positive integer/],
@@ -154,7 +156,7 @@ describe("TenantDirectory", () => {
       content: [{ text: "forecast for acme" }],
     });
     for (const [tool, message] of [
-      ["broken_x", /module broken is unavailable: module broken: describe\(\) failed: cannot describe/],
+      ["broken_x", /module broken is unavailable: module broken: describe\(\) failed$/],
       ["slow_x", /module slow is unavailable: module slow did not answer describe\(\) within 50 ms/],
       ["ghost_x", /module ghost is unavailable: its service binding GHOST is not bound/],
     ] as const) {
@@ -176,6 +178,37 @@ describe("TenantDirectory", () => {
     };
     expect(result).toMatchObject({ isError: true });
     expect(result.content[0]?.text).toMatch(/module weather did not answer tool forecast within 30 ms/);
+  });
+});
+
+describe("what a service throws stays in the log", () => {
+  const SECRET = "postgres://admin:hunter2-fake-password@db.internal/prod";
+
+  it("answers a throwing tool call with 'module X failed' and logs the service's message with module and tool", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const config = { ...base, modules: [{ name: "weather", service: "WEATHER" }] };
+    const services = { WEATHER: service({ callTool: async () => Promise.reject(new Error(`connect failed: ${SECRET}`)) }) };
+    const app = createMcpApp({ server: await directory([config], services).server(parseTenantConfig(config)), allow: { hosts: ["acme.example.com"] } });
+    const reply = await modern(app, "tools/call", { name: "weather_forecast", arguments: {} });
+    expect(reply.body["result"]).toMatchObject({ content: [{ type: "text", text: "Tool weather_forecast failed: module weather failed" }], isError: true });
+    expect(JSON.stringify(reply.body)).not.toContain("hunter2");
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(`edge-mcp: module weather: tool forecast failed: connect failed: ${SECRET}`);
+    vi.restoreAllMocks();
+  });
+
+  it("answers calls of a module whose describe() threw without its message, and logs the message", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const config = { ...base, modules: [{ name: "greetings" }, { name: "broken", service: "BROKEN" }] };
+    const services = { BROKEN: service({ describe: async () => Promise.reject(new Error(SECRET)) }) };
+    const app = createMcpApp({ server: await directory([config], services).server(parseTenantConfig(config)), allow: { hosts: ["acme.example.com"] } });
+    const reply = await modern(app, "tools/call", { name: "broken_x", arguments: {} });
+    expect(reply.body["result"]).toMatchObject({
+      isError: true,
+      content: [{ text: "Tool broken_x failed: module broken is unavailable: module broken: describe() failed" }],
+    });
+    expect(JSON.stringify(reply.body)).not.toContain("hunter2");
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toContain(`edge-mcp: module broken: describe() failed: ${SECRET}`);
+    vi.restoreAllMocks();
   });
 });
 
@@ -213,7 +246,7 @@ describe("per-tenant isolation and limits", () => {
     });
     expect((await modern(app, "tools/list")).status).toBe(200);
     expect((await modern(app, "server/discover")).status).toBe(200);
-    const response = await app.request("http://localhost/mcp", {
+    const response = await request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ask" } }),
@@ -234,7 +267,7 @@ describe("per-tenant isolation and limits", () => {
       lines.push(String(line));
     });
     const app = createMcpApp({ server, tenant: "a", accessLog: true });
-    await app.request("http://localhost/mcp", {
+    await request(app, "http://localhost/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer secret-token" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { password: "hunter2" } } }),
@@ -331,7 +364,7 @@ describe("cursors bound to the principal", () => {
   const app = createMcpApp({ server: createServer({ info: { name: "t", version: "1" }, tools, pageSize: 1 }), tenant: "acme", authorizer, stateSecret: "s" });
   const list = async (user: string, cursor?: string) =>
     (
-      await app.request("http://localhost/mcp", {
+      await request(app, "http://localhost/mcp", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-user": user },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor === undefined ? {} : { cursor } }),

@@ -9,6 +9,7 @@ import { defineTool, type ToolDefinition } from "../../src/server/tools/tool.ts"
 import type { JsonSchema } from "../../src/core/types.ts";
 import { schemaErrors } from "../schema.ts";
 import { legacy, modern, type Reply } from "./app-client.ts";
+import { request } from "./app-client.ts";
 
 beforeEach(() => {
   vi.spyOn(console, "error").mockImplementation(() => {});
@@ -263,7 +264,7 @@ describe("views per caller", () => {
   const scoped = createMcpApp({ server: createServer({ info, tools, toolSearch: toolSearch(), pageSize: 4 }), authorizer, stateSecret: "s" });
   const ask = async (scopes: string, method: string, params: Record<string, unknown> = {}) =>
     (
-      await scoped.request("http://localhost/mcp", {
+      await request(scoped, "http://localhost/mcp", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-scopes": scopes },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -295,7 +296,7 @@ describe("views per caller", () => {
 
   it("marks lists that depend on the caller private, and refuses a cursor of another view", async () => {
     const first = await (
-      await scoped.request("http://localhost/mcp", {
+      await request(scoped, "http://localhost/mcp", {
         method: "POST",
         headers: {
           "content-type": "application/json",

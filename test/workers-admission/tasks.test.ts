@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { taskObjectId } from "../../src/workers/task-gateway.ts";
 import { sseReader } from "../workers-conformance/sse-reader.ts";
 import { API_KEY, ISSUER_TWO, WITH_TASKS, bearer, modern, resultOf, send } from "./fixture.ts";
 
@@ -9,7 +10,7 @@ type Rpc = Awaited<ReturnType<typeof resultOf>>;
 type Task = Record<string, unknown> & { taskId: string; status: string };
 
 const tasksNamespace = (env as unknown as { MCP_TASKS: DurableObjectNamespace }).MCP_TASKS;
-const stubOf = (taskId: string) => tasksNamespace.get(tasksNamespace.idFromName(taskId));
+const stubOf = (taskId: string) => tasksNamespace.get(taskObjectId(tasksNamespace, taskId) as DurableObjectId);
 
 function call(
   tenant: string,
@@ -53,7 +54,7 @@ describe("tasks: lifecycle", () => {
   it("answers a CreateTaskResult before the handler finishes, and the task completes after its request ended", async () => {
     const alice = await bearer({ sub: "task-alice" });
     const created = await create("secure", "report", { steps: 3, ms: 30 }, alice);
-    expect(created.taskId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(created.taskId).toMatch(/^[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/);
     expect(created).toMatchObject({ ttlMs: 3_600_000, pollIntervalMs: 1000 });
     expect(created).not.toHaveProperty("requestState");
     const done = await until("secure", created.taskId, ["completed"], alice);

@@ -148,7 +148,7 @@ describe("call_tool gets the admission of a direct call", () => {
     expect((await resultOf(await through(`Bearer ${API_KEY}`))).result?.content[0]?.text).toBe("Total: 3");
   });
 
-  it("refuses it in a 2025 session too, with the challenge", async () => {
+  it("refuses it in a 2025 session too, with the challenge of a direct call (the public metadata URL)", async () => {
     const reader = await bearer({ scope: "profile:read" });
     const { sessionId } = await initialize("secure", reader);
     const refused = await inSession(
@@ -160,6 +160,12 @@ describe("call_tool gets the admission of a direct call", () => {
     );
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:read"/);
+    // Step-up authorization reads resource_metadata: it names the URL the client used, never the session object's.
+    expect(refused.headers.get("www-authenticate")).toContain('resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/t/secure/mcp"');
+    const direct = await inSession("secure", sessionId as string, "tools/call", { name: "invoice_total", arguments: { lines: [1] } }, reader);
+    expect(direct.status).toBe(403);
+    await direct.text();
+    expect(refused.headers.get("www-authenticate")).toBe(direct.headers.get("www-authenticate"));
     expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/invoices:read/) } });
   });
 

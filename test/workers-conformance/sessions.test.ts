@@ -56,6 +56,16 @@ describe("session lifecycle", () => {
     expect((await raw(id, { method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(404);
   });
 
+  it("answers a session GET whose Accept lacks text/event-stream with 406 and a JSON-RPC error", async () => {
+    const id = await open();
+    for (const accept of ["application/json", "text/html"]) {
+      const refused = await raw(id, { method: "GET", headers: { accept } });
+      expect(refused.status).toBe(406);
+      expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/text\/event-stream/) } });
+    }
+    expect((await raw(id, { method: "DELETE" })).status).toBe(204);
+  });
+
   it("accepts any supported MCP-Protocol-Version header within a session", async () => {
     const id = await open();
     const response = await fetchMcp("tools/list", {}, { "mcp-session-id": id, "mcp-protocol-version": "2025-03-26" });
@@ -113,6 +123,27 @@ describe("server→client requests", () => {
     const result = (await call.next())?.data;
     expect(result).toMatchObject({ result: { content: [{ type: "text", text: expect.stringMatching(/action=accept.*ada/) }] } });
     expect(await call.next()).toBeUndefined();
+  });
+
+  it("treats a malformed answer as no answer: the POST gets 400, the tool sees no content", async () => {
+    for (const bad of [
+      { action: "accept", content: "x" },
+      { action: "accept", content: { username: 42 } },
+      { action: "accept", content: { username: "ada", email: "not an address" } },
+      { action: "maybe" },
+    ]) {
+      const id = await open({ elicitation: {} });
+      const call = sseReader(await inSession(id, "tools/call", { name: "test_elicitation", arguments: { message: "Who are you?" } }));
+      await call.next(); // priming event
+      const request = (await call.next())?.data as { id: string };
+      const answer = await raw(id, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result: bad }) });
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/does not answer its request/) } });
+      const result = (await call.next())?.data as { result: { isError: boolean; content: { text: string }[] } };
+      expect(result.result.isError).toBe(true);
+      expect(result.result.content[0]?.text).toMatch(/malformed.*counts as no answer/);
+      expect(await call.next()).toBeUndefined();
+    }
   });
 
   it("refuses a response nobody waits for", async () => {

@@ -28,7 +28,7 @@ async function subscribeDirectly(relay: ReturnType<typeof durableChangeRelay>, f
   await new Promise<void>((ready, fail) => {
     const sink: ChangeSink = {
       send: (method, params) => received.push(typeof params["uri"] === "string" ? `${method} ${params["uri"]}` : method),
-      ready,
+      ready: () => ready(),
       end: (reason) => fail(new Error(reason)),
     };
     stop = relay.subscribe(filter, sink);
@@ -63,7 +63,7 @@ describe("listen streams through the hub (workerd defaults)", () => {
     await vi.waitFor(async () => expect(await hubSubscribers(auxiliary, "slow")).toBe(0), HUB_WAIT);
   }, 20_000);
 
-  it("ends every listen stream gracefully when the hub is reset, and a client that listens again gets the next change", async () => {
+  it("ends every listen stream gracefully when the hub is reset; a client that listens again is told to refresh, then gets the next change", async () => {
     const listeners = [await listen(auxiliary, "solo", { toolsListChanged: true }), await listen(auxiliary, "solo", { toolsListChanged: true })];
     for (const listener of listeners) await acknowledged(listener);
     await resetHub(auxiliary, "solo");
@@ -73,8 +73,13 @@ describe("listen streams through the hub (workerd defaults)", () => {
       expect(Number(/^retry: (\d+)$/m.exec(listener.text)?.[1])).toBeGreaterThanOrEqual(1000);
       expect(await listener.next()).toBeUndefined();
     }
-    const again = await listen(auxiliary, "solo", { toolsListChanged: true });
+    // A change announced while the clients are away is not lost to them: a client that listens
+    // again soon is told to list again, before anything else is published.
+    await call(auxiliary, "solo", "announce_tools");
+    const again = await listen(auxiliary, "solo", { toolsListChanged: true, resourceSubscriptions: ["test://held"] });
     await acknowledged(again);
+    expect(await again.next()).toMatchObject({ method: TOOLS_CHANGED, params: { _meta: { "io.modelcontextprotocol/subscriptionId": again.id } } });
+    expect(await again.next()).toMatchObject({ method: "notifications/resources/updated", params: { uri: "test://held" } });
     await call(auxiliary, "solo", "announce_tools");
     expect((await again.next())?.["method"]).toBe(TOOLS_CHANGED);
     await again.close();

@@ -20,7 +20,7 @@ function stringRecord(value: unknown): Record<string, string> {
 }
 
 /** Answers `completion/complete`; throws -32602 for a malformed request or an unknown prompt or template. */
-export async function complete(params: Params | undefined, prompts: PromptRegistry, resources: ResourceRegistry): Promise<JsonObject> {
+export async function complete(params: Params | undefined, prompts: PromptRegistry | undefined, resources: ResourceRegistry | undefined): Promise<JsonObject> {
   const ref = params ? own(params, "ref") : undefined;
   const argument = params ? own(params, "argument") : undefined;
   if (!isObject(ref)) throw invalidParams(`completion/complete needs params.ref: {"type":"ref/prompt","name":…} or {"type":"ref/resource","uri":…}`);
@@ -30,13 +30,14 @@ export async function complete(params: Params | undefined, prompts: PromptRegist
   const name = argument["name"];
   let completer: Completer | undefined;
   if (ref["type"] === "ref/prompt") {
+    if (!prompts) throw invalidParams(`Unknown prompt: ${String(ref["name"])}`);
     const prompt = prompts.resolve(ref["name"]);
     if (!(prompt.arguments ?? []).some((a) => a.name === name)) throw invalidParams(`Prompt ${prompt.name} has no argument ${name}`);
     completer = prompt.complete && Object.hasOwn(prompt.complete, name) ? prompt.complete[name] : undefined;
   } else if (ref["type"] === "ref/resource") {
     const uri = ref["uri"];
     if (typeof uri !== "string") throw invalidParams(`ref/resource needs a uri (a resource template)`);
-    const template = resources.template(uri);
+    const template = resources?.template(uri);
     if (!template) throw invalidParams(`Unknown resource template: ${uri}`);
     completer = template.complete && Object.hasOwn(template.complete, name) ? template.complete[name] : undefined;
   } else {

@@ -6,8 +6,9 @@ import { complete } from "./completion.ts";
 /** Completions, offered whenever the server has prompts or resources. */
 export const completionsFeature: Feature = {
   name: "completions",
+  rank: 40,
   install: ({ prompts, resources }) => {
-    if (prompts.size === 0 && resources.size === 0) return {};
+    if ((prompts?.size ?? 0) === 0 && (resources?.size ?? 0) === 0) return {};
     return {
       capabilities: (caps) => {
         caps["completions"] = {};

@@ -97,16 +97,3 @@ export function checkCapabilities(capabilities: JsonObject, requests: Readonly<R
     });
   }
 }
-
-/** True when an answer has the shape of the result its request expects; a malformed answer is asked again. */
-export function isValidAnswer(request: InputRequest, answer: unknown): boolean {
-  if (!isObject(answer)) return false;
-  switch (request.method) {
-    case "elicitation/create":
-      return answer["action"] === "accept" || answer["action"] === "decline" || answer["action"] === "cancel";
-    case "sampling/createMessage":
-      return typeof answer["role"] === "string" && (isObject(answer["content"]) || Array.isArray(answer["content"]));
-    case "roots/list":
-      return Array.isArray(answer["roots"]);
-  }
-}

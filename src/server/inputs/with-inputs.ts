@@ -4,7 +4,8 @@ import { invalidParams } from "../../core/errors.ts";
 import { isObject, own } from "../../core/json.ts";
 import type { InboundRequest } from "../../core/jsonrpc.ts";
 import type { JsonObject } from "../../core/types.ts";
-import { InputRequired, checkCapabilities, isValidAnswer, type InputChannel, type InputRequest } from "./input.ts";
+import { isValidAnswer } from "./input-answer.ts";
+import { InputRequired, checkCapabilities, type InputChannel, type InputRequest } from "./input.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { StateBinding } from "../state/request-state.ts";
 

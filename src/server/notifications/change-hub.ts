@@ -21,8 +21,13 @@ export interface ChangeFeed {
 export interface ChangeSink {
   /** A notification the filter asked for. */
   send(method: string, params: JsonObject): void;
-  /** The subscription is live: every notification published from now on reaches `send`. */
-  ready?(): void;
+  /**
+   * The subscription is live: every notification published from now on reaches `send`. With
+   * `missed`, changes may have been published that this subscriber's client did not get (its
+   * previous subscription ended a moment ago, or the hub restarted): the sink tells its client to
+   * refresh what it holds (see refreshNotifications).
+   */
+  ready?(missed?: boolean): void;
   /** The source ended the subscription (its hub went away, or lost notifications): nothing more comes. */
   end?(reason: string): void;
   /**

@@ -19,6 +19,7 @@ export interface ChangeRelay extends ChangeSource {
 export function relayedChangeFeed(relay: ChangeRelay, waitUntil: ((promise: Promise<unknown>) => void) | undefined): ChangeFeed {
   const publish = (method: string, params: JsonObject): void => {
     const sent = relay.publish(method, params).catch((error: unknown) => {
+      // Listeners that reconnect soon are told to refresh what they hold (see SharedSubscription).
       console.error("edge-mcp: a change notification could not be relayed:", error instanceof Error ? error.message : error);
     });
     waitUntil?.(sent);

@@ -6,6 +6,7 @@
 
 import type { JsonObject } from "../../core/types.ts";
 import type { ChangeSink, ChangeSource } from "./change-hub.ts";
+import { REFRESH_WINDOW_MS } from "./refresh-notifications.ts";
 import { wants, type SubscriptionFilter } from "./subscription-filter.ts";
 
 /** A place in one hub's sequence of notifications (the epoch changes when the hub restarts). */
@@ -51,7 +52,8 @@ interface Connection {
 type State = "idle" | "opening" | "live" | "handover";
 
 interface HubHello {
-  hub: { epoch: string; seq: number; resumed: boolean };
+  /** `restartedAgo`: set when this hub replaced an instance that had listeners; ms since it started. */
+  hub: { epoch: string; seq: number; resumed: boolean; restartedAgo?: number };
 }
 
 interface HubLine {
@@ -68,6 +70,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * and woken (`ChangeSink`), and a takeover runs inside the successor's request (`sink.run`).
  * Listeners see every notification once, in order, while they are subscribed: the holder resumes
  * after the last sequence number seen, and a hub that cannot replay ends every subscription.
+ * Listeners that join soon after such an end, or soon after the hub replaced an instance that had
+ * listeners, are told that they may have missed changes (`ready(true)`).
  */
 export class SharedSubscription implements ChangeSource {
   readonly #open: OpenHubStream;
@@ -79,6 +83,8 @@ export class SharedSubscription implements ChangeSource {
   #heardAt = 0;
   #successor: Member | undefined;
   #failedTakeovers = 0;
+  /** Until then, a listener that joins may have missed changes (a gap, or a hub that just restarted). */
+  #refreshUntil = 0;
 
   constructor(open: OpenHubStream) {
     this.#open = open;
@@ -125,11 +131,16 @@ export class SharedSubscription implements ChangeSource {
     this.#since = Date.now();
   }
 
+  /**
+   * Acknowledges a member. Within the refresh window it is told that changes may have passed it
+   * by: it is most likely a client back from a subscription that ended, and nothing is kept
+   * between subscriptions (2026-07-28 subscriptions), so it cannot be told what it missed.
+   */
   #makeReady(member: Member): void {
     if (member.ready || member.left) return;
     member.ready = true;
     try {
-      member.sink.ready?.();
+      member.sink.ready?.(Date.now() < this.#refreshUntil);
     } catch (error) {
       console.error("edge-mcp: a change listener failed", error);
     }
@@ -200,6 +211,9 @@ export class SharedSubscription implements ChangeSource {
         return;
       }
       this.#position = after ?? { epoch: message.hub.epoch, seq: message.hub.seq };
+      // A hub that replaced one with listeners may have lost what was published while it restarted.
+      const ago = message.hub.restartedAgo;
+      if (typeof ago === "number") this.#refreshUntil = Math.max(this.#refreshUntil, Date.now() - ago + REFRESH_WINDOW_MS);
       this.#setState("live");
       this.#failedTakeovers = 0;
       for (const member of this.#members) member.unfit = false;
@@ -221,6 +235,8 @@ export class SharedSubscription implements ChangeSource {
 
   /** The stream ended or lost notifications: every subscription ends (its listener reconnects). */
   #fail(reason: string): void {
+    // The listeners ended here will be back, having missed whatever comes in between.
+    this.#refreshUntil = Date.now() + REFRESH_WINDOW_MS;
     const connection = this.#connection;
     this.#connection = undefined;
     this.#successor = undefined;

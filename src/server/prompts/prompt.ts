@@ -31,8 +31,3 @@ export interface PromptDefinition {
   /** Completions for arguments, by argument name. */
   complete?: Record<string, Completer>;
 }
-
-/** Declares a prompt (identity function, for type checking). */
-export function definePrompt(definition: PromptDefinition): PromptDefinition {
-  return definition;
-}

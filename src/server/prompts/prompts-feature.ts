@@ -4,11 +4,16 @@ import { own } from "../../core/json.ts";
 import type { Feature } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
+import { PromptRegistry } from "./prompt-registry.ts";
 
 /** Prompts, when the server declares any. */
 export const promptsFeature: Feature = {
   name: "prompts",
-  install: ({ prompts, handlerContext }) => {
+  rank: 30,
+  install: (host) => {
+    const prompts = new PromptRegistry(host.declarations.prompts ?? [], host.lists);
+    host.prompts = prompts;
+    const { handlerContext } = host;
     if (prompts.size === 0) return {};
     return {
       capabilities: (caps, streams) => {

@@ -39,13 +39,3 @@ export interface ResourceTemplateDefinition extends ResourceMetadata {
   /** Completions for template variables, by variable name. */
   complete?: Record<string, Completer>;
 }
-
-/** Declares a fixed resource (identity function, for type checking). */
-export function defineResource(definition: ResourceDefinition): ResourceDefinition {
-  return definition;
-}
-
-/** Declares a family of resources addressed by a URI template (identity function, for type checking). */
-export function defineResourceTemplate(definition: ResourceTemplateDefinition): ResourceTemplateDefinition {
-  return definition;
-}

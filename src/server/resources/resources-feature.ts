@@ -5,6 +5,7 @@ import { own } from "../../core/json.ts";
 import type { Feature, Method } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
+import { ResourceRegistry } from "./resource-registry.ts";
 
 /** Acknowledges a 2025 subscription: updates reach 2025 clients only through a session's GET stream. */
 const acceptUri: Method = (request) => {
@@ -15,7 +16,11 @@ const acceptUri: Method = (request) => {
 /** Resources and resource templates (skill files among them), when the server has any. */
 export const resourcesFeature: Feature = {
   name: "resources",
-  install: ({ resources, handlerContext, cacheHints }) => {
+  rank: 20,
+  install: (host) => {
+    const { declarations, handlerContext, cacheHints } = host;
+    const resources = new ResourceRegistry([...(declarations.resources ?? []), ...host.addedResources], declarations.resourceTemplates ?? [], host.lists);
+    host.resources = resources;
     if (resources.size === 0) return {};
     const read: Method = async (request, ctx) => {
       const uri = request.params ? own(request.params, "uri") : undefined;

@@ -6,6 +6,9 @@ import { isObject } from "../../core/json.ts";
 import type { ExternalSkillFile, ServedSkillFile, Skill, SkillDefinition, SkillFile } from "./skill.ts";
 import { DIGEST_PATTERN, skillDigest, utf8, utf8Length } from "./skill-digest.ts";
 import { FrontmatterError, parseSkillMarkdown } from "./skill-frontmatter.ts";
+import { needing } from "../feature.ts";
+import { resourcesFeature } from "../resources/resources-feature.ts";
+import { skillsFeature } from "./skills-feature.ts";
 
 export const SKILL_MD = "SKILL.md";
 
@@ -169,7 +172,8 @@ export function compileSkill(definition: SkillDefinition): Skill {
     }
     files.push(compiled);
   }
-  return { name, uri: `${root}/${SKILL_MD}`, root, frontmatter, files };
+  // A skill brings the skills feature, and resources for its files.
+  return needing({ name, uri: `${root}/${SKILL_MD}`, root, frontmatter, files }, [skillsFeature, resourcesFeature]);
 }
 
 function mimeTypeOfFile(file: SkillFile, fallback: string): string {

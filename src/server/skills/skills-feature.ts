@@ -4,12 +4,17 @@ import { own } from "../../core/json.ts";
 import type { Feature } from "../feature.ts";
 import { listPage } from "../lists/list-page.ts";
 import { RawResult } from "../raw-result.ts";
-import { SKILLS_EXTENSION } from "./skill-registry.ts";
+import { SKILLS_EXTENSION, SkillRegistry } from "./skill-registry.ts";
 
 /** Skills, when the server declares any: declared in initialize and server/discover alike; skill files are also resources. */
 export const skillsFeature: Feature = {
   name: "skills",
-  install: ({ skills }) => {
+  rank: 10,
+  install: (host) => {
+    const skills = new SkillRegistry(host.declarations.skills ?? [], host.lists, host.declarations.skillLimits);
+    host.skills = skills;
+    // Skill files are resources too (installed after this feature, the resources feature serves them).
+    host.addedResources.push(...skills.resources());
     if (skills.size === 0) return {};
     return {
       extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },

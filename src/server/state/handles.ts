@@ -2,7 +2,7 @@
 
 import type { Admission } from "../../core/admission.ts";
 import { randomToken } from "../../core/bytes.ts";
-import type { QuotaCounter } from "./quotas.ts";
+import { leaseFor, type QuotaCounter } from "./quotas.ts";
 
 /**
  * Where handle state lives (a Durable Object per handle on Workers; memory in tests). Every call
@@ -61,7 +61,7 @@ function unusable(handle: unknown): HandleError {
 export function createHandles(store: HandleStore | undefined, admission: Admission, quotas?: QuotaCounter, now: () => number = Date.now): Handles {
   const scope = admission.caller;
   const need = (): HandleStore => {
-    if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see README)");
+    if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see docs/handles.md)");
     return store;
   };
   const check = (handle: unknown): string => {
@@ -75,7 +75,7 @@ export function createHandles(store: HandleStore | undefined, admission: Admissi
       const expiresAt = now() + ttlMs;
       const target = need();
       const limit = admission.quotas.handles;
-      if (quotas && !(await quotas.acquire(admission.tenant, { kind: "handles", holder: admission.quotaHolder, id: handle, expiresAt }, limit))) {
+      if (quotas && !(await quotas.acquire(admission.tenant, leaseFor(admission, "handles", handle, expiresAt), limit))) {
         throw new HandleError(
           `too many live handles: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +
             "delete handles you no longer need, or wait for them to expire",

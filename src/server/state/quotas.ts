@@ -1,6 +1,6 @@
-/** Quotas on live handles and sessions: leases counted per principal and per tenant. */
+/** Quotas on live handles, sessions, tasks and streams: leases counted per principal, for anonymous callers together, and per tenant. */
 
-import type { QuotaKind, QuotaLimit } from "../../core/admission.ts";
+import type { Admission, QuotaKind, QuotaLimit } from "../../core/admission.ts";
 
 /** One live thing held by a caller, until it is released or `expiresAt` passes. */
 export interface QuotaLease {
@@ -11,6 +11,18 @@ export interface QuotaLease {
   id: string;
   /** Epoch ms after which the lease no longer counts, even if nobody released it. */
   expiresAt: number;
+  /** Held by an anonymous caller: also counted against the tenant's `anonymous` allowance. */
+  anonymous?: boolean;
+}
+
+/** The lease of one thing a caller holds, as admission identified the caller. */
+export function leaseFor(admission: Admission, kind: QuotaKind, id: string, expiresAt: number): QuotaLease {
+  return { kind, holder: admission.quotaHolder, id, expiresAt, anonymous: admission.principal === undefined };
+}
+
+/** The anonymous allowance of a limit (a record made before it existed has none: no bound). */
+export function anonymousLimit(limit: QuotaLimit): number {
+  return typeof limit.anonymous === "number" ? limit.anonymous : Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -18,7 +30,7 @@ export interface QuotaLease {
  * every isolate sees the same count; in memory for tests and single-isolate development.
  */
 export interface QuotaCounter {
-  /** Takes a place for the lease; false (and nothing taken) when the holder or the tenant is at its limit. */
+  /** Takes a place for the lease; false (and nothing taken) when the holder, the anonymous callers (for an anonymous lease) or the tenant is at its limit. */
   acquire(tenant: string, lease: QuotaLease, limit: QuotaLimit): Promise<boolean>;
   /** Moves a lease's expiry (a session still in use); nothing happens for an unknown lease. */
   renew(tenant: string, id: string, expiresAt: number): Promise<void>;
@@ -30,6 +42,7 @@ interface Held {
   kind: QuotaKind;
   holder: string;
   expiresAt: number;
+  anonymous: boolean;
 }
 
 /** The counting rule both counters share, over the live leases of one tenant. */
@@ -39,6 +52,7 @@ export class TenantLeases {
   acquire(lease: QuotaLease, limit: QuotaLimit, now: number): boolean {
     let holder = 0;
     let tenant = 0;
+    let anonymous = 0;
     for (const [id, held] of this.#leases) {
       if (held.expiresAt <= now) {
         this.#leases.delete(id);
@@ -47,9 +61,11 @@ export class TenantLeases {
       if (held.kind !== lease.kind || id === lease.id) continue;
       tenant++;
       if (held.holder === lease.holder) holder++;
+      if (held.anonymous) anonymous++;
     }
     if (holder >= limit.perPrincipal || tenant >= limit.perTenant) return false;
-    this.#leases.set(lease.id, { kind: lease.kind, holder: lease.holder, expiresAt: lease.expiresAt });
+    if (lease.anonymous === true && anonymous >= anonymousLimit(limit)) return false;
+    this.#leases.set(lease.id, { kind: lease.kind, holder: lease.holder, expiresAt: lease.expiresAt, anonymous: lease.anonymous === true });
     return true;
   }
 

@@ -10,6 +10,7 @@ import { callAsTask, taskMethods } from "./task-methods.ts";
  */
 export const tasksFeature: Feature = {
   name: "tasks",
+  rank: 50,
   install: ({ tools, handlerContext }) => {
     if (!tools.taskCapable) return {};
     return {

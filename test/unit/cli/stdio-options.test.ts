@@ -5,7 +5,16 @@ import { UsageError } from "../../../cli/usage-error.mjs";
 
 describe("parseStdioOptions", () => {
   it("defaults to the project's wrangler config, Host localhost and /mcp", () => {
-    expect(parseStdioOptions([])).toEqual({ configs: [], env: undefined, vars: {}, host: "localhost", path: "/mcp", headers: {}, persistTo: undefined });
+    expect(parseStdioOptions([])).toEqual({
+      configs: [],
+      env: undefined,
+      vars: {},
+      host: "localhost",
+      path: "/mcp",
+      headers: {},
+      persistTo: undefined,
+      maxInFlight: 64,
+    });
   });
 
   it("takes several configs, an env, vars, a tenant, headers and a persistence directory, in both spellings", () => {
@@ -26,6 +35,7 @@ describe("parseStdioOptions", () => {
       "Authorization: Bearer abc",
       "--persist-to",
       "/tmp/state",
+      "--max-in-flight=8",
     ]);
     expect(options).toEqual({
       configs: ["a/wrangler.toml", "b/wrangler.toml"],
@@ -35,6 +45,7 @@ describe("parseStdioOptions", () => {
       path: "/t/globex/mcp",
       headers: { authorization: "Bearer abc" },
       persistTo: "/tmp/state",
+      maxInFlight: 8,
     });
   });
 
@@ -46,6 +57,9 @@ describe("parseStdioOptions", () => {
     [["--tenant-host", "http://acme.localhost"], /--tenant-host wants a host name/],
     [["--path", "t/globex/mcp"], /--path wants an absolute path/],
     [["--header", "no colon"], /--header wants "Name: value"/],
+    [["--max-in-flight", "0"], /--max-in-flight wants a whole number from 1 to 10000/],
+    [["--max-in-flight", "1e3"], /--max-in-flight wants a whole number/],
+    [["--max-in-flight=20000"], /--max-in-flight wants a whole number/],
   ])("refuses %j with a UsageError naming the problem", (args, message) => {
     expect(() => parseStdioOptions(args)).toThrow(UsageError);
     expect(() => parseStdioOptions(args)).toThrow(message);

@@ -41,11 +41,12 @@ function openStream(request: Seen, first: string, aborted: { value: boolean }): 
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
-function start(answer: Answer) {
+function start(answer: Answer, limits: { maxInFlight?: number; onRoom?: () => void } = {}) {
   const seen: Seen[] = [];
   const lines: string[] = [];
   const logs: string[] = [];
   const relay = new StdioRelay({
+    ...limits,
     endpoint: "http://localhost/mcp",
     dispatch: async (url, init) => {
       const request = { url, method: init.method, headers: init.headers, body: init.body, signal: init.signal };
@@ -350,5 +351,82 @@ describe("StdioRelay, 2026-07-28 hosts", () => {
     expect(aborted.value).toBe(true);
     expect(seen.filter((request) => request.body?.includes("notifications/cancelled"))).toEqual([]);
     expect(written()).toHaveLength(1);
+  });
+});
+
+describe("StdioRelay, requests in flight", () => {
+  const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping", params: { _meta: META } });
+
+  /** A Worker that holds every ping until the test releases it, counting how many are held at once. */
+  function heldWorker() {
+    const held: (() => void)[] = [];
+    const state = { now: 0, most: 0 };
+    const answer: Answer = (request) => {
+      const message = JSON.parse(request.body ?? "{}") as Record<string, unknown>;
+      if (message["method"] !== "ping") return accepted();
+      state.now++;
+      state.most = Math.max(state.most, state.now);
+      return new Promise<Response>((resolve) =>
+        held.push(() => {
+          state.now--;
+          resolve(json({ jsonrpc: "2.0", id: message["id"], result: {} }));
+        }),
+      );
+    };
+    const releaseAll = async () => {
+      while (held.length > 0) {
+        for (const release of held.splice(0)) release();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    };
+    return { answer, held, state, releaseAll };
+  }
+
+  it("sends at most maxInFlight requests at once; the others wait in order and every one is answered", async () => {
+    const worker = heldWorker();
+    let rooms = 0;
+    const { relay, seen, send, written } = start(worker.answer, { maxInFlight: 8, onRoom: () => rooms++ });
+    send(...Array.from({ length: 500 }, (_, i) => ping(i + 1)));
+    await expect.poll(() => seen.length).toBe(8);
+    expect(relay.backlog).toBe(492);
+    await worker.releaseAll();
+    await relay.idle();
+    expect(worker.state.most).toBe(8);
+    expect(relay.backlog).toBe(0);
+    expect(rooms).toBe(492);
+    expect(written().map((message) => message["id"])).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+  });
+
+  it("bounds requests in flight by 64 by default", async () => {
+    const worker = heldWorker();
+    const { relay, seen, send } = start(worker.answer);
+    send(...Array.from({ length: 1000 }, (_, i) => ping(i + 1)));
+    await expect.poll(() => seen.length).toBe(64);
+    expect(relay.backlog).toBe(936);
+    await worker.releaseAll();
+    await relay.idle();
+    expect(worker.state.most).toBe(64);
+  });
+
+  it("lets notifications and the host's answers pass while requests wait, and drops a waiting request the host cancels", async () => {
+    const worker = heldWorker();
+    const { relay, seen, send, written } = start(worker.answer, { maxInFlight: 1 });
+    send(ping(1), ping(2), ping(3));
+    await expect.poll(() => seen.length).toBe(1);
+    send(
+      { jsonrpc: "2.0", id: "srv-1", result: { action: "decline" } },
+      { jsonrpc: "2.0", method: "notifications/roots/list_changed", params: { _meta: META } },
+    );
+    await expect.poll(() => seen.length).toBe(3);
+    // Request 2 never left: cancelling it drops it, and nothing is POSTed or answered for it.
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, _meta: META } });
+    expect(relay.backlog).toBe(1);
+    await worker.releaseAll();
+    await relay.idle();
+    expect(written().map((message) => message["id"])).toEqual([1, 3]);
+    expect(seen.filter((request) => request.body?.includes('"method":"ping"')).map((request) => (JSON.parse(request.body ?? "") as { id: number }).id)).toEqual(
+      [1, 3],
+    );
+    expect(seen.filter((request) => request.body?.includes("notifications/cancelled"))).toEqual([]);
   });
 });

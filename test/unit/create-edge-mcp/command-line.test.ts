@@ -18,7 +18,9 @@ afterEach(() => {
 function create(...args: string[]) {
   const cwd = mkdtempSync(join(tmpdir(), "create-edge-mcp-cli-"));
   dirs.push(cwd);
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+  // Offline: create-edge-mcp then asks no registry whether edge-mcp is published (see registry.test.ts).
+  const env = { ...process.env, npm_config_offline: "true" };
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
   return { cwd, code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -86,7 +88,11 @@ describe("create-edge-mcp", () => {
 
   it("exits 1 when the directory is not empty", () => {
     const first = create("taken", "--template", "basic");
-    const again = spawnSync(process.execPath, [BIN, "taken", "--template", "basic"], { cwd: first.cwd, encoding: "utf8" });
+    const again = spawnSync(process.execPath, [BIN, "taken", "--template", "basic"], {
+      cwd: first.cwd,
+      env: { ...process.env, npm_config_offline: "true" },
+      encoding: "utf8",
+    });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain("is not empty");
   });

@@ -1,7 +1,6 @@
 /** The server's tools. Each is written once and serves every protocol revision. */
 
 import { defineTool } from "edge-mcp";
-import { z } from "zod";
 
 /** A tool with a JSON Schema: the handler's arguments are typed from the schema. */
 export const greet = defineTool({
@@ -18,15 +17,23 @@ export const greet = defineTool({
   handler: ({ name }) => `Hello, ${name}!`,
 });
 
-/** A tool with a zod schema (any Standard Schema works: zod 4.2 or later, valibot, arktype). */
+/**
+ * A tool with structured output. `from` is typed "celsius" | "fahrenheit" from its `enum`. A zod (or
+ * other Standard Schema) object works here too, at a cost in bundle size: see README.md.
+ */
 export const convertTemperature = defineTool({
   name: "convert_temperature",
   title: "Convert a temperature",
   description: "Converts a temperature from Celsius to Fahrenheit or back.",
-  inputSchema: z.object({
-    value: z.number().describe("The temperature to convert."),
-    from: z.enum(["celsius", "fahrenheit"]).describe("The unit of value."),
-  }),
+  inputSchema: {
+    type: "object",
+    properties: {
+      value: { type: "number", description: "The temperature to convert." },
+      from: { type: "string", enum: ["celsius", "fahrenheit"], description: "The unit of value." },
+    },
+    required: ["value", "from"],
+    additionalProperties: false,
+  },
   outputSchema: { type: "object", properties: { value: { type: "number" }, unit: { type: "string" } }, required: ["value", "unit"] },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: ({ value, from }) => {

@@ -31,7 +31,9 @@ let worker: ReturnType<typeof createWorker<Env>> | undefined;
 const workerFor = (env: Env) => {
   // Older builds have no `listen` option (it is ignored there).
   const heartbeatMs = env.BENCH_HEARTBEAT_MS ? Number(env.BENCH_HEARTBEAT_MS) : undefined;
-  worker ??= createWorker<Env>({ info, tools: [announce] }, heartbeatMs === undefined ? {} : { listen: { heartbeatMs } });
+  // Hundreds of listeners come from one anonymous caller here: the per-caller stream quota (16 by default) is lifted.
+  const streams = { perPrincipal: 100_000, perTenant: 100_000, anonymous: 100_000 };
+  worker ??= createWorker<Env>({ info, tools: [announce] }, { quotas: { streams }, ...(heartbeatMs === undefined ? {} : { listen: { heartbeatMs } }) });
   return worker;
 };
 // The single-tenant Worker's hub (shard 0) is named "default".
