@@ -89,6 +89,20 @@ export default defineConfig({
         extends: true,
         plugins: [
           cloudflareTest({
+            // Traces and usage: two tenants observed by observability(), an OpenTelemetry SDK in the tests.
+            wrangler: { configPath: "./test/workers-observe/wrangler.toml" },
+            remoteBindings: false,
+          }),
+        ],
+        test: {
+          name: "workers-observe",
+          include: ["test/workers-observe/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest({
             // Change notifications. The fixture Worker runs twice: as the Worker under test (the
             // runner turns cross-request wake-ups off: the fallback path) and bundled as the
             // auxiliary Worker NOTIFY with workerd's defaults (global-setup.ts bundles it).

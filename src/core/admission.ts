@@ -40,6 +40,13 @@ export const DEFAULT_QUOTAS: Quotas = {
   streams: { perPrincipal: 16, perTenant: 10_000, anonymous: 2_000 },
 };
 
+/** W3C trace context (SEP-414 `_meta` or the headers), as it travels to services and objects. */
+export interface TraceCarrier {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+  readonly baggage?: string;
+}
+
 /**
  * Who is asking and within which limits. Built once per request by admission; passed as
  * structured data to handlers, to session and task objects, and to tool services. Nothing
@@ -59,6 +66,8 @@ export interface Admission {
   readonly quotaHolder: string;
   readonly limits: CallLimits;
   readonly quotas: Quotas;
+  /** The span this request runs under, when it is traced: what a tool service or object joins. */
+  readonly trace?: TraceCarrier;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

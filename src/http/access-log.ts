@@ -14,6 +14,7 @@ export function writeAccessLog(tenant: string, trace: AdmissionTrace, status: nu
       durationMs: Date.now() - trace.started,
       principal: trace.principal?.subject,
       issuer: trace.principal?.issuer,
+      traceId: trace.traceId,
     }),
   );
 }

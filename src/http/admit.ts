@@ -6,10 +6,10 @@
 import type { Admission } from "../core/admission.ts";
 import { sha256Hex } from "../core/bytes.ts";
 import { clientNetwork } from "../core/client-address.ts";
-import { detectEra, unsupportedVersion, type RequestInfo } from "../core/era.ts";
+import { detectEra, unsupportedVersion } from "../core/era.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
-import { classifyMessage, type InboundMessage, type RequestId } from "../core/jsonrpc.ts";
+import { classifyMessage, type RequestId } from "../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../core/principal.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
@@ -21,32 +21,9 @@ import { rateLimited } from "./rate-limiter.ts";
 import { readBody } from "./read-body.ts";
 import { checkAccept, checkContentType, headerReader, parseJson } from "./request-checks.ts";
 
-/** What admission learnt about a request so far: the access log line, and the id errors echo. */
-export interface AdmissionTrace {
-  started: number;
-  requestId: RequestId | undefined;
-  revision: string | undefined;
-  method: string | undefined;
-  target: string | undefined;
-  principal: Principal | undefined;
-}
+import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
 
-export function newTrace(): AdmissionTrace {
-  return { started: Date.now(), requestId: undefined, revision: undefined, method: undefined, target: undefined, principal: undefined };
-}
-
-/** An admitted POST: who asks, the message, its era, and the tool it calls (resolved once). */
-export interface AdmittedPost {
-  admission: Admission;
-  /** The body as received (forwarded as it is to a session). */
-  text: string;
-  message: InboundMessage;
-  /** Era and version; undefined for a JSON-RPC response (which only a session can take). */
-  info: RequestInfo | undefined;
-  tool: CompiledTool | undefined;
-  /** For an `initialize` that opens a session: its new id, whose quota place is already taken. */
-  newSession: string | undefined;
-}
+export { newTrace, type AdmissionTrace, type AdmittedPost } from "./admitted.ts";
 
 /** How long a session's quota place lasts without use; the session renews it while in use. */
 export const SESSION_LEASE_MS = 30 * 60_000;
@@ -146,6 +123,7 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   const id = message.kind === "request" ? message.id : undefined;
   trace.requestId = id;
   trace.method = message.method;
+  trace.params = message.params;
   const target = message.params ? (own(message.params, "name") ?? own(message.params, "uri")) : undefined;
   trace.target = typeof target === "string" ? target : undefined;
 

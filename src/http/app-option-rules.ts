@@ -40,4 +40,5 @@ export const APP_OPTION_RULES: OptionRules = {
   },
   tasks: { kind: "any" },
   serverCard: { kind: "any" },
+  observer: { kind: "any" },
 } satisfies Record<keyof McpAppOptions, OptionRule>;

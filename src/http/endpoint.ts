@@ -10,6 +10,7 @@ import type { EndpointServices } from "../server/context/transport.ts";
 import type { Authorizer } from "./authorizer.ts";
 import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
 import type { ListenSettings } from "./listen.ts";
+import type { RequestObserver } from "./observer.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { SessionGateway } from "./session-gateway.ts";
 import type { TaskGateway } from "./task-gateway.ts";
@@ -78,6 +79,8 @@ export interface McpAppOptions {
   tasks?: TaskGateway;
   /** Serves a Server Card at `<path>/server-card` (SEP-2127 draft): `serverCardRoute(options)`; off when absent. */
   serverCard?: ServerCardRoute;
+  /** Traces and usage metering of each request (`observability()` from `edge-mcp/workers` on Workers). */
+  observer?: RequestObserver;
 }
 
 /** The resolved settings of one endpoint: built once by {@link createEndpoint}, read by every request. */
@@ -106,6 +109,7 @@ export interface Endpoint extends EndpointServices {
   readonly debug: boolean;
   readonly accessLog: boolean;
   readonly serverCard: ServerCardRoute | undefined;
+  readonly observer: RequestObserver | undefined;
 }
 
 /** The Server Card route of an endpoint, built by `serverCardRoute` (so that endpoints without a card do not bundle it). */
@@ -153,5 +157,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     debug: options.debug ?? false,
     accessLog: options.accessLog ?? false,
     serverCard: options.serverCard,
+    observer: options.observer,
   };
 }

@@ -85,6 +85,9 @@ export class Exchange implements TransportContext {
   #disconnectRequested = false;
   #promotion: ReturnType<typeof setTimeout> | undefined;
   #finished: Promise<void> = Promise.resolve();
+  #settled: Promise<ProtocolError | undefined> = Promise.resolve(undefined);
+  #bytesOut = 0;
+  #toolError = false;
 
   constructor(request: Request, endpoint: Endpoint, init: ExchangeInit) {
     this.#request = request;
@@ -166,14 +169,19 @@ export class Exchange implements TransportContext {
   /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
   async respond(id: RequestId, run: (ctx: TransportContext) => Promise<MethodResult>): Promise<Response> {
     const outcome: Promise<Outcome> = run(this).then(
-      (result) => ({ ok: true, json: this.#out(resultMessage(id, result)) }),
+      (result) => {
+        // A tool's own failure (a result with isError: true) is what observers count as a tool error.
+        if ((result as { isError?: unknown } | null)?.isError === true) this.#toolError = true;
+        return { ok: true, json: this.#out(resultMessage(id, result)) };
+      },
       (error: unknown) => {
         const protocolError = toProtocolError(error);
         this.#out(errorMessage(protocolError, id));
         return { ok: false, error: protocolError };
       },
     );
-    this.#finished = outcome.then(() => undefined);
+    this.#settled = outcome.then((done) => (done.ok ? undefined : done.error));
+    this.#finished = this.#settled.then(() => undefined);
     if (this.endpoint.responseMode !== "sse") {
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = resolve;
@@ -209,6 +217,21 @@ export class Exchange implements TransportContext {
     return this.#finished;
   }
 
+  /** Settles like {@link finished}, with the handler's error if it failed (what observers record). */
+  get settled(): Promise<ProtocolError | undefined> {
+    return this.#settled;
+  }
+
+  /** Characters of the JSON-RPC messages this exchange wrote (what usage metering counts out). */
+  get bytesOut(): number {
+    return this.#bytesOut;
+  }
+
+  /** Whether the handler answered a tool result with `isError: true`. */
+  get toolError(): boolean {
+    return this.#toolError;
+  }
+
   /** Aborts the handler's signal (client cancellation). */
   cancel(reason: unknown): void {
     this.#cancel(reason);
@@ -234,6 +257,7 @@ export class Exchange implements TransportContext {
   }
 
   #out(json: string): string {
+    this.#bytesOut += json.length;
     if (this.endpoint.debug) logMessage("out", json);
     return json;
   }

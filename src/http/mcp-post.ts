@@ -1,6 +1,6 @@
 /** The POST route of the MCP endpoint: admit, then answer here (stateless) or forward to the session. */
 
-import { invalidRequest } from "../core/errors.ts";
+import { invalidRequest, type ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
@@ -12,28 +12,40 @@ import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
 import { listen } from "./listen.ts";
 import { agreeTaskIds } from "./listen-tasks.ts";
+import type { RequestObservation, WaitUntil } from "./observer.ts";
 import { headerReader } from "./request-checks.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
-export type WaitUntil = (promise: Promise<unknown>) => void;
+export type { WaitUntil } from "./observer.ts";
 
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
 export async function handlePost(request: Request, endpoint: Endpoint, waitUntil?: WaitUntil): Promise<Response> {
   const trace = newTrace();
+  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant);
   let response: Response;
+  let failure: ProtocolError | undefined;
   try {
-    response = await route(request, endpoint, await admitPost(request, endpoint, trace), waitUntil);
+    const admitted = await admitPost(request, endpoint, trace);
+    if (observation) admitted.admission = observation.admitted(admitted);
+    response = await route(request, endpoint, admitted, waitUntil, observation);
   } catch (error) {
-    const protocolError = toProtocolError(error);
-    if (endpoint.debug) logMessage("out", errorMessage(protocolError, trace.requestId));
-    response = errorResponse(protocolError, trace.requestId);
+    failure = toProtocolError(error);
+    if (endpoint.debug) logMessage("out", errorMessage(failure, trace.requestId));
+    response = errorResponse(failure, trace.requestId);
   }
+  observation?.end(response.status, failure, waitUntil);
   if (endpoint.accessLog) writeAccessLog(endpoint.tenant, trace, response.status);
   return response;
 }
 
-async function route(request: Request, endpoint: Endpoint, admitted: AdmittedPost, waitUntil: WaitUntil | undefined): Promise<Response> {
+async function route(
+  request: Request,
+  endpoint: Endpoint,
+  admitted: AdmittedPost,
+  waitUntil: WaitUntil | undefined,
+  observation: RequestObservation | undefined,
+): Promise<Response> {
   const { admission, message, info } = admitted;
   if (endpoint.sessions && info?.era !== "modern") return toSession(request, endpoint, admitted);
   if (message.kind === "response" || info === undefined) {
@@ -66,7 +78,9 @@ async function route(request: Request, endpoint: Endpoint, admitted: AdmittedPos
     tool: admitted.tool,
     changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, waitUntil) : undefined,
   });
-  return exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
+  const response = exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
+  observation?.handling(exchange);
+  return response;
 }
 
 /** 2025-era traffic with sessions on: `initialize` opens a session, everything else needs one. */

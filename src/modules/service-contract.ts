@@ -93,6 +93,13 @@ export interface ServiceCallContext {
   issuer?: string;
   scopes: readonly string[];
   protocolVersion: string;
+  /**
+   * W3C trace context of the calling span, when the request is traced: a service that starts its
+   * spans under `traceparent` (and `tracestate`, `baggage`) joins the client's trace.
+   */
+  traceparent?: string;
+  tracestate?: string;
+  baggage?: string;
 }
 
 export interface ToolService {

@@ -22,6 +22,12 @@ export function callContext(ctx: HandlerContext): ServiceCallContext {
     context.subject = ctx.principal.subject;
     context.issuer = ctx.principal.issuer;
   }
+  const trace = ctx.trace;
+  if (trace) {
+    context.traceparent = trace.traceparent;
+    if (trace.tracestate !== undefined) context.tracestate = trace.tracestate;
+    if (trace.baggage !== undefined) context.baggage = trace.baggage;
+  }
   return context;
 }
 

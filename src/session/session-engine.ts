@@ -304,6 +304,7 @@ export class SessionEngine {
           send: (json) => exchange?.sendMessage(json),
           signal: () => (exchange as Exchange).signal,
           timeoutMs: this.#options.inputTimeoutMs ?? 60_000,
+          trace: admission.trace,
         })
       : undefined;
     exchange = new Exchange(request, endpoint, {

@@ -4,6 +4,7 @@ import type { RequestId } from "../core/jsonrpc.ts";
 import { answerProblem } from "../server/inputs/input-answer.ts";
 import { clientSupports, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
 import type { JsonObject } from "../core/types.ts";
+import type { TraceCarrier } from "../core/admission.ts";
 
 interface Waiter {
   resolve(result: unknown): void;
@@ -71,6 +72,15 @@ export interface SessionInputOptions {
   send(json: string): void;
   signal: () => AbortSignal;
   timeoutMs: number;
+  /** The trace context of the request that asks (when traced): each request carries it in `_meta` (SEP-414). */
+  trace?: TraceCarrier | undefined;
+}
+
+/** The params of a server→client request, with the asking request's trace context in `_meta`. */
+function withTrace(params: JsonObject | undefined, trace: TraceCarrier | undefined): JsonObject {
+  if (!trace) return params ?? {};
+  const meta = params?.["_meta"];
+  return { ...params, _meta: { ...(typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : {}), ...trace } };
 }
 
 /**
@@ -110,7 +120,7 @@ export function createSessionInputs(options: SessionInputOptions): InputChannel 
         },
         problem: (result) => answerProblem(input, result),
       });
-      options.send(JSON.stringify({ jsonrpc: "2.0", id, method: input.method, params: input.params ?? {} }));
+      options.send(JSON.stringify({ jsonrpc: "2.0", id, method: input.method, params: withTrace(input.params, options.trace) }));
     });
   };
 

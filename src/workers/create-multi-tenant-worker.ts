@@ -27,6 +27,7 @@ import { workerLoaderRunner } from "./worker-loader-runner.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
+import type { Observability } from "./observability.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -54,6 +55,8 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   configTtlMs?: number;
   /** How long a service module's catalogue is used before it is read again (default 5 minutes). */
   catalogTtlMs?: number;
+  /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see README, Observability). */
+  observe?: Observability;
 }
 
 interface RateLimitBinding {
@@ -189,6 +192,7 @@ function tenantAppOptions(
     ...durable,
     ...(tenant.notifications ? { listen: listenSettingsOf(tenant.notifications) } : {}),
     ...(tenant.serverCard ? { serverCard: serverCardRoute(tenant.serverCard) } : {}),
+    ...(options.observe ? { observer: options.observe.observer(env) } : {}),
   };
 }
 
@@ -265,6 +269,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
 
   return {
     async fetch(request, env, ctx) {
+      const admin = options.observe?.adminRoute(request, env);
+      if (admin) return admin;
       try {
         const state = stateOf(env);
         const directory = await state.config.get();

@@ -16,6 +16,7 @@ import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay
 import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
+import type { Observability } from "./observability.ts";
 
 /**
  * Options of {@link createWorker}. An option given here wins over the var that can also set it
@@ -25,13 +26,15 @@ import { durableTaskGateway } from "./task-gateway.ts";
  */
 export interface WorkerOptions<E = McpEnv> extends Omit<
   McpAppOptions,
-  "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer"
+  "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
 > {
   /**
    * OAuth resource server (see `createAuthorizer`): an authorizer, or a function that builds one
    * from `env` (called once per env object, in each isolate), for settings kept in vars and secrets.
    */
   authorizer?: Authorizer | ((env: E) => Authorizer);
+  /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see docs/observability.md). */
+  observe?: Observability;
   /** Keep 2025-era clients in sessions (Durable Objects bound as MCP_SESSIONS). Also MCP_LEGACY_SESSIONS = "true". */
   legacySessions?: boolean;
   /**
@@ -90,7 +93,7 @@ export function durableBindings(
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv): Endpoint {
-  const { legacySessions, tasks, notificationShards, authorizer, ...rest } = options;
+  const { legacySessions, tasks, notificationShards, authorizer, observe, ...rest } = options;
   const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
   const auth = authorizerFor(authorizer, env);
   warnAboutSetup(server, options.tenant ?? "default", env.MCP_TASKS !== undefined, tasks);
@@ -101,6 +104,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards)),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
+    ...(observe ? { observer: observe.observer(env) } : {}),
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],
       origins: [...(options.allow?.origins ?? []), ...envList(env.ALLOWED_ORIGINS)],
@@ -146,6 +150,8 @@ export function createWorker<E extends object = McpEnv>(server: McpServer | Serv
   const apps = new WeakMap<object, McpApp>();
   return {
     fetch(request, env, ctx) {
+      const admin = options.observe?.adminRoute(request, env);
+      if (admin) return admin;
       let app = apps.get(env);
       if (!app) {
         app = createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv));

@@ -19,3 +19,5 @@ export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions }
 export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";
 export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./worker-loader-runner.ts";
 export { staticAssets } from "./static-assets.ts";
+export { observability, type Observability, type ObservabilityEnv } from "./observability.ts";
+export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./usage-object.ts";

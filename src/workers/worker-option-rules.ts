@@ -36,6 +36,7 @@ export const WORKER_OPTION_RULES: OptionRules = {
   notificationShards: { kind: "integer", min: 1, max: MAX_RELAY_SHARDS },
   services: { kind: "check", check: (value) => (Array.isArray(value) ? undefined : 'must be an array such as [{ binding: "WEATHER", prefix: "weather" }]') },
   catalogTtlMs: { kind: "integer", min: 0, hint: "ms" },
+  observe: { kind: "any" },
 };
 
 /** Rules of {@link MultiTenantWorkerOptions}. */
@@ -52,4 +53,6 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
   maxJsonDepth: APP_OPTION_RULES["maxJsonDepth"] ?? { kind: "any" },
   responseMode: APP_OPTION_RULES["responseMode"] ?? { kind: "any" },
   debug: { kind: "boolean" },
+  observe: { kind: "any" },
+  appAssets: { kind: "any" },
 };

@@ -17,6 +17,8 @@ export interface WranglerDevOptions {
   configPath?: string | string[];
   /** `--var KEY:VALUE` overrides of the config's [vars]. */
   vars?: Record<string, string>;
+  /** More arguments for `wrangler dev` (e.g. `--persist-to` a fresh directory). */
+  args?: string[];
   /** A project directory to run in, with its own node_modules/.bin/wrangler (default: this repository and its wrangler). Config paths are relative to it. */
   cwd?: string;
 }
@@ -39,6 +41,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   args.push("--inspector-ip", "127.0.0.1", "--inspector-port", String(inspectorPort));
   args.push("--log-level", "warn", "--show-interactive-dev-session=false", "--live-reload=false");
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
+  args.push(...(options.args ?? []));
 
   const cwd = options.cwd ?? ROOT;
   const child = spawn(options.cwd ? join(options.cwd, "node_modules/.bin/wrangler") : WRANGLER, args, {

@@ -15,10 +15,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   session: ["core", "server", "http"],
   tasks: ["core", "server", "http"],
   tenancy: ["core", "server", "auth", "modules"],
-  workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy"],
+  observe: ["core", "http"],
+  workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
 };
-// Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself).
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"] };
+// Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
+// @opentelemetry/api only in observe, which only `observability()` brings into a bundle.
+const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"], observe: ["@opentelemetry/api"] };
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -157,5 +159,14 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/"))).toEqual([]);
     // The Workers loader of static assets reaches nothing of the feature but its types.
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
+  });
+
+  it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
+    const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
+    const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...base].filter((path) => path.startsWith("observe/") || path === "workers/usage-object.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/observability.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
+    expect(added).toContain("observe/mcp-observer.ts");
+    expect(added.filter((path) => !path.startsWith("observe/") && !path.startsWith("workers/"))).toEqual([]);
   });
 });

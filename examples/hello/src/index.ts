@@ -1,7 +1,7 @@
 /** The demo Worker: `npm run dev` serves it at http://127.0.0.1:8787/mcp. */
 
 import { apps, createServer } from "edge-mcp";
-import { createTaskObject, createWorker, staticAssets } from "edge-mcp/workers";
+import { createTaskObject, createWorker, observability, staticAssets } from "edge-mcp/workers";
 import { notebookAppend, notebookOpen, notebookRead } from "./notebook.ts";
 import { notebookWorkflow } from "./skills.ts";
 import { report } from "./report.ts";
@@ -23,6 +23,8 @@ const server = createServer({
   features: [apps([tally], { assets: staticAssets() })],
 });
 
-export default createWorker(server);
+// Traces (OTEL_EXPORTER_OTLP_ENDPOINT, or a registered OpenTelemetry provider) and usage metering
+// (MCP_USAGE, MCP_USAGE_ROLLUPS): configured by the env alone; remove this option to bundle none of it.
+export default createWorker(server, { observe: observability() });
 // Each task (the report tool, for clients with the tasks extension) runs in its own Durable Object (MCP_TASKS).
 export const McpTaskObject = createTaskObject(server);

@@ -4,12 +4,14 @@
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
-import { createMultiTenantSessionObject, createMultiTenantWorker, type MultiTenantWorkerOptions } from "edge-mcp/workers";
+import { createMultiTenantSessionObject, createMultiTenantWorker, observability, type MultiTenantWorkerOptions } from "edge-mcp/workers";
 import { accounting, greetings, statuspage, whoami } from "./modules.ts";
 
 const options: MultiTenantWorkerOptions = {
   info: { name: "edge-mcp-multi-tenant", version: "0.1.0" },
   modules: { greetings, accounting, whoami, statuspage },
+  // Traces (OTEL_* vars), usage records (MCP_USAGE, MCP_USAGE_ROLLUPS) and the usage view (MCP_ADMIN_TOKEN).
+  observe: observability(),
 };
 
 export default createMultiTenantWorker(options);
@@ -17,3 +19,5 @@ export default createMultiTenantWorker(options);
 // notification hub (MCP_NOTIFICATIONS) that carries list changes across isolates.
 export const McpSessionObject = createMultiTenantSessionObject(options);
 export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";
+// Hourly usage per tenant, by tool and by caller (MCP_USAGE_ROLLUPS), read by GET /admin/usage.
+export { McpUsageObject } from "edge-mcp/workers";

@@ -1,6 +1,7 @@
 /** The handler context built from a request's transport: progress, log and input obey the revision's rules here, once. */
 
 import type { Principal } from "../../core/principal.ts";
+import type { TraceCarrier } from "../../core/admission.ts";
 import { loggingLevelRank, type JsonObject, type LoggingLevel } from "../../core/types.ts";
 import type { ChangeFeed } from "../notifications/change-hub.ts";
 import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
@@ -88,6 +89,10 @@ class RequestHandlerContext implements HandlerContext {
 
   get principal(): Principal | undefined {
     return this.#transport.admission.principal;
+  }
+
+  get trace(): TraceCarrier | undefined {
+    return this.#transport.admission.trace;
   }
 
   get taskId(): string | undefined {

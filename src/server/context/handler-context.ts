@@ -4,6 +4,7 @@ import type { JsonObject, LoggingLevel } from "../../core/types.ts";
 import type { ChangeFeed } from "../notifications/change-hub.ts";
 import type { Handles } from "../state/handles.ts";
 import type { Principal } from "../../core/principal.ts";
+import type { TraceCarrier } from "../../core/admission.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "../inputs/input.ts";
 
 export type Era = "legacy" | "modern";
@@ -32,6 +33,8 @@ export interface HandlerContext {
    * token. A principal is its issuer and subject together: key per-user data by both.
    */
   readonly principal: Principal | undefined;
+  /** The W3C trace context of the span this call runs under, when the request is traced (pass it on to join the trace). */
+  readonly trace: TraceCarrier | undefined;
   /**
    * The id of the task this call runs in (tasks extension), or undefined for a call answered in
    * its own request.

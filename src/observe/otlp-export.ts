@@ -1,0 +1,98 @@
+/** OTLP/HTTP JSON export of finished spans (`POST {endpoint}/v1/traces`), per the standard OTEL_* variables. */
+
+import { SpanStatusCode, type AttributeValue } from "@opentelemetry/api";
+import type { FinishedSpan } from "./recording-tracer.ts";
+
+/** Where spans go: the standard exporter variables, read once. */
+export interface OtlpSettings {
+  /** `{OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`, or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is. */
+  readonly url: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs, comma-separated, values URL-encoded. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** OTEL_SERVICE_NAME (default `edge-mcp`). */
+  readonly serviceName: string;
+}
+
+/** The variables the exporter reads (all optional: no endpoint, no export). */
+export interface OtlpEnv {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+  OTEL_SERVICE_NAME?: string;
+}
+
+/** Reads the exporter settings; undefined when no endpoint is set. Headers that do not parse are skipped. */
+export function otlpSettings(env: OtlpEnv): OtlpSettings | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url = traces || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : "");
+  if (!url) return undefined;
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const pair of (env.OTEL_EXPORTER_OTLP_HEADERS ?? "").split(",")) {
+    const at = pair.indexOf("=");
+    if (at <= 0) continue;
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim()).toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // A malformed %-escape: the header is left out rather than sent garbled.
+    }
+  }
+  return { url, headers, serviceName: env.OTEL_SERVICE_NAME?.trim() || "edge-mcp" };
+}
+
+function anyValue(value: AttributeValue): unknown {
+  if (typeof value === "string") return { stringValue: value };
+  if (typeof value === "boolean") return { boolValue: value };
+  if (typeof value === "number") return Number.isInteger(value) ? { intValue: value } : { doubleValue: value };
+  return { arrayValue: { values: value.filter((item) => item !== null && item !== undefined).map((item) => anyValue(item as AttributeValue)) } };
+}
+
+const nanos = (ms: number): string => `${Math.round(ms * 1000)}000`;
+
+/** The OTLP JSON body (ExportTraceServiceRequest) of some spans. */
+export function otlpBody(spans: readonly FinishedSpan[], serviceName: string): string {
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: serviceName } }] },
+        scopeSpans: [
+          {
+            scope: { name: "edge-mcp" },
+            spans: spans.map((span) => ({
+              traceId: span.context.traceId,
+              spanId: span.context.spanId,
+              ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
+              ...(span.context.traceState ? { traceState: span.context.traceState.serialize() } : {}),
+              name: span.name,
+              // OTLP numbers kinds from 1 (internal); the API from 0.
+              kind: span.kind + 1,
+              startTimeUnixNano: nanos(span.startMs),
+              endTimeUnixNano: nanos(span.endMs),
+              attributes: Object.entries(span.attributes).flatMap(([key, value]) => (value === undefined ? [] : [{ key, value: anyValue(value) }])),
+              status:
+                span.status.code === SpanStatusCode.UNSET
+                  ? {}
+                  : { code: span.status.code, ...(span.status.message === undefined ? {} : { message: span.status.message }) },
+            })),
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** Sends spans to the collector; a failure is logged once per export and never thrown. */
+export async function exportSpans(settings: OtlpSettings, spans: readonly FinishedSpan[]): Promise<void> {
+  if (spans.length === 0) return;
+  try {
+    const response = await fetch(settings.url, {
+      method: "POST",
+      headers: { ...settings.headers, "content-type": "application/json" },
+      body: otlpBody(spans, settings.serviceName),
+    });
+    if (!response.ok) console.warn(`edge-mcp: OTLP export to ${new URL(settings.url).origin} answered ${response.status}`);
+    await response.body?.cancel();
+  } catch (error) {
+    console.warn(`edge-mcp: OTLP export failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

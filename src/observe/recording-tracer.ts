@@ -1,0 +1,127 @@
+/** A tracer that keeps its finished spans for one OTLP export: what a Worker uses with no OpenTelemetry SDK. */
+
+import {
+  trace,
+  SpanStatusCode,
+  type Attributes,
+  type AttributeValue,
+  type Context,
+  type Span,
+  type SpanContext,
+  type SpanKind,
+  type SpanOptions,
+  type SpanStatus,
+  type TimeInput,
+} from "@opentelemetry/api";
+import { toHex } from "../core/bytes.ts";
+
+/** A finished span, as the OTLP encoder reads it. */
+export interface FinishedSpan {
+  readonly name: string;
+  readonly kind: SpanKind;
+  readonly context: SpanContext;
+  readonly parentSpanId: string | undefined;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly attributes: Readonly<Attributes>;
+  readonly status: SpanStatus;
+}
+
+function randomHex(bytes: number): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+function millis(time: TimeInput | undefined): number {
+  if (time === undefined) return Date.now();
+  if (typeof time === "number") return time;
+  if (time instanceof Date) return time.getTime();
+  return time[0] * 1000 + time[1] / 1e6;
+}
+
+class RecordedSpan implements Span {
+  readonly #context: SpanContext;
+  readonly #sink: FinishedSpan[];
+  readonly #parentSpanId: string | undefined;
+  readonly #kind: SpanKind;
+  readonly #startMs: number;
+  readonly #attributes: Attributes;
+  #name: string;
+  #status: SpanStatus = { code: SpanStatusCode.UNSET };
+  #ended = false;
+
+  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined) {
+    this.#sink = sink;
+    this.#name = name;
+    this.#kind = options.kind ?? 0;
+    this.#startMs = millis(options.startTime);
+    this.#attributes = { ...options.attributes };
+    this.#parentSpanId = parent?.spanId;
+    this.#context = {
+      traceId: parent?.traceId ?? randomHex(16),
+      spanId: randomHex(8),
+      traceFlags: 1,
+      ...(parent?.traceState ? { traceState: parent.traceState } : {}),
+    };
+  }
+
+  spanContext(): SpanContext {
+    return this.#context;
+  }
+  setAttribute(key: string, value: AttributeValue): this {
+    this.#attributes[key] = value;
+    return this;
+  }
+  setAttributes(attributes: Attributes): this {
+    Object.assign(this.#attributes, attributes);
+    return this;
+  }
+  addEvent(): this {
+    return this;
+  }
+  addLink(): this {
+    return this;
+  }
+  addLinks(): this {
+    return this;
+  }
+  setStatus(status: SpanStatus): this {
+    this.#status = status;
+    return this;
+  }
+  updateName(name: string): this {
+    this.#name = name;
+    return this;
+  }
+  end(endTime?: TimeInput): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const { name, kind, startMs, attributes, status, parentSpanId, context } = {
+      name: this.#name,
+      kind: this.#kind,
+      startMs: this.#startMs,
+      attributes: this.#attributes,
+      status: this.#status,
+      parentSpanId: this.#parentSpanId,
+      context: this.#context,
+    };
+    this.#sink.push({ name, kind, context, parentSpanId, startMs, endMs: millis(endTime), attributes, status });
+  }
+  isRecording(): boolean {
+    return !this.#ended;
+  }
+  recordException(): void {}
+}
+
+/**
+ * Starts spans (the `startSpan` of an OpenTelemetry `Tracer`) and collects them once ended into
+ * `spans`, for one request's export. Parents come from the context given, never from an ambient
+ * one (Workers have no context manager without nodejs_compat).
+ */
+export class RecordingTracer {
+  readonly spans: FinishedSpan[] = [];
+
+  startSpan(name: string, options: SpanOptions = {}, context?: Context): Span {
+    const parent = context ? trace.getSpanContext(context) : undefined;
+    return new RecordedSpan(this.spans, name, options, options.root ? undefined : parent);
+  }
+}

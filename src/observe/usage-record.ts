@@ -1,0 +1,67 @@
+/** The usage record of one admitted request, and its Analytics Engine data point. */
+
+import { sha256Hex } from "../core/bytes.ts";
+
+/** One admitted request, as metering counts it. */
+export interface UsageRecord {
+  readonly tenant: string;
+  /** {@link callerId}: non-reversible, stable per caller. */
+  readonly caller: string;
+  readonly method: string;
+  /** The tool of a `tools/call`, else "". */
+  readonly tool: string;
+  /** "ok", or the JSON-RPC error code as text ("-32602"). */
+  readonly outcome: string;
+  readonly errorCode: number;
+  readonly durationMs: number;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly era: string;
+  readonly session: boolean;
+  /** When the request arrived (ms since the epoch). */
+  readonly at: number;
+}
+
+/** Where usage records go (Analytics Engine, the usage object, a test). */
+export interface UsageSink {
+  write(records: readonly UsageRecord[]): Promise<void> | void;
+}
+
+const callerIds = new Map<string, Promise<string>>();
+const CALLER_ID_CACHE = 1000;
+
+/**
+ * A caller's id for traces and usage: the first 16 hex digits of SHA-256 over its caller key
+ * (tenant, issuer, subject). It cannot be turned back into the subject; it is the same for every
+ * request of the caller, so calls can be counted per caller. Cached per isolate (bounded).
+ */
+export function callerId(callerKey: string): Promise<string> {
+  let id = callerIds.get(callerKey);
+  if (!id) {
+    if (callerIds.size >= CALLER_ID_CACHE) callerIds.clear();
+    id = sha256Hex(`edge-mcp caller\n${callerKey}`).then((hex) => hex.slice(0, 16));
+    callerIds.set(callerKey, id);
+  }
+  return id;
+}
+
+/** The Analytics Engine data point of a record: the columns the README documents (and its SQL reads). */
+export function usageDataPoint(record: UsageRecord): AnalyticsEngineDataPoint {
+  return {
+    // blob1..blob7
+    blobs: [record.tenant, record.caller, record.method, record.tool, record.outcome, record.era, record.session ? "session" : "stateless"],
+    // double1..double5
+    doubles: [1, record.durationMs, record.bytesIn, record.bytesOut, record.errorCode],
+    // index1: sampling is per tenant, so a small tenant is never sampled away by a large one.
+    indexes: [record.tenant],
+  };
+}
+
+/** A sink writing each record to an Analytics Engine dataset (`writeDataPoint` does not block). */
+export function analyticsSink(dataset: AnalyticsEngineDataset): UsageSink {
+  return {
+    write(records) {
+      for (const record of records) dataset.writeDataPoint(usageDataPoint(record));
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// The Worker under test in the workers-observe project: two tenants (auth, scopes, a rate limit, a tool
+// service that opens its own span under the trace context it receives), with observability() on.
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
+import { createMultiTenantWorker, observability } from "../../src/workers/index.ts";
+import tenants from "./tenants.json";
+
+const tools = defineModule({
+  tools: [
+    defineTool({
+      name: "add",
+      description: "Adds two numbers.",
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      handler: (args) => String(args["a"] + args["b"]),
+    }),
+    defineTool({
+      name: "invoice_total",
+      description: "Needs the invoices:read scope.",
+      inputSchema: { type: "object" },
+      handler: () => "0",
+    }),
+  ],
+});
+
+/** A tool service that opens a span under the caller's traceparent: the trace must go through the RPC. */
+export class TracedService extends WorkerEntrypoint implements ToolService {
+  async describe(): Promise<ServiceCatalog> {
+    return { tools: [{ name: "crunch", description: "Crunches remotely.", inputSchema: { type: "object" } }] };
+  }
+
+  async callTool(_name: string, _args: Record<string, unknown>, context: ServiceCallContext) {
+    const parent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-/.exec(context.traceparent ?? "");
+    const parentContext = parent
+      ? trace.setSpanContext(ROOT_CONTEXT, { traceId: parent[1] as string, spanId: parent[2] as string, traceFlags: 1, isRemote: true })
+      : ROOT_CONTEXT;
+    trace.getTracer("traced-service").startSpan("crunch in the service", {}, parentContext).end();
+    return { content: [{ type: "text" as const, text: `traceparent ${context.traceparent ?? "none"}` }] };
+  }
+}
+
+export default createMultiTenantWorker({ info: { name: "observe-under-test", version: "1.0.0" }, modules: { tools }, tenants, observe: observability() });
+export { McpUsageObject } from "../../src/workers/index.ts";
