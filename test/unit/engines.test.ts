@@ -29,11 +29,14 @@ describe("engines", () => {
       .map(([path, entry]) => `${path.replace(/^node_modules\//, "")}@${entry.version}${entry.dev ? " (dev)" : ""}`)
       .sort();
     // @cloudflare/vitest-plugin 1.5.0 (pinned) depends on miniflare 5 and wrangler 4.156, which declare Node 22;
-    // no miniflare 5 supports Node 20, and the plugin needs miniflare 5's API. The tests run on Node 20.
+    // no miniflare 5 supports Node 20, and the plugin needs miniflare 5's API. puppeteer-core 25 (the
+    // browser tests' driver of Debian's chromium) declares Node 22 too. The tests run on Node 20.
     expect(needs22).toEqual([
       "@cloudflare/vitest-plugin/node_modules/@cloudflare/kv-asset-handler@0.5.0 (dev)",
       "@cloudflare/vitest-plugin/node_modules/wrangler@4.156.2 (dev)",
+      "@puppeteer/browsers@3.2.6 (dev)",
       "miniflare@5.20261102.0-beta (dev)",
+      "puppeteer-core@25.16.0 (dev)",
     ]);
   });
 });
