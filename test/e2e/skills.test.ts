@@ -53,7 +53,7 @@ describe("the demo skill with the SDK v1 client (2025-11-25)", () => {
   it("sees the skill's files as ordinary resources, and the extension in the capabilities", async () => {
     const client = await connectLegacyClient(`${inject("baseUrlAuto")}/mcp`);
     try {
-      expect(client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
+      expect(client.getServerCapabilities()?.extensions).toMatchObject({ "io.modelcontextprotocol/skills": { directoryRead: true } });
       const { resources } = await client.listResources();
       expect(resources.map((resource) => resource.uri)).toEqual(["skill://notebook-workflow/SKILL.md", "skill://notebook-workflow/references/handles.md"]);
       expect(resources[0]).toMatchObject({
