@@ -55,7 +55,11 @@ describe("the demo skill with the SDK v1 client (2025-11-25)", () => {
     try {
       expect(client.getServerCapabilities()?.extensions).toMatchObject({ "io.modelcontextprotocol/skills": { directoryRead: true } });
       const { resources } = await client.listResources();
-      expect(resources.map((resource) => resource.uri)).toEqual(["skill://notebook-workflow/SKILL.md", "skill://notebook-workflow/references/handles.md"]);
+      // The demo's other resource is its MCP App (ui://tally/app.html).
+      expect(resources.map((resource) => resource.uri).filter((uri) => uri.startsWith("skill://"))).toEqual([
+        "skill://notebook-workflow/SKILL.md",
+        "skill://notebook-workflow/references/handles.md",
+      ]);
       expect(resources[0]).toMatchObject({
         name: "notebook-workflow",
         mimeType: "text/markdown",
