@@ -60,7 +60,7 @@ describe("the demo skill with the SDK v1 client (2025-11-25)", () => {
         "skill://notebook-workflow/SKILL.md",
         "skill://notebook-workflow/references/handles.md",
       ]);
-      expect(resources[0]).toMatchObject({
+      expect(resources.find((resource) => resource.uri.startsWith("skill://"))).toMatchObject({
         name: "notebook-workflow",
         mimeType: "text/markdown",
         description: expect.stringMatching(/^Keep notes across tool calls/),
