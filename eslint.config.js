@@ -6,7 +6,7 @@ export default tseslint.config(
   {
     // Built output, installed packages, local state, official schemas, and the templates (checked by
     // the package test with their own tsconfig, in projects made from them).
-    ignores: ["dist/", "node_modules/", ".wrangler/", "conformance-results/", "test/fixtures/schema/", "create-edge-mcp/templates/", "**/*.d.ts"],
+    ignores: ["dist/", "node_modules/", "**/.wrangler/", "conformance-results/", "test/fixtures/schema/", "create-edge-mcp/templates/", "**/*.d.ts"],
   },
   js.configs.recommended,
   {
