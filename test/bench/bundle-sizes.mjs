@@ -16,6 +16,8 @@ function distConfig(config, work, label) {
   const dir = dirname(join(ROOT, config));
   let text = readFileSync(join(ROOT, config), "utf8");
   text = text.replace(/^main = "([^"]+)"$/m, (_, main) => `main = ${JSON.stringify(join(dir, main))}`);
+  // [assets] directory: relative to the config, as main is.
+  text = text.replace(/^directory = "([^"]+)"$/m, (_, directory) => `directory = ${JSON.stringify(join(dir, directory))}`);
   text = text.replace(/^"edge-mcp" = "[^"]+"$/m, () => `"edge-mcp" = ${JSON.stringify(join(ROOT, "dist/index.js"))}`);
   text = text.replace(/^"edge-mcp\/workers" = "[^"]+"$/m, () => `"edge-mcp/workers" = ${JSON.stringify(join(ROOT, "dist/workers/index.js"))}`);
   const path = join(work, `${label}.toml`);
