@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SignJWT, importJWK, type JWK } from "jose";
-import puppeteer from "puppeteer-core";
+import { launchChromium } from "../e2e-browser/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startOtlpReceiver, type OtlpReceiver } from "./otlp-receiver.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
@@ -15,7 +15,6 @@ import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 const ADMIN = "e2e-admin-token-not-a-secret";
 const API_KEY = "emk_dev_initech_published_example_key_not_secret";
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
 let server: WranglerDev;
 let receiver: OtlpReceiver;
@@ -132,22 +131,9 @@ describe("usage of the multi-tenant example", () => {
   });
 
   it("renders the usage page with its charts in headless Chromium", async () => {
-    const profile = mkdtempSync(join(tmpdir(), "edge-mcp-chromium-"));
-    const browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      userDataDir: profile,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    // The same launch as the browser tests: Debian's chromium, headless, no background networking.
+    const chromium = await launchChromium();
+    const browser = chromium.browser;
     try {
       const page = await browser.newPage();
       await page.setExtraHTTPHeaders({ authorization: `Bearer ${ADMIN}`, accept: "text/html" });
@@ -164,8 +150,7 @@ describe("usage of the multi-tenant example", () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, "usage-page.png"), fullPage: true });
     } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
+      await chromium.close();
     }
   }, 60_000);
 });
