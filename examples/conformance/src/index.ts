@@ -30,7 +30,9 @@ const server = createServer({
 // 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation
 // travel as server→client requests; 2026-07-28 traffic stays stateless and never reaches it.
 // The suites open a few hundred sessions and tasks per run and never end them: a test fixture's quota.
-const options = { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 }, tasks: { perPrincipal: 10_000, perTenant: 10_000 } } };
+// The suite opens many sessions, tasks and listen streams from one anonymous caller, some at once.
+const big = { perPrincipal: 10_000, perTenant: 10_000, anonymous: 10_000 };
+const options = { quotas: { sessions: big, tasks: big, streams: big } };
 export default createWorker(server, options);
 export const McpSessionObject = createSessionObject(server);
 // Tool calls of task tools run as tasks, each in its own Durable Object (MCP_TASKS).
