@@ -1,18 +1,7 @@
 // Fuzz (seeded, deterministic): every spelling of one address gives one key, and no input makes clientNetwork throw.
 import { describe, expect, it } from "vitest";
 import { clientNetwork } from "../../src/core/client-address.ts";
-
-/** A seeded generator (mulberry32): the same cases on every run, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from "../seeded-random.ts";
 
 /** One of the ways to write eight groups: full, leading zeros padded or not, upper case, the longest zero run as `::`. */
 function spell(groups: number[], next: () => number): string {

@@ -6,20 +6,9 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { WITH_TASKS, modern, resultOf, send } from "./fixture.ts";
 import { from, initializeFrom } from "./network.ts";
+import { seededRandom as random } from "../seeded-random.ts";
 
 const tasksNamespace = (env as unknown as { MCP_TASKS: DurableObjectNamespace }).MCP_TASKS;
-
-/** A seeded generator (mulberry32): the same cases on every run, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const text = (next: () => number, alphabet: string, length: number): string =>
