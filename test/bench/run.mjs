@@ -429,6 +429,8 @@ async function distDemoConfig(workDir) {
   const text = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   const replacements = [
     [/^main = "([^"]+)"$/m, (_, main) => `main = ${JSON.stringify(join(ROOT, main))}`],
+    // The [assets] directory is relative to the config, as main is.
+    [/^directory = "([^"]+)"$/m, (_, directory) => `directory = ${JSON.stringify(join(ROOT, directory))}`],
     [/^"edge-mcp" = "[^"]+"$/m, () => `"edge-mcp" = ${JSON.stringify(join(ROOT, "dist/index.js"))}`],
     [/^"edge-mcp\/workers" = "[^"]+"$/m, () => `"edge-mcp/workers" = ${JSON.stringify(join(ROOT, "dist/workers/index.js"))}`],
   ];
