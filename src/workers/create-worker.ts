@@ -132,6 +132,19 @@ export function workerEndpoints<E extends object>(
   };
 }
 
+/** What a Worker from {@link createWorker} was made of: its Durable Object classes are built from the same. */
+interface WorkerMaking {
+  server: McpServer;
+  options: WorkerOptions<never>;
+}
+
+const MADE_OF = Symbol("edge-mcp: the server and options of a Worker");
+
+/** The server and options a Worker was made with, or undefined for anything else. */
+export function makingOf(value: unknown): WorkerMaking | undefined {
+  return typeof value === "object" && value !== null && MADE_OF in value ? (value as { [MADE_OF]: WorkerMaking })[MADE_OF] : undefined;
+}
+
 /** Compiles a server given as options; a compiled one is used as it is. */
 export function compiled(server: McpServer | ServerOptions): McpServer {
   return "handle" in server ? server : createServer(server);
@@ -141,14 +154,19 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * Makes a Worker (`export default createWorker(...)`) that serves the MCP endpoint. The server is
  * compiled at module load; the app is built on the first request of each isolate.
  *
+ * Its Durable Object classes are made from it, so options are written once:
+ * `createTaskObject(worker)`, `createSessionObject(worker)`.
+ *
  * @example
- * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
+ * const worker = createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
+ * export default worker;
+ * export const McpTaskObject = createTaskObject(worker);
  */
 export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
   checkOptions(options, WORKER_OPTION_RULES, "createWorker");
   const mcp = compiled(server);
   const apps = new WeakMap<object, McpApp>();
-  return {
+  const worker: McpWorker<E> = {
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
@@ -160,4 +178,7 @@ export function createWorker<E extends object = McpEnv>(server: McpServer | Serv
       return app.fetch(request, env, ctx);
     },
   };
+  // Hidden (not enumerable): createSessionObject(worker) and createTaskObject(worker) read it.
+  Object.defineProperty(worker, MADE_OF, { value: { server: mcp, options } satisfies WorkerMaking });
+  return worker;
 }
