@@ -79,7 +79,8 @@ function listed(tool: CompiledTool): ServiceTool {
 /**
  * Makes a tool service (a `WorkerEntrypoint`) from `defineTool` definitions, checked when the
  * module loads. `describe()` lists them; `callTool()` runs the named handler and shapes its result
- * as a bundled tool's is. The calling Worker validates arguments against the listed schema before
+ * as a bundled tool's is (what a handler throws is not turned into a result: the calling Worker logs
+ * it and answers that the module failed). The calling Worker validates arguments against the listed schema before
  * it calls, so a JSON Schema's arguments are not checked twice; a Standard Schema still parses
  * them here, so the handler gets its output (defaults, transforms). `ctx.elicit`, `ctx.handles` and
  * the like belong to the MCP connection, in the calling Worker: here they throw.
@@ -107,8 +108,10 @@ export function createToolService(definition: ToolServiceDefinition): ToolServic
         if (!checked.ok) return checked.result;
         value = checked.args;
       }
-      const ctx = serviceContext(context);
-      return runHandler(tool, (a) => tool.handler(a as never, ctx), value);
+      // What the handler throws goes back over RPC: the calling Worker logs it and tells the client only
+      // that the module failed (it may hold anything). To tell the model something, return isError.
+      const result = await tool.handler(value as never, serviceContext(context));
+      return runHandler(tool, () => result, undefined);
     }
 
     async readSkillFile(skill: string, path: string): Promise<string | Uint8Array> {

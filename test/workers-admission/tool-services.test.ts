@@ -68,10 +68,11 @@ describe("createWorker with toolServices()", () => {
     expect(body.result).toMatchObject({ structuredContent: { doubled: 42 } });
   });
 
-  it("says that ctx.elicit belongs to the calling Worker", async () => {
+  it("logs that ctx.elicit belongs to the calling Worker, and tells the client only that the module failed", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const { body } = await rpc(worker, "tools/call", { name: "weather_ask", arguments: {} });
-    expect(body.result).toMatchObject({ isError: true });
-    expect(JSON.stringify(body.result)).toContain("ctx.elicit is not available in a tool service");
+    expect(body.result).toEqual({ content: [{ type: "text", text: "Tool weather_ask failed: module weather failed" }], isError: true });
+    expect(errors.mock.calls.flat().join("\n")).toContain("edge-mcp: module weather: tool ask failed: ctx.elicit is not available in a tool service");
   });
 
   it("refuses a caller without the tool's scope at admission, and admits one with it", async () => {
