@@ -87,7 +87,6 @@ function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefin
   return (skills ?? []).map((skill) => (prefix === undefined ? skill : underPrefix(skill, prefix)));
 }
 
-
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
   return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }

@@ -118,5 +118,5 @@ export function createToolService(definition: ToolServiceDefinition): ToolServic
       if (!skills) throw new Error("this tool service lists no skills");
       return skills.read(skill, path);
     }
-  } as ToolServiceClass;
+  };
 }

@@ -158,7 +158,9 @@ function workerServers<E extends object>(
   const tenant = options.tenant ?? "default";
   return (env, waitUntil = () => {}) =>
     services.server(server, env, (previous) => {
-      const relay = env.MCP_NOTIFICATIONS ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, options.notificationShards) }) : undefined;
+      const relay = env.MCP_NOTIFICATIONS
+        ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, options.notificationShards) })
+        : undefined;
       (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
     });
 }
@@ -202,7 +204,7 @@ export function createWorker<E extends object = McpEnv>(server: McpServer | Serv
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
-      const mcp = serverOf(env as E & McpEnv, (promise) => ctx.waitUntil(promise));
+      const mcp = serverOf(env, (promise) => ctx.waitUntil(promise));
       if (!(mcp instanceof Promise)) return appOf(mcp, env).fetch(request, env, ctx);
       return mcp.then(
         (served) => appOf(served, env).fetch(request, env, ctx),

@@ -50,7 +50,8 @@ interface Built {
 }
 
 function checked(bindings: readonly ToolServiceBinding[]): Required<ToolServiceBinding>[] {
-  if (!Array.isArray(bindings) || bindings.length === 0) throw new DefinitionError('toolServices() needs a list such as [{ binding: "WEATHER", prefix: "weather" }]');
+  const list: unknown = bindings;
+  if (!Array.isArray(list) || list.length === 0) throw new DefinitionError('toolServices() needs a list such as [{ binding: "WEATHER", prefix: "weather" }]');
   const prefixes = new Set<string>();
   return bindings.map((entry, index) => {
     const where = `toolServices() entry ${index}`;
@@ -58,7 +59,8 @@ function checked(bindings: readonly ToolServiceBinding[]): Required<ToolServiceB
       throw new DefinitionError(`${where}: binding must be the name of a [[services]] binding, such as "WEATHER"`);
     }
     const prefix = entry.prefix ?? entry.binding.toLowerCase();
-    if (typeof prefix !== "string" || !PREFIX.test(prefix)) throw new DefinitionError(`${where}: prefix must be 1-64 characters of A-Z a-z 0-9 _ - . (not starting with _)`);
+    if (typeof prefix !== "string" || !PREFIX.test(prefix))
+      throw new DefinitionError(`${where}: prefix must be 1-64 characters of A-Z a-z 0-9 _ - . (not starting with _)`);
     if (prefixes.has(prefix)) throw new DefinitionError(`${where}: prefix ${prefix} is used twice; give each service its own`);
     prefixes.add(prefix);
     const timeoutMs = entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -76,7 +78,9 @@ function boundService(env: object, binding: string): ToolService {
     );
   }
   if (typeof (value as { describe?: unknown }).describe !== "function" || typeof (value as { callTool?: unknown }).callTool !== "function") {
-    throw new DefinitionError(`toolServices(): ${binding} is not a tool service binding: bind a WorkerEntrypoint with describe() and callTool() (see docs/tool-services.md)`);
+    throw new DefinitionError(
+      `toolServices(): ${binding} is not a tool service binding: bind a WorkerEntrypoint with describe() and callTool() (see docs/tool-services.md)`,
+    );
   }
   return value as ToolService;
 }
@@ -106,7 +110,8 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     for (const entry of services) {
       const module = { name: entry.prefix, prefix: entry.prefix, timeoutMs: entry.timeoutMs, binding: entry.binding };
       const parts = await collectServiceModule(boundService(env, entry.binding), module, taken, "");
-      if (parts.catalog?.apps?.length) console.error(`edge-mcp: module ${entry.prefix}: the apps of a tool service are served by createMultiTenantWorker only; they are left out`);
+      if (parts.catalog?.apps?.length)
+        console.error(`edge-mcp: module ${entry.prefix}: the apps of a tool service are served by createMultiTenantWorker only; they are left out`);
       catalogs.push(parts.catalog);
       if (parts.unavailable) unavailable.push(parts.unavailable);
       tools.push(...parts.tools);

@@ -156,7 +156,9 @@ describe("TenantDirectory", () => {
     const names = ((await modern(app, "tools/list")).body["result"] as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names).toEqual(["hello", "weather_forecast"]);
     const log = errors.mock.calls.flat().join("\n");
-    expect(log).toMatch(/edge-mcp: tenant acme: module weather: tool weather_typo is left out: tool weather_typo inputSchema: .*properties\.n\.type: "integr" is not a JSON Schema type/);
+    expect(log).toMatch(
+      /edge-mcp: tenant acme: module weather: tool weather_typo is left out: tool weather_typo inputSchema: .*properties\.n\.type: "integr" is not a JSON Schema type/,
+    );
     expect(log).toMatch(/edge-mcp: tenant acme: module weather: tool weather_bad name! is left out: tool name "weather_bad name!" must be/);
     vi.restoreAllMocks();
   });

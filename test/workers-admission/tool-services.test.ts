@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuthorizer, defineTool, parseAuthConfig } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
-import { createToolService, createWorker, toolServices, type McpEnv, type WorkerOptions } from "../../src/workers/index.ts";
+import { createToolService, createWorker, toolServices, type WorkerOptions } from "../../src/workers/index.ts";
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
@@ -30,7 +30,7 @@ async function rpc(worker: ReturnType<typeof createWorker>, method: string, para
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
     }),
-    on as McpEnv,
+    on,
     ctx,
   );
   return { status: response.status, body: await response.json<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>() };
@@ -116,7 +116,12 @@ describe("createWorker with toolServices()", () => {
   it("refuses bad toolServices() entries and a compiled server when the Worker is made", async () => {
     const { createServer } = await import("../../src/server/server.ts");
     expect(() => toolServices([{ binding: "not a binding" }])).toThrow(DefinitionError);
-    expect(() => toolServices([{ binding: "A", prefix: "x" }, { binding: "B", prefix: "x" }])).toThrow(/prefix x is used twice/);
+    expect(() =>
+      toolServices([
+        { binding: "A", prefix: "x" },
+        { binding: "B", prefix: "x" },
+      ]),
+    ).toThrow(/prefix x is used twice/);
     expect(() => toolServices([{ binding: "A", timeoutMs: 0 }])).toThrow(/timeoutMs must be a positive integer/);
     expect(() => createWorker(createServer(SERVER), { services: toolServices([{ binding: "TYPED" }]) })).toThrow(/needs the server as options/);
     expect(() => createWorker(SERVER, { services: [{ binding: "TYPED" }] } as unknown as WorkerOptions)).toThrow(
@@ -130,8 +135,8 @@ describe("createWorker with toolServices()", () => {
         defineTool({
           name: "count",
           inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-          // @ts-expect-error n is a number: a string method on it does not type-check
-          handler: (args) => args.n.toUpperCase(),
+          // @ts-expect-error n is a number, not the string this handler says it returns
+          handler: (args): string => args.n,
         }),
       ],
     });

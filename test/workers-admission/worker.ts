@@ -245,7 +245,12 @@ export const TypedTools = createToolService({
     defineTool({
       name: "forecast",
       description: "Forecast for a city.",
-      inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } },
+        required: ["city"],
+        additionalProperties: false,
+      },
       annotations: { readOnlyHint: true },
       handler: (args, ctx) => `${args.city.toUpperCase()} for ${args.days ?? 1} day(s), asked by ${ctx.principal?.subject ?? "anonymous"} of ${ctx.tenant}`,
     }),

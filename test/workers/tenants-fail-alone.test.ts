@@ -111,7 +111,9 @@ describe("a tenant whose config is invalid", () => {
     const kept = await call(mcp, env, "/t/good/mcp");
     expect(kept.status).toBe(200);
     expect(await kept.json()).toMatchObject({ result: { content: [{ text: "hi from good" }] } });
-    expect(logged()).toMatch(/tenant good: its new configuration is invalid, so it keeps serving its last good one: tenant good: limit is not a known field; did you mean limits\?/);
+    expect(logged()).toMatch(
+      /tenant good: its new configuration is invalid, so it keeps serving its last good one: tenant good: limit is not a known field; did you mean limits\?/,
+    );
 
     // Its hosts keep working too, and a fixed config (here with a new host) is served as soon as it is read.
     expect((await call(mcp, env, "/mcp", "good.example.com")).status).toBe(200);

@@ -5,7 +5,7 @@ import type { CallToolResult } from "../../src/core/types.ts";
 import type { ServiceTool, ToolService } from "../../src/modules/service-contract.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { workerEndpoints } from "../../src/workers/create-worker.ts";
-import { createWorker, toolServices } from "../../src/workers/index.ts";
+import { createWorker, toolServices, type McpEnv } from "../../src/workers/index.ts";
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
@@ -47,7 +47,7 @@ afterEach(() => {
 describe("toolServices() in createWorker", () => {
   it("reads a changed catalogue after its TTL, serves the new tools and announces the change on the old server", async () => {
     const weather = service([forecast]);
-    const env = { WEATHER: weather };
+    const env = { WEATHER: weather } as McpEnv;
     const services = toolServices([{ binding: "WEATHER" }], { catalogTtlMs: 0 });
     const worker = createWorker(SERVER, { services });
     expect(await names(worker, env)).toEqual(["ping", "weather_forecast"]);
@@ -78,7 +78,7 @@ describe("toolServices() in createWorker", () => {
   });
 
   it("gives session and task objects the same tools as the Worker", async () => {
-    const env = { WEATHER: service([forecast]) };
+    const env = { WEATHER: service([forecast]) } as McpEnv;
     const endpoints = workerEndpoints(SERVER, { services: toolServices([{ binding: "WEATHER" }]) });
     const endpoint = await endpoints("default", env);
     expect(endpoint.server).toBe((await endpoints("default", env)).server);
