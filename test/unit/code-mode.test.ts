@@ -111,6 +111,8 @@ describe("the program", () => {
     expect(programLine("Error: boom\n    at Module.default (program.js:4:9)\n    at Harness.run (harness.js:30:5)", 1)).toBe(3);
     expect(programLine("Error: boom\n    at Harness.run (harness.js:30:5)", 1)).toBeUndefined();
     expect(programLine("at program.js:1:1", 1)).toBeUndefined();
+    // A frame in the wrapper's line (the loop guard's) is passed over for the program's own.
+    expect(programLine("RangeError: too deep\n    at guard (program.js:1:300)\n    at deeper (program.js:2:21)", 1)).toBe(1);
   });
 
   it("cuts text on a character boundary", () => {

@@ -39,18 +39,20 @@ const FUNCTIONS: ReadonlySet<string> = new Set(["FunctionDeclaration", "Function
 
 /**
  * The guard's definition, on one line: the first call past `maxIterations`, or past the wall time
- * (looked at every 1024 calls), throws a `LimitError`, and so does every call after it, so a
+ * (looked at on the first call and every 1024 calls after it), throws a `LimitError`, and so does every call after it, so a
  * program that catches it cannot loop on. Its own frame is left out of the stack, so the error's
  * line is the program's loop or function.
  */
 function guardPrelude(budget: GuardBudget): string {
   const turns = `execute stopped: the program ran more than ${budget.maxIterations} loop turns and function calls (the iteration limit)`;
   const time = `execute stopped: the program ran longer than ${budget.wallTimeMs} ms (the wall time limit)`;
+  // The clock starts at the first call that sees it (a Worker's clock reads 0 outside a request).
   return (
-    `const ${GUARD} = ((max, end) => { let n = 0, over = ""; const guard = () => { ` +
-    `if (over === "") { if (++n > max) over = ${JSON.stringify(turns)}; else if ((n & 1023) === 0 && Date.now() > end) over = ${JSON.stringify(time)}; } ` +
+    `const ${GUARD} = ((max, ms) => { let n = 0, end = 0, over = ""; const guard = () => { ` +
+    `if (over === "") { if (++n > max) over = ${JSON.stringify(turns)}; ` +
+    `else if ((n & 1023) === 1) { const now = Date.now(); if (end === 0) { if (now > 0) end = now + ms; } else if (now > end) over = ${JSON.stringify(time)}; } } ` +
     `if (over !== "") { const e = new Error(over); e.name = "LimitError"; Error.captureStackTrace?.(e, guard); throw e; } }; return guard; })` +
-    `(${budget.maxIterations}, Date.now() + ${budget.wallTimeMs}); `
+    `(${budget.maxIterations}, ${budget.wallTimeMs}); `
   );
 }
 

@@ -12,12 +12,17 @@ export function refusedResult(refused: { message: string; line?: number | undefi
   return { content: [{ type: "text", text: `The program failed${where}: ${refused.message}` }], isError: true, _meta: { "edge-mcp/toolCalls": 0 } };
 }
 
-/** The line of the program where an error was thrown, from its stack; undefined when the stack does not say. */
+/**
+ * The line of the program where an error was thrown: the first frame of the stack in the program's
+ * own lines (a frame in the wrapper's first line, the loop guard's, is passed over); undefined when
+ * the stack does not say.
+ */
 export function programLine(stack: string, lineOffset: number): number | undefined {
-  const match = new RegExp(`${PROGRAM_FILE.replace(".", "\\.")}:(\\d+)(?::\\d+)?`).exec(stack);
-  if (!match) return undefined;
-  const line = Number(match[1]) - lineOffset;
-  return line >= 1 ? line : undefined;
+  for (const match of stack.matchAll(new RegExp(`${PROGRAM_FILE.replace(".", "\\.")}:(\\d+)(?::\\d+)?`, "g"))) {
+    const line = Number(match[1]) - lineOffset;
+    if (line >= 1) return line;
+  }
+  return undefined;
 }
 
 const utf8 = new TextEncoder();
