@@ -23,15 +23,22 @@ async function runPlain(code: string): Promise<unknown> {
 const TRICKY: Record<string, string> = {
   "strings and comments that look like loops": `const s = "while (true) {}"; // for (;;) {}\n/* do { } while (1) */ const t = 'function () {'; return s + t;`,
   "template literals with code inside": "const f = (x) => `a${[1, 2].map((n) => `${n * x}`).join(`}`)}b`; return f(3);",
-  "regex literals with braces and slashes": "const r = /\\{(\\d+)\\}\\/for/g; let out = []; let m; while ((m = r.exec('{1}/for {22}/for')) !== null) out.push(m[1]); return out;",
+  "regex literals with braces and slashes":
+    "const r = /\\{(\\d+)\\}\\/for/g; let out = []; let m; while ((m = r.exec('{1}/for {22}/for')) !== null) out.push(m[1]); return out;",
   "division beside a regex": "let a = 10, g = 2; const x = a / g / 1; const y = /=/.test('a=b'); return [x, y];",
-  "automatic semicolons and bodies without braces": "let n = 0\nfor (let i = 0; i < 3; i++) n++\nwhile (n < 10) n += 2\ndo n++\nwhile (n < 20)\nif (n) for (const k of [1, 2]) for (const j in { a: 1 }) n += k\nreturn n",
-  "labels with continue and break": "let c = 0; outer: for (let i = 0; i < 5; i++) { inner: for (let j = 0; j < 5; j++) { if (j === 2) continue outer; if (i === 4) break outer; c++; } } return c;",
-  "arrow functions of every shape": "const a = () => ({ k: 1 }); const b = x => y => x + y; const c = async () => await 2; const d = (...xs) => (xs.length, xs[0]); return [a(), b(1)(2), await c(), d(7, 8)];",
-  "async loops and for await": "const out = []; for await (const v of [Promise.resolve(1), 2]) out.push(v); let i = 0; while (i < 3) { await null; i++; } return [out, i];",
-  "generators and classes": "function* g() { let i = 0; while (true) yield i++; } const it = g(); class A { #x = 1; static s = 2; get x() { return this.#x; } m() { return [1, 2].map(v => v + this.#x); } static { A.t = 3; } } return [it.next().value, it.next().value, new A().x, new A().m(), A.s, A.t];",
+  "automatic semicolons and bodies without braces":
+    "let n = 0\nfor (let i = 0; i < 3; i++) n++\nwhile (n < 10) n += 2\ndo n++\nwhile (n < 20)\nif (n) for (const k of [1, 2]) for (const j in { a: 1 }) n += k\nreturn n",
+  "labels with continue and break":
+    "let c = 0; outer: for (let i = 0; i < 5; i++) { inner: for (let j = 0; j < 5; j++) { if (j === 2) continue outer; if (i === 4) break outer; c++; } } return c;",
+  "arrow functions of every shape":
+    "const a = () => ({ k: 1 }); const b = x => y => x + y; const c = async () => await 2; const d = (...xs) => (xs.length, xs[0]); return [a(), b(1)(2), await c(), d(7, 8)];",
+  "async loops and for await":
+    "const out = []; for await (const v of [Promise.resolve(1), 2]) out.push(v); let i = 0; while (i < 3) { await null; i++; } return [out, i];",
+  "generators and classes":
+    "function* g() { let i = 0; while (true) yield i++; } const it = g(); class A { #x = 1; static s = 2; get x() { return this.#x; } m() { return [1, 2].map(v => v + this.#x); } static { A.t = 3; } } return [it.next().value, it.next().value, new A().x, new A().m(), A.s, A.t];",
   "empty loop bodies and sequences": "let i = 0; for (; i < 5; i++); while (i++ < 8); return i;",
-  "object methods, getters, default parameters": "const o = { get v() { return 4; }, f(a = () => 5) { return a(); }, async *h() { yield 6; } }; const r = []; for await (const x of o.h()) r.push(x); return [o.v, o.f(), r];",
+  "object methods, getters, default parameters":
+    "const o = { get v() { return 4; }, f(a = () => 5) { return a(); }, async *h() { yield 6; } }; const r = []; for await (const x of o.h()) r.push(x); return [o.v, o.f(), r];",
   "a directive and a hashless top": `"use strict"; return typeof this;`,
 };
 

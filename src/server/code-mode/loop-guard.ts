@@ -15,8 +15,7 @@ export interface GuardBudget {
 
 /** A program ready to run, or why it cannot (its syntax error, with the program's line and column). */
 export type GuardedProgram =
-  | { ok: true; source: string; lineOffset: number }
-  | { ok: false; message: string; line?: number | undefined; column?: number | undefined };
+  { ok: true; source: string; lineOffset: number } | { ok: false; message: string; line?: number | undefined; column?: number | undefined };
 
 /** One piece of text put into the program: an opening at a construct's start, or a closing at its end. */
 interface Edit {
@@ -81,8 +80,9 @@ function guardEdits(root: AstNode): Edit[] {
     }
     for (const key of Object.keys(node)) {
       const value = node[key];
-      if (Array.isArray(value)) for (const item of value) isNode(item) && visit(item);
-      else if (isNode(value) && key !== "loc") visit(value);
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) visit(item);
+      } else if (isNode(value)) visit(value);
     }
   };
   visit(root);
@@ -141,15 +141,7 @@ const WRAPPER_START = "export default async function (tools) {\n";
  * moves, so `lineOffset` (what the wrapper adds) maps the sandbox's lines back to the program's.
  */
 export function guardProgram(code: string, budget: GuardBudget): GuardedProgram {
-  const asModule = parseModule(code);
-  let isModule = asModule.ok && (asModule.ast["body"] as AstNode[]).some((node) => node.type === "ExportDefaultDeclaration");
-  let source = isModule ? code : `${WRAPPER_START}${code}\n}\n`;
-  let lineOffset = isModule ? 0 : 1;
-  let parsed = isModule ? asModule : parseModule(source);
-  // Neither form parses: the one that read further is what the program meant (a broken module, or a broken body).
-  if (!parsed.ok && !asModule.ok && asModule.pos > parsed.pos - WRAPPER_START.length) {
-    [isModule, source, lineOffset, parsed] = [true, code, 0, asModule];
-  }
+  const { source, lineOffset, parsed } = programForm(code);
   if (!parsed.ok) {
     if (parsed.line === undefined) return { ok: false, message: `SyntaxError: ${parsed.message}` };
     // An error found at the wrapper's closing brace (an unclosed block) is at the program's end.
@@ -167,4 +159,19 @@ export function guardProgram(code: string, budget: GuardBudget): GuardedProgram 
     return { ok: false, message: `SyntaxError: ${error.message}`, line: line - lineOffset, column };
   }
   return { ok: true, source: guardPrelude(budget) + applyEdits(source, edits), lineOffset };
+}
+
+/**
+ * Which form the program has, parsed: a module with a default export as it is, or else a function
+ * body in the wrapper. When neither parses, the form that read further is what the program meant.
+ */
+function programForm(code: string): { source: string; lineOffset: number; parsed: Parsed } {
+  const asModule = parseModule(code);
+  if (asModule.ok && (asModule.ast["body"] as AstNode[]).some((node) => node.type === "ExportDefaultDeclaration")) {
+    return { source: code, lineOffset: 0, parsed: asModule };
+  }
+  const source = `${WRAPPER_START}${code}\n}\n`;
+  const asBody = parseModule(source);
+  if (!asBody.ok && !asModule.ok && asModule.pos > asBody.pos - WRAPPER_START.length) return { source: code, lineOffset: 0, parsed: asModule };
+  return { source, lineOffset: 1, parsed: asBody };
 }
