@@ -162,16 +162,21 @@ export function guardProgram(code: string, budget: GuardBudget): GuardedProgram 
 }
 
 /**
- * Which form the program has, parsed: a module with a default export as it is, or else a function
- * body in the wrapper. When neither parses, the form that read further is what the program meant.
+ * Which form the program has, parsed: a function body in the wrapper (one parse, the usual case),
+ * or else a module with a default export, as it is (a module never parses as a function body).
+ * When neither parses, the form that read further is what the program meant.
  */
 function programForm(code: string): { source: string; lineOffset: number; parsed: Parsed } {
-  const asModule = parseModule(code);
-  if (asModule.ok && (asModule.ast["body"] as AstNode[]).some((node) => node.type === "ExportDefaultDeclaration")) {
-    return { source: code, lineOffset: 0, parsed: asModule };
-  }
   const source = `${WRAPPER_START}${code}\n}\n`;
   const asBody = parseModule(source);
-  if (!asBody.ok && !asModule.ok && asModule.pos > asBody.pos - WRAPPER_START.length) return { source: code, lineOffset: 0, parsed: asModule };
+  if (asBody.ok) return { source, lineOffset: 1, parsed: asBody };
+  const asModule = parseModule(code);
+  if (asModule.ok ? hasDefaultExport(asModule.ast) : asModule.pos > asBody.pos - WRAPPER_START.length) {
+    return { source: code, lineOffset: 0, parsed: asModule };
+  }
   return { source, lineOffset: 1, parsed: asBody };
+}
+
+function hasDefaultExport(ast: AstNode): boolean {
+  return (ast["body"] as AstNode[]).some((node) => node.type === "ExportDefaultDeclaration");
 }
