@@ -103,6 +103,19 @@ describe("the guard stops what runs too long", () => {
     );
   });
 
+  it("keeps its clock when the program replaces Date.now", async () => {
+    const code = "Date.now = () => 0;\nwhile (true) await new Promise((resolve) => setTimeout(resolve, 0));";
+    const now = Date.now;
+    try {
+      await expect(run(code, { maxIterations: 1_000_000_000, wallTimeMs: 50 })).rejects.toThrow(
+        "execute stopped: the program ran longer than 50 ms (the wall time limit)",
+      );
+    } finally {
+      // This process is the test's sandbox: its clock is given back.
+      Date.now = now;
+    }
+  });
+
   it("ends unbounded synchronous recursion with the engine's stack error", async () => {
     await expect(run("function f(n) { return f(n + 1) + 1; }\nreturn f(0);")).rejects.toThrow(RangeError);
   });

@@ -46,12 +46,13 @@ function guardPrelude(budget: GuardBudget): string {
   const turns = `execute stopped: the program ran more than ${budget.maxIterations} loop turns and function calls (the iteration limit)`;
   const time = `execute stopped: the program ran longer than ${budget.wallTimeMs} ms (the wall time limit)`;
   // The clock starts at the first call that sees it (a Worker's clock reads 0 outside a request).
+  // `Date.now`, `Error` and `Error.captureStackTrace` are taken before the program runs: replacing them later changes nothing.
   return (
-    `const ${GUARD} = ((max, ms) => { let n = 0, end = 0, over = ""; const guard = () => { ` +
+    `const ${GUARD} = ((max, ms, clock, Failure, capture) => { let n = 0, end = 0, over = ""; const guard = () => { ` +
     `if (over === "") { if (++n > max) over = ${JSON.stringify(turns)}; ` +
-    `else if ((n & 1023) === 1) { const now = Date.now(); if (end === 0) { if (now > 0) end = now + ms; } else if (now > end) over = ${JSON.stringify(time)}; } } ` +
-    `if (over !== "") { const e = new Error(over); e.name = "LimitError"; Error.captureStackTrace?.(e, guard); throw e; } }; return guard; })` +
-    `(${budget.maxIterations}, ${budget.wallTimeMs}); `
+    `else if ((n & 1023) === 1) { const now = clock(); if (end === 0) { if (now > 0) end = now + ms; } else if (now > end) over = ${JSON.stringify(time)}; } } ` +
+    `if (over !== "") { const e = new Failure(over); e.name = "LimitError"; if (capture) capture(e, guard); throw e; } }; return guard; })` +
+    `(${budget.maxIterations}, ${budget.wallTimeMs}, Date.now, Error, Error.captureStackTrace); `
   );
 }
 
