@@ -19,8 +19,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
-// @opentelemetry/api only in observe, which only `observability()` brings into a bundle.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"], observe: ["@opentelemetry/api"] };
+// @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode.
+const PACKAGES: Readonly<Record<string, readonly string[]>> = {
+  auth: ["jose"],
+  server: ["@cfworker/json-schema", "acorn"],
+  observe: ["@opentelemetry/api"],
+};
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -147,6 +151,9 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const added = [...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/code-mode/declarations.ts");
     expect(added.filter((path) => !path.startsWith("server/code-mode/"))).toEqual([]);
+    // Its parser (acorn, for the loop guard) is imported by code mode alone.
+    const parserUsers = files(SRC).filter((path) => imports(path).includes("acorn"));
+    expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
   });
