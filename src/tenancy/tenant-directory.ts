@@ -45,6 +45,8 @@ export interface TenantDirectoryOptions {
   now?: () => number;
   /** Code mode for tenants that turn it on (`codeMode` in their config): the Worker's sandbox, or undefined when it has none. */
   codeMode?: ((limits: CodeModeLimits) => Feature) | undefined;
+  /** Whether the Worker opted in to code mode (`tenantCodeMode()`); when not, a tenant asking for it is told how. */
+  codeModeOptedIn?: boolean;
   /** Reads the `{ asset }` HTML of the modules' MCP Apps (a Static Assets binding on Workers). */
   appAssets?: AppAssetLoader;
 }
@@ -330,6 +332,11 @@ export class TenantDirectory {
   }
 
   #codeMode(tenant: TenantConfig, limits: CodeModeLimits): Feature {
+    if (this.#options.codeModeOptedIn === false) {
+      throw new DefinitionError(
+        `tenant ${tenant.id}: codeMode needs the Worker to opt in: createMultiTenantWorker({ ..., codeMode: tenantCodeMode() }) from edge-mcp/workers`,
+      );
+    }
     if (!this.#options.codeMode) throw new DefinitionError(`tenant ${tenant.id}: codeMode needs a Worker Loader binding named MCP_LOADER ([[worker_loaders]])`);
     return this.#options.codeMode(limits);
   }

@@ -22,8 +22,7 @@ import type { McpServer } from "../server/server.ts";
 import type { TenantConfig, TenantNotifications, TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
-import { codeMode } from "../server/code-mode/code-mode-feature.ts";
-import { workerLoaderRunner } from "./worker-loader-runner.ts";
+import type { TenantCodeMode } from "./tenant-code-mode.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
@@ -57,6 +56,8 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   catalogTtlMs?: number;
   /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see README, Observability). */
   observe?: Observability;
+  /** Code mode for tenants that turn it on: `tenantCodeMode()` (an opt-in import; see docs/code-mode.md). */
+  codeMode?: TenantCodeMode;
 }
 
 interface RateLimitBinding {
@@ -123,7 +124,8 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           service: (name) => bindings[name] as ToolService | undefined,
           info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
           ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-          codeMode: env.MCP_LOADER && ((limits) => codeMode({ runner: workerLoaderRunner(env.MCP_LOADER), limits })),
+          codeMode: options.codeMode?.feature(env.MCP_LOADER),
+          codeModeOptedIn: options.codeMode !== undefined,
           ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.

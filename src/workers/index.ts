@@ -23,3 +23,4 @@ export { observability, type Observability, type ObservabilityEnv } from "./obse
 export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./usage-object.ts";
 export { toolServices, type ToolServiceBinding, type ToolServices, type ToolServicesOptions } from "./tool-services.ts";
 export { createToolService, type ToolServiceClass, type ToolServiceDefinition } from "./create-tool-service.ts";
+export { tenantCodeMode, type TenantCodeMode } from "./tenant-code-mode.ts";

@@ -60,4 +60,11 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
   debug: { kind: "boolean" },
   observe: { kind: "any" },
   appAssets: { kind: "any" },
+  codeMode: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tenant-code-mode"
+        ? undefined
+        : "must be tenantCodeMode() from edge-mcp/workers",
+  },
 };

@@ -41,6 +41,20 @@ describe("the codeMode field of a tenant config", () => {
       /tenant acme: codeMode needs a Worker Loader binding named MCP_LOADER/,
     );
   });
+
+  it("fails the tenant's server, saying how to opt in, when the Worker did not opt in to code mode", async () => {
+    const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
+    const [tenant] = parseTenantsDocument({ tenants: [{ ...base, codeMode: true }] });
+    const directory = new TenantDirectory([tenant as NonNullable<typeof tenant>], {
+      modules: { greetings: { tools: [hello] } },
+      service: () => undefined,
+      info: { name: "t", version: "1" },
+      codeModeOptedIn: false,
+    });
+    await expect(directory.server(tenant as NonNullable<typeof tenant>)).rejects.toThrow(
+      /tenant acme: codeMode needs the Worker to opt in: .*tenantCodeMode\(\)/,
+    );
+  });
 });
 
 describe("declarations from JSON Schema", () => {

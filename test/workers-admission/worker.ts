@@ -8,6 +8,7 @@ import {
   createMultiTenantSessionObject,
   createMultiTenantTaskObject,
   createMultiTenantWorker,
+  tenantCodeMode,
   type MultiTenantWorkerOptions,
 } from "../../src/workers/index.ts";
 
@@ -273,6 +274,7 @@ export const TypedTools = createToolService({
 const options: MultiTenantWorkerOptions = {
   info: { name: "admission-under-test", version: "1.0.0" },
   modules: { accounting, identity, notes, jobs, catalog, gallery },
+  codeMode: tenantCodeMode(),
 };
 
 export default createMultiTenantWorker(options);

@@ -4,7 +4,7 @@
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
-import { createMultiTenantSessionObject, createMultiTenantWorker, observability, type MultiTenantWorkerOptions } from "edge-mcp/workers";
+import { createMultiTenantSessionObject, createMultiTenantWorker, observability, tenantCodeMode, type MultiTenantWorkerOptions } from "edge-mcp/workers";
 import { accounting, greetings, statuspage, whoami } from "./modules.ts";
 
 const options: MultiTenantWorkerOptions = {
@@ -12,6 +12,8 @@ const options: MultiTenantWorkerOptions = {
   modules: { greetings, accounting, whoami, statuspage },
   // Traces (OTEL_* vars), usage records (MCP_USAGE, MCP_USAGE_ROLLUPS) and the usage view (MCP_ADMIN_TOKEN).
   observe: observability(),
+  // Code mode for tenants that turn it on ("codeMode" in their config; globex does), on MCP_LOADER.
+  codeMode: tenantCodeMode(),
 };
 
 export default createMultiTenantWorker(options);
