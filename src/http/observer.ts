@@ -8,7 +8,11 @@ import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
 import type { ObservedCall } from "../server/context/transport.ts";
-import type { Endpoint } from "./endpoint.ts";
+import type { ChangeRelay } from "../server/notifications/change-relay.ts";
+import type { SessionGateway } from "./session-gateway.ts";
+import type { TaskGateway } from "./task-gateway.ts";
+
+export type { ObservedCall } from "../server/context/transport.ts";
 
 /** Defers work past the answer (the platform's `waitUntil`). */
 export type WaitUntil = (promise: Promise<unknown>) => void;
@@ -21,6 +25,13 @@ export interface ObservedExchange {
   readonly toolError: boolean;
   /** Characters of the JSON-RPC messages written so far (≈ bytes: the JSON is mostly ASCII). */
   readonly bytesOut: number;
+}
+
+/** The ways out of the Worker an endpoint holds: into session and task objects, and to the notifications hub. */
+export interface Hops {
+  readonly sessions: SessionGateway | undefined;
+  readonly tasks: TaskGateway | undefined;
+  readonly relay: ChangeRelay | undefined;
 }
 
 /** Watches the requests of one endpoint. */
@@ -39,7 +50,7 @@ export interface RequestObservation {
    * The endpoint this request runs on: the same one, or (when traced) one whose hops into other
    * objects (sessions, tasks, the notifications hub) are child spans carrying the trace across.
    */
-  routed(endpoint: Endpoint): Endpoint;
+  routed<E extends Hops>(endpoint: E): E;
   /** A tool called inside this request (a code-mode program's `tools.x(...)`): a span of its own and a usage record. */
   innerCall(tool: string): ObservedCall;
   /** The handler runs in this exchange (its answer may stream after the response is returned). */

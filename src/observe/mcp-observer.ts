@@ -4,27 +4,16 @@
  * and one usage record per admitted request. Everything is finished after the answer (waitUntil).
  */
 
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  createTraceState,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type SpanOptions,
-} from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanOptions } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
-import type { Endpoint } from "../http/endpoint.ts";
-import type { ObservedCall } from "../server/context/transport.ts";
-import type { ObservedExchange, RequestObservation, RequestObserver, WaitUntil } from "../http/observer.ts";
+import type { Hops, ObservedCall, ObservedExchange, RequestObservation, RequestObserver, WaitUntil } from "../http/observer.ts";
 import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
+import { remoteContext, setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
-import { formatTraceparent, parseTraceparent, readTraceCarrier } from "./trace-context.ts";
+import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
 import { callerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
 
 /** What starts spans: an OpenTelemetry `Tracer`, or edge-mcp's recording tracer. */
@@ -52,19 +41,6 @@ export function createObserver(options: ObserverOptions): RequestObserver {
       return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : global, otlp, usage);
     },
   };
-}
-
-/** The context of the client's trace, when it sent a valid one. */
-function remoteContext(carrier: TraceCarrier | undefined): Context {
-  const parent = carrier ? parseTraceparent(carrier.traceparent) : undefined;
-  if (!carrier || !parent) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: parent.traceId,
-    spanId: parent.spanId,
-    traceFlags: parent.sampled ? 1 : 0,
-    isRemote: true,
-    ...(carrier.tracestate === undefined ? {} : { traceState: createTraceState(carrier.tracestate) }),
-  });
 }
 
 class Observation implements RequestObservation {
@@ -103,7 +79,7 @@ class Observation implements RequestObservation {
     return this.#run(admission, false);
   }
 
-  routed(endpoint: Endpoint): Endpoint {
+  routed<E extends Hops>(endpoint: E): E {
     if (!this.#root?.isRecording() || (!endpoint.sessions && !endpoint.tasks && !endpoint.relay)) return endpoint;
     return tracedHops(endpoint, (name, attributes) => this.#hop(name, attributes));
   }
@@ -309,24 +285,4 @@ interface InnerUsage {
   readonly ended: number;
   readonly failure: ProtocolError | undefined;
   readonly toolError: boolean;
-}
-
-/** A thrown value as the JSON-RPC error a span records. */
-function toFailure(error: unknown): ProtocolError {
-  if (error instanceof ProtocolError) return error;
-  return new ProtocolError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
-}
-
-/** `error.type` of a tool result with `isError: true` (semantic conventions for MCP). */
-const TOOL_ERROR = "tool_error";
-
-function setToolError(span: Span): void {
-  span.setAttribute("error.type", TOOL_ERROR);
-  span.setStatus({ code: SpanStatusCode.ERROR });
-}
-
-/** Marks a span failed with the JSON-RPC error (semantic conventions: error.type is the code as text). */
-function setError(span: Span, error: ProtocolError): void {
-  span.setAttributes({ "error.type": String(error.code), "rpc.jsonrpc.error_code": error.code });
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }

@@ -6,10 +6,11 @@
 
 import type { Attributes } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
-import type { Endpoint } from "../http/endpoint.ts";
+import type { Hops } from "../http/observer.ts";
 import type { SessionGateway } from "../http/session-gateway.ts";
 import type { TaskGateway } from "../http/task-gateway.ts";
-import type { ChangeRelay } from "../server/notifications/change-relay.ts";
+
+type ChangeRelay = NonNullable<Hops["relay"]>;
 
 /** One hop's span, started by the request's observation. */
 export interface Hop {
@@ -23,7 +24,7 @@ export interface Hop {
 export type StartHop = (name: string, attributes: Attributes) => Hop;
 
 /** The endpoint with its sessions, tasks and relay traced (the rest shared). */
-export function tracedHops(endpoint: Endpoint, start: StartHop): Endpoint {
+export function tracedHops<E extends Hops>(endpoint: E, start: StartHop): E {
   const { sessions, tasks, relay } = endpoint;
   return {
     ...endpoint,
