@@ -4,12 +4,23 @@
  * and one usage record per admitted request. Everything is finished after the answer (waitUntil).
  */
 
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanOptions } from "@opentelemetry/api";
+import {
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanOptions,
+} from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation, RequestObserver, WaitUntil } from "../http/observer.ts";
-import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
+import { SpanBatch } from "./otlp-batch.ts";
+import type { OtlpSettings } from "./otlp-export.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { remoteContext, setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
@@ -33,14 +44,25 @@ const TRACER_NAME = "edge-mcp";
 /** Builds the observer of an endpoint (once per isolate). */
 export function createObserver(options: ObserverOptions): RequestObserver {
   const usage = options.usage ?? [];
-  const otlp = options.otlp;
+  const batch = options.otlp && new SpanBatch(options.otlp);
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = trace.getTracer(TRACER_NAME);
   return {
     begin(request, trace_, tenant) {
-      return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : global, otlp, usage);
+      // Nothing configured and no provider registered (yet): nothing to watch, nothing to pay.
+      if (!batch && usage.length === 0 && !providerRegistered()) return undefined;
+      return new Observation(request, trace_, tenant, batch ? new RecordingTracer() : global, batch, usage);
     },
   };
+}
+
+/** The API's no-op provider: what the global provider delegates to until one is registered. */
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** Whether an OpenTelemetry provider is registered (a different copy of the API counts as one). */
+function providerRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_PROVIDER;
 }
 
 class Observation implements RequestObservation {
@@ -48,7 +70,7 @@ class Observation implements RequestObservation {
   readonly #trace: AdmissionTrace;
   readonly #tenant: string;
   readonly #tracer: SpanSource;
-  readonly #otlp: OtlpSettings | undefined;
+  readonly #batch: SpanBatch | undefined;
   readonly #usage: readonly UsageSink[];
   #carrier: TraceCarrier | undefined;
   #root: Span | undefined;
@@ -61,12 +83,12 @@ class Observation implements RequestObservation {
   /** Usage of the tools called inside the request (code mode), written with the request's own. */
   readonly #innerUsage: InnerUsage[] = [];
 
-  constructor(request: Request, trace_: AdmissionTrace, tenant: string, tracer: SpanSource, otlp: OtlpSettings | undefined, usage: readonly UsageSink[]) {
+  constructor(request: Request, trace_: AdmissionTrace, tenant: string, tracer: SpanSource, batch: SpanBatch | undefined, usage: readonly UsageSink[]) {
     this.#request = request;
     this.#trace = trace_;
     this.#tenant = tenant;
     this.#tracer = tracer;
-    this.#otlp = otlp;
+    this.#batch = batch;
     this.#usage = usage;
   }
 
@@ -235,9 +257,9 @@ class Observation implements RequestObservation {
       else if (toolError) setToolError(root);
       else if (status >= 400) root.setStatus({ code: SpanStatusCode.ERROR });
       root.end(ended);
-      if (this.#otlp && this.#tracer instanceof RecordingTracer) {
+      if (this.#batch && this.#tracer instanceof RecordingTracer) {
         await Promise.all(this.#hops);
-        await exportSpans(this.#otlp, this.#tracer.spans);
+        await this.#batch.add(this.#tracer.spans);
       }
     }
     if (metered && caller !== undefined) {
