@@ -2,4 +2,5 @@
 import { createWorker } from "edge-mcp/workers";
 import { server } from "../server.ts";
 
-export default createWorker(server);
+// tasks: false: the report tool runs in its request (no MCP_TASKS here), as in observed/index.ts.
+export default createWorker(server, { tasks: false });

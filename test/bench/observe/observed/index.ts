@@ -2,4 +2,4 @@
 import { createWorker, observability } from "edge-mcp/workers";
 import { server } from "../server.ts";
 
-export default createWorker(server, { observe: observability() });
+export default createWorker(server, { tasks: false, observe: observability() });
