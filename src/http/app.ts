@@ -8,7 +8,8 @@ import { preflight, withCors } from "./cors.ts";
 import { checkOptions } from "../core/option-checks.ts";
 import { APP_OPTION_RULES } from "./app-option-rules.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
-import { handlePost, type WaitUntil } from "./mcp-post.ts";
+import { handlePost } from "./mcp-post.ts";
+import type { WaitUntil } from "../core/names.ts";
 import { checkAcceptsStream } from "./request-checks.ts";
 import { errorResponse, toProtocolError } from "./responses.ts";
 import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
@@ -98,7 +99,6 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
   // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
   const metadataPaths = authorizer ? new Set([METADATA_PATH, `${METADATA_PATH}${authorizer.resourcePath}`]) : undefined;
-  const metadata = authorizer && JSON.stringify(authorizer.metadata);
 
   const card = endpoint.serverCard;
   const cardPath = `${path}/server-card`;
@@ -111,8 +111,10 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
       if (method === "OPTIONS") return preflight(request);
       return handleStream(request, endpoint, waitUntil);
     }
-    if (metadata !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
-      return new Response(method === "HEAD" ? null : metadata, { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+    if (authorizer !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
+      return new Response(method === "HEAD" ? null : authorizer.metadataJson(request), {
+        headers: { "content-type": "application/json", "cache-control": "max-age=300" },
+      });
     }
     return errorResponse(notFound);
   };

@@ -2,15 +2,16 @@
 
 import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
-import { authErrorResponse, insufficientScopeChallenge } from "../auth/challenge.ts";
+import { authRefusal } from "../auth/challenge.ts";
+import { servedResource, isLoopbackResource } from "../auth/loopback-resource.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
 import type { ScopeFilter } from "../auth/scope-filter.ts";
 import { createToolAccess } from "../auth/tool-access.ts";
 import { createBearerVerifier, type VerifiedCredential } from "../auth/verify-bearer.ts";
 import type { DpopConfig } from "../auth/dpop-config.ts";
-import { dpopChallenge, verifyDpopProof, type ReplayGuard } from "../auth/dpop.ts";
+import { verifyDpopProof, type ReplayGuard } from "../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { ProtocolError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
 
 export interface Authorizer {
@@ -26,8 +27,10 @@ export interface Authorizer {
   /** The tools this caller may call, for lists and tool search; undefined when it may call every tool. */
   toolFilter?(principal: Principal | undefined): ScopeFilter | undefined;
 
-  /** The RFC 9728 metadata document of this resource. */
+  /** The RFC 9728 metadata document of this resource, as configured. */
   readonly metadata: Record<string, unknown>;
+  /** The metadata document as JSON for this request: `resource` is the URL the client reached (see `servedResource`). */
+  metadataJson(request: Request): string;
   /** The path of the resource, as the path-inserted metadata URL uses it (`/t/acme/mcp`). */
   readonly resourcePath: string;
 }
@@ -41,17 +44,10 @@ function metadataUrl(request: Request, resourcePath: string): string {
 }
 
 function fromAuthError(error: AuthError, request: Request, config: AuthConfig, resourcePath: string): ProtocolError {
-  const resourceMetadata = metadataUrl(request, resourcePath);
-  const response = authErrorResponse(error, { resourceMetadata, ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}) });
-  if (config.dpop && response.status === 401) {
-    // RFC 9449 §7.1: a DPoP challenge with algs; alone when DPoP is required, else after the Bearer one.
-    const dpop = dpopChallenge(config.dpop, resourceMetadata, error);
-    response.headers["WWW-Authenticate"] = config.dpop.required ? dpop : `${response.headers["WWW-Authenticate"]}, ${dpop}`;
-  }
-  return new ProtocolError(response.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidRequest, response.body.error.message, {
-    status: response.status,
-    headers: response.headers,
-    cause: error,
+  return authRefusal(error, {
+    resourceMetadata: metadataUrl(request, resourcePath),
+    ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}),
+    ...(config.dpop ? { dpop: config.dpop } : {}),
   });
 }
 
@@ -84,11 +80,19 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
   const access = createToolAccess(config);
   const dpop = config.dpop;
   let replay: ReplayGuard | undefined;
+  const metadata = protectedResourceMetadata(config);
+  const configuredJson = JSON.stringify(metadata);
+  // Only a loopback resource (a dev server) can be reached at another port; any other costs nothing per request.
+  const served = isLoopbackResource(config.resource) ? (request: Request) => servedResource(config.resource, request.url) : undefined;
   const unauthorized = (request: Request) =>
     fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
   return {
     toolFilter: (principal) => access.filter(principal),
-    metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
+    metadata: metadata as unknown as Record<string, unknown>,
+    metadataJson(request) {
+      const resource = served?.(request);
+      return resource === undefined || resource === config.resource ? configuredJson : JSON.stringify({ ...metadata, resource });
+    },
     resourcePath,
     unauthorized,
     async authenticate(request) {
@@ -96,8 +100,9 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
       // Public tools: a request without credentials goes on as anonymous (admission decides what it may do).
       if (authorization === null && access.hasPublicTools) return undefined;
       try {
-        if (!dpop) return await verifier.verify(authorization);
-        const credential = await verifier.verifyCredential(authorization);
+        const resource = served?.(request);
+        if (!dpop) return await verifier.verify(authorization, resource);
+        const credential = await verifier.verifyCredential(authorization, resource);
         await checkBinding(credential, request, dpop, replay ?? (replay = options.replay ?? memoryReplayGuard()));
         return credential.principal;
       } catch (error) {
@@ -110,15 +115,12 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
       if (refusal === undefined) return;
       if (refusal.status === 401) throw unauthorized(request);
       const needs = refusal.missing.length > 0 ? refusal.missing.join(" ") : "a grant the token's claims do not give";
-      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${needs}`, {
-        status: 403,
-        headers: {
-          "www-authenticate": insufficientScopeChallenge(refusal.scopes, {
-            resourceMetadata: metadataUrl(request, resourcePath),
-            description: `tool ${toolName} needs ${needs}`,
-          }),
-        },
-      });
+      throw fromAuthError(
+        new AuthError("ERR_INSUFFICIENT_SCOPE", `tool ${toolName} needs ${needs}`, { requiredScopes: refusal.scopes }),
+        request,
+        config,
+        resourcePath,
+      );
     },
   };
 }

@@ -7,15 +7,13 @@
 import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
+import type { WaitUntil } from "../core/names.ts";
 import type { ObservedCall } from "../server/context/transport.ts";
 import type { ChangeRelay } from "../server/notifications/change-relay.ts";
 import type { SessionGateway } from "./session-gateway.ts";
 import type { TaskGateway } from "./task-gateway.ts";
 
 export type { ObservedCall } from "../server/context/transport.ts";
-
-/** Defers work past the answer (the platform's `waitUntil`). */
-export type WaitUntil = (promise: Promise<unknown>) => void;
 
 /** What an observer reads of a running exchange. */
 export interface ObservedExchange {

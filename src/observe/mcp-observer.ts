@@ -18,7 +18,8 @@ import {
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
-import type { Hops, ObservedCall, ObservedExchange, RequestObservation, RequestObserver, WaitUntil } from "../http/observer.ts";
+import type { Hops, ObservedCall, ObservedExchange, RequestObservation, RequestObserver } from "../http/observer.ts";
+import type { WaitUntil } from "../core/names.ts";
 import { SpanBatch } from "./otlp-batch.ts";
 import type { OtlpSettings } from "./otlp-export.ts";
 import { RecordingTracer } from "./recording-tracer.ts";

@@ -363,6 +363,7 @@ describe("cursors bound to the principal", () => {
   const tools = ["a", "b", "c"].map((name) => defineTool({ name, description: name, inputSchema: { type: "object" }, handler: () => name }));
   const authorizer = {
     metadata: {},
+    metadataJson: () => "{}",
     resourcePath: "/mcp",
     authenticate: async (request: Request) => ({ issuer: "api-key", subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
     authorizeTool: () => {},
