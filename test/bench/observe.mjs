@@ -27,7 +27,8 @@ function startSink() {
       const body = Buffer.concat(chunks);
       seen.bytes += body.length;
       seen.requests++;
-      for (const resource of JSON.parse(body.toString("utf8")).resourceSpans ?? []) for (const scope of resource.scopeSpans ?? []) seen.spans += scope.spans?.length ?? 0;
+      for (const resource of JSON.parse(body.toString("utf8")).resourceSpans ?? [])
+        for (const scope of resource.scopeSpans ?? []) seen.spans += scope.spans?.length ?? 0;
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -93,7 +94,11 @@ export async function runObserve(h, workDir) {
           // the boot probe's included.
           const expected = 3 * 1501;
           for (let i = 0; i < 100 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
-          expect(sink.seen.spans - spansBefore === expected, "exporter: the sink received every call's spans (server, admission, tool)", sink.seen.spans - spansBefore);
+          expect(
+            sink.seen.spans - spansBefore === expected,
+            "exporter: the sink received every call's spans (server, admission, tool)",
+            sink.seen.spans - spansBefore,
+          );
         }
         const m = await h.quietly(
           () => h.processTree(worker.pid),
@@ -137,7 +142,9 @@ export async function runObserve(h, workDir) {
     "",
     `bundle: observability() adds ${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB gzip; with @opentelemetry/api's ES module build ` +
       `(WRANGLER_BUILD_CONDITIONS=workerd,worker,browser,module) ${((esm.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB`,
-    ...(busiest >= h.NOISY_CORES ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`] : []),
+    ...(busiest >= h.NOISY_CORES
+      ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`]
+      : []),
     "",
     `observe: ${verdict("off")} ${verdict("exporter")} ${verdict("metering")} off_kib=${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)}`,
   ].join("\n");

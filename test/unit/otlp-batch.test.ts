@@ -16,7 +16,11 @@ function spans(count: number): FinishedSpan[] {
 }
 
 const exported = (fetch: ReturnType<typeof vi.fn>) =>
-  fetch.mock.calls.map(([, init]) => (JSON.parse((init as RequestInit).body as string) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans.length);
+  fetch.mock.calls.map(
+    ([, init]) =>
+      (JSON.parse((init as RequestInit).body as string) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans
+        .length,
+  );
 
 describe("SpanBatch", () => {
   let fetch: ReturnType<typeof vi.fn>;
