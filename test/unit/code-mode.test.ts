@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { toolDeclaration, typeOf } from "../../src/server/code-mode/declarations.ts";
-import { cutText, programLine, programModule } from "../../src/server/code-mode/program.ts";
+import { guardProgram } from "../../src/server/code-mode/loop-guard.ts";
+import { cutText, programLine } from "../../src/server/code-mode/program.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
@@ -96,15 +97,22 @@ describe("declarations from JSON Schema", () => {
 
 describe("the program", () => {
   it("wraps a function body, and leaves a module with a default export as it is", () => {
-    expect(programModule("return 1;")).toEqual({ source: "export default async function (tools) {\nreturn 1;\n}\n", lineOffset: 1 });
+    const budget = { maxIterations: 10, wallTimeMs: 10 };
+    const body = guardProgram("return 1;", budget);
+    expect(body).toMatchObject({ ok: true, lineOffset: 1 });
+    expect(body.ok && body.source).toMatch(/; export default async function \(tools\) \{__edgeMcpGuard\(\);\nreturn 1;\n\}\n$/);
     const module = "const x = 1;\nexport default async (tools) => x;";
-    expect(programModule(module)).toEqual({ source: module, lineOffset: 0 });
+    const asModule = guardProgram(module, budget);
+    expect(asModule).toMatchObject({ ok: true, lineOffset: 0 });
+    expect(asModule.ok && asModule.source).toMatch(/; const x = 1;\nexport default async \(tools\) => \(__edgeMcpGuard\(\), x\);$/);
   });
 
   it("finds the program's line in a stack, or says nothing", () => {
     expect(programLine("Error: boom\n    at Module.default (program.js:4:9)\n    at Harness.run (harness.js:30:5)", 1)).toBe(3);
     expect(programLine("Error: boom\n    at Harness.run (harness.js:30:5)", 1)).toBeUndefined();
     expect(programLine("at program.js:1:1", 1)).toBeUndefined();
+    // A frame in the wrapper's line (the loop guard's) is passed over for the program's own.
+    expect(programLine("RangeError: too deep\n    at guard (program.js:1:300)\n    at deeper (program.js:2:21)", 1)).toBe(1);
   });
 
   it("cuts text on a character boundary", () => {

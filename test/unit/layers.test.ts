@@ -19,8 +19,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
-// @opentelemetry/api only in observe, which only `observability()` brings into a bundle.
-const PACKAGES: Readonly<Record<string, readonly string[]>> = { auth: ["jose"], server: ["@cfworker/json-schema"], observe: ["@opentelemetry/api"] };
+// @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode.
+const PACKAGES: Readonly<Record<string, readonly string[]>> = {
+  auth: ["jose"],
+  server: ["@cfworker/json-schema", "acorn"],
+  observe: ["@opentelemetry/api"],
+};
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
@@ -147,6 +151,9 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const added = [...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/code-mode/declarations.ts");
     expect(added.filter((path) => !path.startsWith("server/code-mode/"))).toEqual([]);
+    // Its parser (acorn, for the loop guard) is imported by code mode alone.
+    const parserUsers = files(SRC).filter((path) => imports(path).includes("acorn"));
+    expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
   });
@@ -159,6 +166,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/"))).toEqual([]);
     // The Workers loader of static assets reaches nothing of the feature but its types.
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
+  });
+
+  it("keeps tool services out of createWorker: toolServices() and createToolService() bring in the service modules", () => {
+    const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("modules/service-") || path === "workers/tool-services.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/tool-services.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(expect.arrayContaining(["modules/service-parts.ts", "modules/service-module.ts", "modules/service-skills.ts"]));
+    // MCP Apps of a service are the multi-tenant Worker's: toolServices() does not bring the apps feature in.
+    expect(added.filter((path) => path.startsWith("server/apps/apps-feature") || path === "modules/service-apps.ts")).toEqual([]);
   });
 
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {

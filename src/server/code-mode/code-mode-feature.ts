@@ -9,7 +9,8 @@ import { CALL_TOOL } from "../tools/tool-search.ts";
 import { DEFAULT_LIMITS, type CodeModeOptions } from "./code-mode-options.ts";
 import { toolsDeclaration } from "./declarations.ts";
 import { innerCalls } from "./inner-calls.ts";
-import { outcomeResult, programModule } from "./program.ts";
+import { guardProgram } from "./loop-guard.ts";
+import { outcomeResult, refusedResult } from "./program.ts";
 
 export const EXECUTE = "execute";
 export const TOOL_DECLARATIONS = "tool_declarations";
@@ -44,8 +45,8 @@ export function codeMode(options: CodeModeOptions): Feature {
       `Runs a JavaScript program that calls this server's tools and returns only its result: use it instead of many tool calls in a row. ` +
       `The code is the body of an async function (or a module with a default export taking tools); call tools as \`await tools.name(args)\` ` +
       `(\`tools["a.b"](args)\` for names that are not identifiers) and \`return\` what you want to see. A tool gives its structured result, or else its text; a failed call throws. ` +
-      `${TOOL_DECLARATIONS} gives the TypeScript declarations of the tools. No network, no imports. ` +
-      `Limits per run: ${limits.wallTimeMs} ms, ${limits.maxToolCalls} tool calls, ${limits.maxOutputBytes} bytes of result, ${limits.maxConsoleBytes} bytes of console output.`,
+      `${TOOL_DECLARATIONS} gives the TypeScript declarations of the tools; write plain JavaScript (no type annotations). No network, no imports, no eval. ` +
+      `Limits per run: ${limits.wallTimeMs} ms, ${limits.maxIterations} loop turns and function calls, ${limits.maxToolCalls} tool calls, ${limits.maxOutputBytes} bytes of result, ${limits.maxConsoleBytes} bytes of console output.`,
     inputSchema: {
       type: "object",
       properties: {
@@ -53,7 +54,7 @@ export function codeMode(options: CodeModeOptions): Feature {
           type: "string",
           minLength: 1,
           maxLength: limits.maxCodeChars,
-          description: "The program: JavaScript, the body of an async function that receives `tools`.",
+          description: "The program: JavaScript (not TypeScript), the body of an async function that receives `tools`.",
         },
       },
       required: ["code"],
@@ -64,7 +65,9 @@ export function codeMode(options: CodeModeOptions): Feature {
       const transport = transportOf(ctx);
       if (!transport) return errorResult(`${EXECUTE} runs only inside a request of this server`);
       const { tools, handlerContext } = hostOf();
-      const { source, lineOffset } = programModule(args["code"] as string);
+      const prepared = guardProgram(args["code"] as string, limits);
+      if (!prepared.ok) return refusedResult(prepared);
+      const { source, lineOffset } = prepared;
       let over = false;
       const inner = innerCalls({ tools, handlerContext, reserved: RESERVED }, transport, limits.maxToolCalls, () => over);
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -17,6 +17,12 @@ export interface CodeModeLimits {
   maxConsoleBytes?: number;
   /** Most characters of a program (default 100000). */
   maxCodeChars?: number;
+  /**
+   * Most loop turns and function calls in a run, counted together by the loop guard (default
+   * 10000000): past it the program stops with a `LimitError`. It is what stops a loop that never
+   * waits, where the platform's `cpuMs` is not enforced (local workerd).
+   */
+  maxIterations?: number;
 }
 
 /** Code mode for a server: `codeMode({ runner, limits })`. */
@@ -33,6 +39,7 @@ export const DEFAULT_LIMITS: Required<CodeModeLimits> = {
   maxOutputBytes: 65_536,
   maxConsoleBytes: 16_384,
   maxCodeChars: 100_000,
+  maxIterations: 10_000_000,
 };
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof CodeModeLimits)[];

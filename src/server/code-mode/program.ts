@@ -6,24 +6,23 @@ import type { SandboxOutcome } from "./sandbox.ts";
 /** The file name a sandbox gives the program (stack traces name it). */
 export const PROGRAM_FILE = "program.js";
 
-const MODULE_FORM = /(^|\n)\s*export\s+default\b/;
-
-/**
- * The module a sandbox runs: the code as it is when it has a default export (a module), or else
- * the body of `export default async function (tools) { … }`. `lineOffset` is what the wrapper
- * adds to the program's line numbers.
- */
-export function programModule(code: string): { source: string; lineOffset: number } {
-  if (MODULE_FORM.test(code)) return { source: code, lineOffset: 0 };
-  return { source: `export default async function (tools) {\n${code}\n}\n`, lineOffset: 1 };
+/** What the model sees of a program that could not be prepared (its syntax error), with the program's line and column. */
+export function refusedResult(refused: { message: string; line?: number | undefined; column?: number | undefined }): CallToolResult {
+  const where = refused.line === undefined ? "" : ` at line ${refused.line}${refused.column === undefined ? "" : `, column ${refused.column}`}`;
+  return { content: [{ type: "text", text: `The program failed${where}: ${refused.message}` }], isError: true, _meta: { "edge-mcp/toolCalls": 0 } };
 }
 
-/** The line of the program where an error was thrown, from its stack; undefined when the stack does not say. */
+/**
+ * The line of the program where an error was thrown: the first frame of the stack in the program's
+ * own lines (a frame in the wrapper's first line, the loop guard's, is passed over); undefined when
+ * the stack does not say.
+ */
 export function programLine(stack: string, lineOffset: number): number | undefined {
-  const match = new RegExp(`${PROGRAM_FILE.replace(".", "\\.")}:(\\d+)(?::\\d+)?`).exec(stack);
-  if (!match) return undefined;
-  const line = Number(match[1]) - lineOffset;
-  return line >= 1 ? line : undefined;
+  for (const match of stack.matchAll(new RegExp(`${PROGRAM_FILE.replace(".", "\\.")}:(\\d+)(?::\\d+)?`, "g"))) {
+    const line = Number(match[1]) - lineOffset;
+    if (line >= 1) return line;
+  }
+  return undefined;
 }
 
 const utf8 = new TextEncoder();
