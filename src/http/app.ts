@@ -11,7 +11,7 @@ import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts
 import { handlePost } from "./mcp-post.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { checkAcceptsStream } from "./request-checks.ts";
-import { errorResponse } from "./responses.ts";
+import { errorResponse, toProtocolError } from "./responses.ts";
 import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
@@ -46,9 +46,15 @@ function pathOf(url: string): string {
 async function handleStream(request: Request, endpoint: Endpoint, waitUntil: WaitUntil | undefined): Promise<Response> {
   const trace = newTrace();
   trace.method = request.method;
+  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant);
   let response: Response;
+  let failure: ProtocolError | undefined;
   try {
-    const admission = await admitStream(request, endpoint, trace);
+    let admission = await admitStream(request, endpoint, trace);
+    if (observation) {
+      admission = observation.admittedStream(admission);
+      endpoint = observation.routed(endpoint);
+    }
     const sessionId = request.headers.get("mcp-session-id");
     if (endpoint.sessions && sessionId !== null && request.method === "GET") {
       checkAcceptsStream(request);
@@ -63,17 +69,20 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
       response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
-      response = errorResponse(
-        new ProtocolError(ErrorCode.InvalidRequest, `Method Not Allowed: ${request.method} ${endpoint.path} needs ${needs}; send JSON-RPC messages with POST`, {
+      failure = new ProtocolError(
+        ErrorCode.InvalidRequest,
+        `Method Not Allowed: ${request.method} ${endpoint.path} needs ${needs}; send JSON-RPC messages with POST`,
+        {
           status: 405,
-        }),
-        undefined,
-        { allow: endpoint.sessions ? "GET, POST, DELETE" : "POST" },
+        },
       );
+      response = errorResponse(failure, undefined, { allow: endpoint.sessions ? "GET, POST, DELETE" : "POST" });
     }
   } catch (error) {
-    response = errorResponse(error);
+    failure = toProtocolError(error);
+    response = errorResponse(failure);
   }
+  observation?.end(response.status, failure, waitUntil);
   if (endpoint.accessLog) writeAccessLog(endpoint.tenant, trace, response.status);
   return response;
 }

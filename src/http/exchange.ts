@@ -9,7 +9,7 @@ import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import type { Era } from "../server/context/handler-context.ts";
 import type { InputChannel } from "../server/inputs/input.ts";
 import type { MethodResult } from "../server/raw-result.ts";
-import type { TransportContext } from "../server/context/transport.ts";
+import type { ObservedCall, TransportContext } from "../server/context/transport.ts";
 import type { TaskAccess } from "../server/tasks/task-access.ts";
 import type { ToolFilter } from "../server/tools/tool-filter.ts";
 import { admitToolCall } from "./admit.ts";
@@ -72,6 +72,8 @@ export class Exchange implements TransportContext {
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
   readonly endpoint: Endpoint;
+  /** Set by an observed request only (no field otherwise): see TransportContext. */
+  declare observeCall?: ((tool: string) => ObservedCall) | undefined;
   readonly #request: Request;
   readonly #openStream: (onCancel: () => void) => ResponseStream;
   readonly #cancelOnDisconnect: boolean;

@@ -27,7 +27,7 @@ export async function handlePost(request: Request, endpoint: Endpoint, waitUntil
   try {
     const admitted = await admitPost(request, endpoint, trace);
     if (observation) admitted.admission = observation.admitted(admitted);
-    response = await route(request, endpoint, admitted, waitUntil, observation);
+    response = await route(request, observation ? observation.routed(endpoint) : endpoint, admitted, waitUntil, observation);
   } catch (error) {
     failure = toProtocolError(error);
     if (endpoint.debug) logMessage("out", errorMessage(failure, trace.requestId));
@@ -77,6 +77,7 @@ async function route(
     tool: admitted.tool,
     changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, waitUntil) : undefined,
   });
+  if (observation) exchange.observeCall = (tool) => observation.innerCall(tool);
   const response = exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
   observation?.handling(exchange);
   return response;

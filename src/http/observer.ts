@@ -8,6 +8,12 @@ import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
 import type { WaitUntil } from "../core/names.ts";
+import type { ObservedCall } from "../server/context/transport.ts";
+import type { ChangeRelay } from "../server/notifications/change-relay.ts";
+import type { SessionGateway } from "./session-gateway.ts";
+import type { TaskGateway } from "./task-gateway.ts";
+
+export type { ObservedCall } from "../server/context/transport.ts";
 
 /** What an observer reads of a running exchange. */
 export interface ObservedExchange {
@@ -19,9 +25,16 @@ export interface ObservedExchange {
   readonly bytesOut: number;
 }
 
+/** The ways out of the Worker an endpoint holds: into session and task objects, and to the notifications hub. */
+export interface Hops {
+  readonly sessions: SessionGateway | undefined;
+  readonly tasks: TaskGateway | undefined;
+  readonly relay: ChangeRelay | undefined;
+}
+
 /** Watches the requests of one endpoint. */
 export interface RequestObserver {
-  /** A POST arrived; undefined when nothing is watching (no tracer, no usage sink). */
+  /** A POST, GET or DELETE arrived; undefined when nothing is watching (no tracer, no usage sink). */
   begin(request: Request, trace: AdmissionTrace, tenant: string): RequestObservation | undefined;
 }
 
@@ -29,6 +42,15 @@ export interface RequestObserver {
 export interface RequestObservation {
   /** Admission succeeded: returns the admission to run with (carrying the trace context when traced). */
   admitted(admitted: AdmittedPost): Admission;
+  /** A GET or DELETE passed admission: returns the admission to run with, like {@link admitted}. */
+  admittedStream(admission: Admission): Admission;
+  /**
+   * The endpoint this request runs on: the same one, or (when traced) one whose hops into other
+   * objects (sessions, tasks, the notifications hub) are child spans carrying the trace across.
+   */
+  routed<E extends Hops>(endpoint: E): E;
+  /** A tool called inside this request (a code-mode program's `tools.x(...)`): a span of its own and a usage record. */
+  innerCall(tool: string): ObservedCall;
   /** The handler runs in this exchange (its answer may stream after the response is returned). */
   handling(exchange: ObservedExchange): void;
   /** The answer is ready (`error`: a refusal or failure answered before any handler ran). */

@@ -5,10 +5,10 @@
  */
 
 import {
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
-  createTraceState,
   trace,
   type Attributes,
   type Context,
@@ -18,11 +18,14 @@ import {
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
-import type { ObservedExchange, RequestObservation, RequestObserver } from "../http/observer.ts";
+import type { Hops, ObservedCall, ObservedExchange, RequestObservation, RequestObserver } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
+import { SpanBatch } from "./otlp-batch.ts";
+import type { OtlpSettings } from "./otlp-export.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
-import { formatTraceparent, parseTraceparent, readTraceCarrier } from "./trace-context.ts";
+import { remoteContext, setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
+import { tracedHops, type Hop } from "./traced-hops.ts";
+import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
 import { callerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
 
 /** What starts spans: an OpenTelemetry `Tracer`, or edge-mcp's recording tracer. */
@@ -42,27 +45,25 @@ const TRACER_NAME = "edge-mcp";
 /** Builds the observer of an endpoint (once per isolate). */
 export function createObserver(options: ObserverOptions): RequestObserver {
   const usage = options.usage ?? [];
-  const otlp = options.otlp;
+  const batch = options.otlp && new SpanBatch(options.otlp);
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = trace.getTracer(TRACER_NAME);
   return {
     begin(request, trace_, tenant) {
-      return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : global, otlp, usage);
+      // Nothing configured and no provider registered (yet): nothing to watch, nothing to pay.
+      if (!batch && usage.length === 0 && !providerRegistered()) return undefined;
+      return new Observation(request, trace_, tenant, batch ? new RecordingTracer() : global, batch, usage);
     },
   };
 }
 
-/** The context of the client's trace, when it sent a valid one. */
-function remoteContext(carrier: TraceCarrier | undefined): Context {
-  const parent = carrier ? parseTraceparent(carrier.traceparent) : undefined;
-  if (!carrier || !parent) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: parent.traceId,
-    spanId: parent.spanId,
-    traceFlags: parent.sampled ? 1 : 0,
-    isRemote: true,
-    ...(carrier.tracestate === undefined ? {} : { traceState: createTraceState(carrier.tracestate) }),
-  });
+/** The API's no-op provider: what the global provider delegates to until one is registered. */
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** Whether an OpenTelemetry provider is registered (a different copy of the API counts as one). */
+function providerRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_PROVIDER;
 }
 
 class Observation implements RequestObservation {
@@ -70,29 +71,49 @@ class Observation implements RequestObservation {
   readonly #trace: AdmissionTrace;
   readonly #tenant: string;
   readonly #tracer: SpanSource;
-  readonly #otlp: OtlpSettings | undefined;
+  readonly #batch: SpanBatch | undefined;
   readonly #usage: readonly UsageSink[];
   #carrier: TraceCarrier | undefined;
   #root: Span | undefined;
   #handler: Span | undefined;
   #admitted: AdmittedPost | undefined;
+  #admission: Admission | undefined;
+  /** Hops still running (session, task, hub): an OTLP export waits for their spans. */
+  readonly #hops: Promise<void>[] = [];
   #exchange: ObservedExchange | undefined;
+  /** Usage of the tools called inside the request (code mode), written with the request's own. */
+  readonly #innerUsage: InnerUsage[] = [];
 
-  constructor(request: Request, trace_: AdmissionTrace, tenant: string, tracer: SpanSource, otlp: OtlpSettings | undefined, usage: readonly UsageSink[]) {
+  constructor(request: Request, trace_: AdmissionTrace, tenant: string, tracer: SpanSource, batch: SpanBatch | undefined, usage: readonly UsageSink[]) {
     this.#request = request;
     this.#trace = trace_;
     this.#tenant = tenant;
     this.#tracer = tracer;
-    this.#otlp = otlp;
+    this.#batch = batch;
     this.#usage = usage;
   }
 
   admitted(admitted: AdmittedPost): Admission {
     this.#admitted = admitted;
+    return this.#run(admitted.admission, true);
+  }
+
+  admittedStream(admission: Admission): Admission {
+    return this.#run(admission, false);
+  }
+
+  routed<E extends Hops>(endpoint: E): E {
+    if (!this.#root?.isRecording() || (!endpoint.sessions && !endpoint.tasks && !endpoint.relay)) return endpoint;
+    return tracedHops(endpoint, (name, attributes) => this.#hop(name, attributes));
+  }
+
+  /** The admission to run with: the trace context of the span the request runs in (the tool's, for a tool call). */
+  #run(admission: Admission, post: boolean): Admission {
+    this.#admission = admission;
     const now = Date.now();
     const root = this.#startRoot(now, "admitted");
     const { method, target } = this.#trace;
-    if (method === "tools/call" && admitted.tool) {
+    if (post && method === "tools/call" && this.#admitted?.tool) {
       this.#handler = this.#tracer.startSpan(
         `execute_tool ${target ?? ""}`.trim(),
         {
@@ -104,15 +125,63 @@ class Observation implements RequestObservation {
       );
     }
     const carrier = this.#carrier;
-    if (!root.isRecording()) return carrier ? { ...admitted.admission, trace: carrier } : admitted.admission;
+    if (!root.isRecording()) return carrier ? { ...admission, trace: carrier } : admission;
     // Services, session and task objects join the trace under the span the call runs in.
-    const running = (this.#handler ?? root).spanContext();
+    return { ...admission, trace: this.#carrierOf(this.#handler ?? root) };
+  }
+
+  innerCall(tool: string): ObservedCall {
+    const started = Date.now();
+    const parent = this.#handler ?? this.#root;
+    const span = parent?.isRecording()
+      ? this.#tracer.startSpan(
+          `execute_tool ${tool}`,
+          { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "edge_mcp.via": "code_mode" } },
+          trace.setSpan(ROOT_CONTEXT, parent),
+        )
+      : undefined;
+    let done = false;
     return {
-      ...admitted.admission,
-      trace: {
-        traceparent: formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1),
-        ...(carrier?.tracestate === undefined ? {} : { tracestate: carrier.tracestate }),
-        ...(carrier?.baggage === undefined ? {} : { baggage: carrier.baggage }),
+      end: (admitted, failure, toolError) => {
+        if (done) return;
+        done = true;
+        if (span) {
+          span.setAttribute("edge_mcp.admission", admitted ? "admitted" : "refused");
+          if (failure) setError(span, failure);
+          else if (toolError) setToolError(span);
+          span.end();
+        }
+        // Metered like a direct call: only once admitted.
+        if (admitted && this.#usage.length > 0) this.#innerUsage.push({ tool, started, ended: Date.now(), failure, toolError });
+      },
+    };
+  }
+
+  /** The trace context that makes a span the parent of what runs elsewhere. */
+  #carrierOf(span: Span): TraceCarrier {
+    const running = span.spanContext();
+    const carrier = this.#carrier;
+    return {
+      traceparent: formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1),
+      ...(carrier?.tracestate === undefined ? {} : { tracestate: carrier.tracestate }),
+      ...(carrier?.baggage === undefined ? {} : { baggage: carrier.baggage }),
+    };
+  }
+
+  /** A hop into another object: a client span under the span the request runs in. */
+  #hop(name: string, attributes: Attributes): Hop {
+    const parent = (this.#handler ?? this.#root) as Span;
+    const span = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(ROOT_CONTEXT, parent));
+    let ended: () => void = () => {};
+    this.#hops.push(new Promise<void>((resolve) => (ended = resolve)));
+    return {
+      trace: this.#carrierOf(span),
+      end(failure, more) {
+        if (more) span.setAttributes(more);
+        if (typeof failure === "number") span.setStatus({ code: SpanStatusCode.ERROR });
+        else if (failure !== undefined) setError(span, toFailure(failure));
+        span.end();
+        ended();
       },
     };
   }
@@ -133,9 +202,13 @@ class Observation implements RequestObservation {
   #startRoot(admissionEnd: number, outcome: "admitted" | "refused", error?: ProtocolError): Span {
     const { method, target, started } = this.#trace;
     this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
-    const name = method === undefined ? `POST ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
+    const verb = this.#request.method;
+    // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
+    const stream = verb !== "POST";
+    const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
     const attributes: Attributes = { "edge_mcp.admission": outcome };
-    if (method !== undefined) attributes["mcp.method.name"] = method;
+    if (stream) attributes["http.request.method"] = verb;
+    else if (method !== undefined) attributes["mcp.method.name"] = method;
     const root = this.#tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: started, attributes }, remoteContext(this.#carrier));
     this.#root = root;
     if (root.isRecording()) {
@@ -157,8 +230,10 @@ class Observation implements RequestObservation {
     const ended = Math.max(answered, Date.now());
     const toolError = exchange?.toolError === true;
     const recording = root.isRecording();
-    const admission = this.#admitted?.admission;
-    if (!recording && (admission === undefined || this.#usage.length === 0)) return;
+    const admission = this.#admission;
+    // Usage counts MCP messages: a GET stream or a DELETE is traced, not metered.
+    const metered = admission !== undefined && this.#usage.length > 0 && this.#request.method === "POST";
+    if (!recording && !metered) return;
     const caller = admission ? await callerId(admission.caller) : undefined;
     const trace_ = this.#trace;
     const era = this.#admitted?.info?.era;
@@ -183,9 +258,13 @@ class Observation implements RequestObservation {
       else if (toolError) setToolError(root);
       else if (status >= 400) root.setStatus({ code: SpanStatusCode.ERROR });
       root.end(ended);
-      if (this.#otlp && this.#tracer instanceof RecordingTracer) await exportSpans(this.#otlp, this.#tracer.spans);
+      if (this.#batch && this.#tracer instanceof RecordingTracer) {
+        await Promise.all(this.#hops);
+        await this.#batch.add(this.#tracer.spans);
+      }
     }
-    if (admission && caller !== undefined && this.#usage.length > 0) {
+    if (metered && caller !== undefined) {
+      const records: UsageRecord[] = [];
       const record: UsageRecord = {
         tenant: admission.tenant,
         caller,
@@ -200,23 +279,33 @@ class Observation implements RequestObservation {
         session,
         at: trace_.started,
       };
-      await Promise.all(this.#usage.map(async (sink) => sink.write([record]))).catch((error: unknown) => {
+      records.push(record);
+      for (const inner of this.#innerUsage) {
+        records.push({
+          ...record,
+          method: "tools/call",
+          tool: inner.tool,
+          outcome: inner.failure ? String(inner.failure.code) : inner.toolError ? TOOL_ERROR : "ok",
+          errorCode: inner.failure ? inner.failure.code : 0,
+          durationMs: inner.ended - inner.started,
+          bytesIn: 0,
+          bytesOut: 0,
+          at: inner.started,
+          via: "code_mode",
+        });
+      }
+      await Promise.all(this.#usage.map(async (sink) => sink.write(records))).catch((error: unknown) => {
         console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
   }
 }
 
-/** `error.type` of a tool result with `isError: true` (semantic conventions for MCP). */
-const TOOL_ERROR = "tool_error";
-
-function setToolError(span: Span): void {
-  span.setAttribute("error.type", TOOL_ERROR);
-  span.setStatus({ code: SpanStatusCode.ERROR });
-}
-
-/** Marks a span failed with the JSON-RPC error (semantic conventions: error.type is the code as text). */
-function setError(span: Span, error: ProtocolError): void {
-  span.setAttributes({ "error.type": String(error.code), "rpc.jsonrpc.error_code": error.code });
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+/** A tool called inside the request, for its usage record. */
+interface InnerUsage {
+  readonly tool: string;
+  readonly started: number;
+  readonly ended: number;
+  readonly failure: ProtocolError | undefined;
+  readonly toolError: boolean;
 }

@@ -20,6 +20,8 @@ export interface UsageRecord {
   readonly session: boolean;
   /** When the request arrived (ms since the epoch). */
   readonly at: number;
+  /** "code_mode" for a tool called by a code-mode program inside the request; absent for a direct call. */
+  readonly via?: "code_mode";
 }
 
 /** Where usage records go (Analytics Engine, the usage object, a test). */
@@ -48,8 +50,17 @@ export function callerId(callerKey: string): Promise<string> {
 /** The Analytics Engine data point of a record: the columns the README documents (and its SQL reads). */
 export function usageDataPoint(record: UsageRecord): AnalyticsEngineDataPoint {
   return {
-    // blob1..blob7
-    blobs: [record.tenant, record.caller, record.method, record.tool, record.outcome, record.era, record.session ? "session" : "stateless"],
+    // blob1..blob8
+    blobs: [
+      record.tenant,
+      record.caller,
+      record.method,
+      record.tool,
+      record.outcome,
+      record.era,
+      record.session ? "session" : "stateless",
+      record.via ?? "direct",
+    ],
     // double1..double5
     doubles: [1, record.durationMs, record.bytesIn, record.bytesOut, record.errorCode],
     // index1: sampling is per tenant, so a small tenant is never sampled away by a large one.

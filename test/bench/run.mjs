@@ -50,6 +50,9 @@ const { values: opt } = parseArgs({
     "tasks-rounds": { type: "string", default: "3" }, // fresh workerds for the task runs
     "tasks-only": { type: "boolean", default: false }, // only the task runs
     notifications: { type: "boolean", default: false }, // the notifications run (notifications.mjs) after the others
+    observe: { type: "boolean", default: false }, // the observe runs (observe.mjs): observability() absent, off, exporter, metering
+    "observe-only": { type: "boolean", default: false }, // only the observe runs
+    "observe-rounds": { type: "string", default: "3" }, // fresh workerds per variant
     "notifications-only": { type: "boolean", default: false }, // only the notifications run (npm run bench:notifications)
     "notify-listeners": { type: "string", default: "1,100,500" }, // listen streams per run; the largest runs --notify-cycles cycles
     "notify-changes": { type: "string", default: "50" }, // changes per cycle
@@ -71,8 +74,9 @@ if (opt.help) {
                     [--no-tasks | --tasks-only] [--tasks-rounds N]
                     [--notifications | --notifications-only] [--notify-listeners 1,100,500] [--notify-changes N]
                     [--notify-rate N] [--notify-cycles N] [--notify-idle S] [--notify-raw N] [--notify-heartbeat-ms N]
+                    [--observe | --observe-only] [--observe-rounds N]
 Measures the demo Worker against the bare floor Worker, then the task runs, the scale runs and the session run
-(and, when asked, the notifications run); see test/bench/README.md. The --*-only flags combine (each runs its part)
+(and, when asked, the notifications run and the observe runs); see test/bench/README.md. The --*-only flags combine (each runs its part)
 and skip the main rounds.`);
   process.exit(0);
 }
@@ -90,11 +94,13 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
-const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"] || opt["notifications-only"];
+const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"] || opt["notifications-only"] || opt["observe-only"];
 const SCALE = opt["scale-only"] || (!ONLY && opt.scale);
 const SESSION = opt["session-only"] || (!ONLY && opt.session);
 const TASKS = opt["tasks-only"] || (!ONLY && opt.tasks);
 const NOTIFICATIONS = opt["notifications-only"] || (!ONLY && opt.notifications);
+const OBSERVE = opt["observe-only"] || (!ONLY && opt.observe);
+const OBSERVE_ROUNDS = Math.floor(num("observe-rounds", 1));
 const SCALE_ROUNDS = Math.floor(num("scale-rounds", 1));
 const SCALE_REQUESTS = Math.floor(num("scale-requests", 100));
 const SESSION_ROUNDS = Math.floor(num("session-rounds", 1));
@@ -776,6 +782,12 @@ async function main() {
       const { runNotifications } = await import("./notifications.mjs");
       const notifications = await runNotifications(scaleHelpers(), workDir);
       console.log(`\n${notifications.text}`);
+    }
+    if (OBSERVE) {
+      phaseNoiseStart = noiseMs;
+      const { runObserve } = await import("./observe.mjs");
+      const observe = await runObserve({ ...helpers(), rounds: OBSERVE_ROUNDS, requests: SEQ_REQUESTS }, workDir);
+      console.log(`\n${observe.text}`);
     }
     const total = ((performance.now() - started) / 1000).toFixed(0);
     console.log(`\n(total ${total} s, of which ${(noiseMs / 1000).toFixed(0)} s waiting for a quiet machine or redoing ${redos} noisy measurement(s))`);

@@ -103,7 +103,7 @@ describe("usage", () => {
 
   it("writes the documented Analytics Engine columns, indexed by tenant", () => {
     expect(usageDataPoint(record)).toEqual({
-      blobs: ["acme", "0123456789abcdef", "tools/call", "add", "-32602", "modern", "stateless"],
+      blobs: ["acme", "0123456789abcdef", "tools/call", "add", "-32602", "modern", "stateless", "direct"],
       doubles: [1, 12, 100, 200, -32602],
       indexes: ["acme"],
     });

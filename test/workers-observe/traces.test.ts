@@ -1,26 +1,15 @@
 // Traces with a real OpenTelemetry SDK provider: span names and attributes after the MCP semantic
 // conventions, the parent from _meta (SEP-414) or the traceparent header, one trace across a tool
 // service, and refusals (401, 403, 429, -32602) as failed spans.
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { describe, expect, it, vi } from "vitest";
 import { bearer, resultOf, send } from "../workers-admission/fixture.ts";
+import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
-const exporter = new InMemorySpanExporter();
-
-beforeAll(() => {
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-});
+const exporter = spanExporter();
 
 const MODERN = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const hex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-
-/** A client's trace context: a fresh trace id and span id. */
-function clientSpan() {
-  const traceId = hex(16);
-  const spanId = hex(8);
-  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
-}
 
 let nextId = 1;
 
@@ -40,22 +29,6 @@ function call(tenant: string, name: string, args: object, options: { meta?: obje
     },
   });
 }
-
-/** The spans of a trace once its server span has ended (they end after the answer, under waitUntil). */
-async function spansOf(traceId: string, count = 3): Promise<ReadableSpan[]> {
-  return vi.waitFor(
-    () => {
-      const spans = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
-      if (!spans.some((span) => span.kind === SpanKind.SERVER) || spans.length < count) throw new Error(`${spans.length} spans of ${traceId} so far`);
-      return spans;
-    },
-    { timeout: 10_000, interval: 20 },
-  );
-}
-
-const serverSpan = (spans: ReadableSpan[]) => spans.find((span) => span.kind === SpanKind.SERVER) as ReadableSpan;
-const named = (spans: ReadableSpan[], name: string) => spans.find((span) => span.name === name);
-const parentOf = (span: ReadableSpan | undefined) => span?.parentSpanContext?.spanId;
 
 describe("traces", () => {
   it("names a tools/call span after its tool and parents it on the client's _meta.traceparent (SEP-414)", async () => {

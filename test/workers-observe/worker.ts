@@ -1,9 +1,16 @@
 // The Worker under test in the workers-observe project: two tenants (auth, scopes, a rate limit, a tool
-// service that opens its own span under the trace context it receives), with observability() on.
+// service that opens its own span under the trace context it receives) and an open one with sessions and
+// code mode (initech), with observability() on and every object bound (the hops traced as child spans).
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
-import { createMultiTenantWorker, observability } from "../../src/workers/index.ts";
+import {
+  createMultiTenantSessionObject,
+  createMultiTenantTaskObject,
+  createMultiTenantWorker,
+  observability,
+  type MultiTenantWorkerOptions,
+} from "../../src/workers/index.ts";
 import tenants from "./tenants.json";
 
 const tools = defineModule({
@@ -13,6 +20,22 @@ const tools = defineModule({
       description: "Adds two numbers.",
       inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
       handler: (args) => String(args["a"] + args["b"]),
+    }),
+    defineTool({
+      name: "touch",
+      description: "Announces that a resource changed (a publish to the notifications hub).",
+      inputSchema: { type: "object" },
+      handler: (_args, ctx) => {
+        ctx.changes.resourceUpdated("memo://touched");
+        return "touched";
+      },
+    }),
+    defineTool({
+      name: "slow_report",
+      description: "A task when the client supports tasks.",
+      inputSchema: { type: "object" },
+      task: "optional",
+      handler: () => "report",
     }),
     defineTool({
       name: "invoice_total",
@@ -39,5 +62,9 @@ export class TracedService extends WorkerEntrypoint implements ToolService {
   }
 }
 
-export default createMultiTenantWorker({ info: { name: "observe-under-test", version: "1.0.0" }, modules: { tools }, tenants, observe: observability() });
-export { McpUsageObject } from "../../src/workers/index.ts";
+const options: MultiTenantWorkerOptions = { info: { name: "observe-under-test", version: "1.0.0" }, modules: { tools }, tenants, observe: observability() };
+
+export default createMultiTenantWorker(options);
+export const McpSessionObject = createMultiTenantSessionObject(options);
+export const McpTaskObject = createMultiTenantTaskObject(options);
+export { McpNotificationHub, McpQuotaObject, McpUsageObject } from "../../src/workers/index.ts";

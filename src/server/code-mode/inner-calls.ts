@@ -1,6 +1,6 @@
 /** The inner calls of a program: each admitted on the caller's behalf exactly as a `tools/call` of it, then run like one. */
 
-import { ProtocolError } from "../../core/errors.ts";
+import { ErrorCode, ProtocolError } from "../../core/errors.ts";
 import type { CallToolResult, JsonObject } from "../../core/types.ts";
 import type { HandlerContextFactory } from "../context/create-handler-context.ts";
 import type { TransportContext } from "../context/transport.ts";
@@ -48,18 +48,27 @@ export function innerCalls(host: InnerCallHost, transport: TransportContext, max
     if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
       return { ok: false, message: `tools.${name}(args): args must be an object` };
     }
+    // Traced and metered as a direct call would be, when the request is observed.
+    const observed = transport.observeCall?.(name);
+    let admitted = false;
     try {
       const tool = transport.admitTool ? await transport.admitTool(name) : resolveTool(host.tools, { name });
+      admitted = true;
       // As a direct call from a client without tasks: a task-only tool is refused, not run in the request.
-      if (tool.task === "required") return { ok: false, message: `Tool ${name} runs only as a task; call it directly, not from a program` };
+      if (tool.task === "required") {
+        observed?.end(true, undefined, true);
+        return { ok: false, message: `Tool ${name} runs only as a task; call it directly, not from a program` };
+      }
       const params = { name, arguments: (args ?? {}) as JsonObject };
       const pending = callTool(tool, params, host.handlerContext(transport, NO_INPUTS));
       const limits = transport.admission.limits;
       let result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, name);
       if (limits.maxResultBytes !== undefined) result = capResult(result, limits.maxResultBytes, name);
+      observed?.end(true, undefined, result.isError === true);
       const text = valueOf(result);
       return result.isError ? { ok: false, message: typeof text === "string" ? text : JSON.stringify(text) } : { ok: true, value: text };
     } catch (error) {
+      observed?.end(admitted, error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.InternalError, String(error)), false);
       if (error instanceof ProtocolError) return { ok: false, message: error.message, code: error.code };
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }

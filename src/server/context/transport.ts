@@ -4,6 +4,7 @@
  */
 
 import type { Admission } from "../../core/admission.ts";
+import type { ProtocolError } from "../../core/errors.ts";
 import type { RequestId } from "../../core/jsonrpc.ts";
 import type { JsonObject } from "../../core/types.ts";
 import type { ChangeFeed } from "../notifications/change-hub.ts";
@@ -65,4 +66,12 @@ export interface TransportContext {
   taskId?: string | undefined;
   /** Which tools this caller may see (auth tenants): lists and tool search show only those. */
   readonly toolFilter?: ToolFilter | undefined;
+  /** Traces and meters a tool called inside this request (code mode's inner calls), when the request is observed. */
+  observeCall?: ((tool: string) => ObservedCall) | undefined;
+}
+
+/** A tool called inside a request (from a code-mode program), as traces and usage see it. */
+export interface ObservedCall {
+  /** It ended: refused by admission (`admitted` false) or run, with its error or a tool error (a result with isError). */
+  end(admitted: boolean, failure: ProtocolError | undefined, toolError: boolean): void;
 }

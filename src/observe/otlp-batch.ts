@@ -1,0 +1,45 @@
+/**
+ * The spans of an isolate's requests, exported together: the first request with spans to send
+ * opens a short window and sends what the requests of that window finished, in one OTLP request,
+ * under its own `waitUntil`; later requests only add theirs. One export per window instead of one
+ * per request (an export costs several times the CPU of the request it describes).
+ */
+
+import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
+import type { FinishedSpan } from "./recording-tracer.ts";
+
+/** How long a window stays open: spans reach the collector at most this much later. */
+export const EXPORT_WINDOW_MS = 100;
+/** A window holding this many spans is sent at once. */
+export const MAX_BATCH_SPANS = 512;
+
+export class SpanBatch {
+  readonly #settings: OtlpSettings;
+  #pending: FinishedSpan[] = [];
+  #open = false;
+
+  constructor(settings: OtlpSettings) {
+    this.#settings = settings;
+  }
+
+  /**
+   * Adds a request's spans. Resolves once they are sent when this request opened the window or
+   * filled it (its `waitUntil` holds the export), else at once: the request that opened the
+   * window sends them (no request waits on another's promise).
+   */
+  add(spans: readonly FinishedSpan[]): Promise<void> {
+    if (spans.length === 0) return Promise.resolve();
+    for (const span of spans) this.#pending.push(span);
+    if (this.#pending.length >= MAX_BATCH_SPANS) return this.#send();
+    if (this.#open) return Promise.resolve();
+    this.#open = true;
+    return new Promise<void>((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS)).then(() => this.#send());
+  }
+
+  #send(): Promise<void> {
+    const spans = this.#pending;
+    this.#pending = [];
+    this.#open = false;
+    return exportSpans(this.#settings, spans);
+  }
+}

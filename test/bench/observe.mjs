@@ -1,0 +1,152 @@
+// The bench's observe runs (`node test/bench/run.mjs --observe-only`; README.md, "Observe runs"): workerd CPU
+// per 2026-07-28 tools/call add(2, 3) of the demo's server without observability() (absent), with it and
+// nothing configured (off), with OTLP export to a local sink (exporter: OTEL_EXPORTER_OTLP_ENDPOINT), and
+// with usage metering (metering: MCP_USAGE bound, miniflare's Analytics Engine); and each one's bundle.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { join } from "node:path";
+
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "add",
+};
+const TARGETS = { off: 1.02, exporter: 1.15, metering: 1.05 };
+
+/** A local OTLP/HTTP sink: counts the export requests, their spans and bytes, answers 200 at once. */
+function startSink() {
+  const seen = { requests: 0, spans: 0, bytes: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      seen.bytes += body.length;
+      seen.requests++;
+      for (const resource of JSON.parse(body.toString("utf8")).resourceSpans ?? [])
+        for (const scope of resource.scopeSpans ?? []) seen.spans += scope.spans?.length ?? 0;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ seen, url: `http://127.0.0.1:${server.address().port}`, server })));
+}
+
+export async function runObserve(h, workDir) {
+  const { expect, parseJson, fmt, median, log, table, post } = h;
+  const rounds = h.rounds;
+  const requests = h.requests;
+  execFileSync("npm", ["run", "build"], { cwd: h.ROOT, stdio: "pipe" });
+  // A copy of the config with absolute paths (wrangler resolves [alias] from the working directory).
+  const dir = join(h.ROOT, "test/bench/observe");
+  const config = join(workDir, "observe.toml");
+  writeFileSync(
+    config,
+    readFileSync(join(dir, "wrangler.toml"), "utf8")
+      .replace(/^main = "([^"]+)"$/m, (_, main) => `main = ${JSON.stringify(join(dir, main))}`)
+      .replace(/^("edge-mcp(?:\/workers)?") = "([^"]+)"$/gm, (_, name, path) => `${name} = ${JSON.stringify(join(dir, path))}`),
+  );
+  const [absent, observed] = await Promise.all([
+    h.bundle("observe-absent", config, workDir, [join(h.ROOT, "test/bench/observe/absent/index.ts")]),
+    h.bundle("observe-observed", config, workDir),
+  ]);
+  // The ES module build of @opentelemetry/api, as wrangler picks it only when told (WRANGLER_BUILD_CONDITIONS).
+  process.env.WRANGLER_BUILD_CONDITIONS = "workerd,worker,browser,module";
+  const esm = await h.bundle("observe-esm", config, workDir).finally(() => delete process.env.WRANGLER_BUILD_CONDITIONS);
+  const sink = await startSink();
+  const variants = [
+    { name: "absent", bundle: absent, extra: {} },
+    { name: "off", bundle: observed, extra: {} },
+    { name: "exporter", bundle: observed, extra: { bindings: { ...observed.vars, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: "bench" } } },
+    { name: "metering", bundle: observed, extra: { analyticsEngineDatasets: { MCP_USAGE: { dataset: "edge_mcp_usage" } } } },
+  ];
+  let nextId = 1;
+  const call = async (base, agent) => {
+    const id = nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 }, _meta: META } });
+    const res = await post(base, agent, HEADERS, body);
+    expect(res.status === 200, `tools/call add: HTTP ${res.status}`, res.text.slice(0, 300));
+    const msg = parseJson(res.text, "tools/call add");
+    expect(msg.id === id && msg.result?.structuredContent?.sum === 5, "tools/call add: result", msg);
+  };
+  const sequential = async (n, one) => {
+    for (let i = 0; i < n; i++) await one();
+    return { count: n };
+  };
+
+  const perRound = [];
+  let busiest = 0;
+  for (let round = 0; round < rounds; round++) {
+    const r = {};
+    // Rotating order: a fresh workerd each, so no variant always runs first or last.
+    for (let k = 0; k < variants.length; k++) {
+      const variant = variants[(k + round) % variants.length];
+      const spansBefore = sink.seen.spans;
+      const worker = await h.startWorker(variant.bundle, undefined, variant.extra);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        await sequential(1500, () => call(worker.base, agent));
+        if (variant.name === "exporter") {
+          // The spans leave after the answers (waitUntil, in windows): the sink must receive all three of each call,
+          // the boot probe's included.
+          const expected = 3 * 1501;
+          for (let i = 0; i < 100 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
+          expect(
+            sink.seen.spans - spansBefore === expected,
+            "exporter: the sink received every call's spans (server, admission, tool)",
+            sink.seen.spans - spansBefore,
+          );
+        }
+        const m = await h.quietly(
+          () => h.processTree(worker.pid),
+          () => sequential(requests, () => call(worker.base, agent)),
+        );
+        busiest = Math.max(busiest, m.others);
+        r[variant.name] = (m.s1.workerd.schedNs - m.s0.workerd.schedNs) / m.value.count / 1000;
+      } finally {
+        agent.destroy();
+        await h.stopWorker();
+      }
+    }
+    perRound.push(r);
+    log(`bench: observe round ${round + 1}/${rounds}: ${variants.map((v) => `${v.name} ${fmt(r[v.name])} µs`).join(", ")}`);
+  }
+  sink.server.close();
+
+  const col = (key) => median(perRound.map((r) => r[key]));
+  const ratios = (key) => perRound.map((r) => r[key] / r.absent);
+  const kib = (b) => (b.gzipBytes / 1024).toFixed(1);
+  const rows = [
+    ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "min..max", "target", "bundle gzip KiB"],
+    ["absent (no observability())", "", fmt(col("absent")), "1.00", "-", "-", kib(absent)],
+    ...["off", "exporter", "metering"].map((key) => [
+      { off: "off (observability(), nothing set)", exporter: "exporter (OTLP to a local sink)", metering: "metering (MCP_USAGE bound)" }[key],
+      "",
+      fmt(col(key)),
+      median(ratios(key)).toFixed(2),
+      `${Math.min(...ratios(key)).toFixed(2)}..${Math.max(...ratios(key)).toFixed(2)}`,
+      `≤ ${TARGETS[key].toFixed(2)}`,
+      kib(observed),
+    ]),
+  ];
+  const verdict = (key) => `${key}_ratio=${median(ratios(key)).toFixed(3)}`;
+  const text = [
+    `edge-mcp observe runs: medians of ${rounds} round(s), a fresh workerd per variant and round, ${requests} sequential calls each after 1,500 warm-up`,
+    `(the exporter sends the spans of each 100 ms window in one OTLP/HTTP JSON request after the answers; the sink received ` +
+      `${sink.seen.spans} spans in ${sink.seen.requests} requests, ${(sink.seen.bytes / 1024).toFixed(0)} KiB)`,
+    "",
+    table(rows),
+    "",
+    `bundle: observability() adds ${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB gzip; with @opentelemetry/api's ES module build ` +
+      `(WRANGLER_BUILD_CONDITIONS=workerd,worker,browser,module) ${((esm.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB`,
+    ...(busiest >= h.NOISY_CORES
+      ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`]
+      : []),
+    "",
+    `observe: ${verdict("off")} ${verdict("exporter")} ${verdict("metering")} off_kib=${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)}`,
+  ].join("\n");
+  return { text };
+}

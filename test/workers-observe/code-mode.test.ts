@@ -1,0 +1,80 @@
+// Code mode's inner calls observed like direct calls: each tools.x(...) of a program gets its own span
+// (a child of execute's) and its own usage record (method tools/call, its tool, its outcome, via code_mode).
+import { env } from "cloudflare:workers";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resultOf, send } from "../workers-admission/fixture.ts";
+import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
+
+spanExporter();
+const dataset = (env as unknown as { MCP_USAGE: AnalyticsEngineDataset }).MCP_USAGE;
+let nextId = 1;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function execute(code: string, traceparent: string): Promise<Response> {
+  return send("initech", {
+    body: {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: {
+        name: "execute",
+        arguments: { code },
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, traceparent },
+      },
+    },
+    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "execute" },
+  });
+}
+
+describe("code mode's inner calls", () => {
+  it("gives each inner call a span under execute's and a usage record of its own", async () => {
+    const write = vi.spyOn(dataset, "writeDataPoint");
+    const client = clientSpan();
+    const reply = await resultOf(
+      await execute(
+        `const a = await tools.add({ a: 1, b: 2 });
+         const b = await tools.add({ a: "x" }).catch((e) => "failed");
+         const c = await tools.no_such_tool({}).catch((e) => "unknown");
+         return [a, b, c];`,
+        client.traceparent,
+      ),
+    );
+    expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
+
+    const inner = (spans: Awaited<ReturnType<typeof spansOf>>) => spans.filter((span) => span.attributes["edge_mcp.via"] === "code_mode");
+    const spans = await spansOf(client.traceId, 6, (found) => inner(found).length === 3);
+    const execute_ = named(spans, "execute_tool execute");
+    expect(parentOf(execute_)).toBe(serverSpan(spans).spanContext().spanId);
+    const [ok, toolError, unknown] = inner(spans).sort((x, y) => x.startTime[0] - y.startTime[0] || x.startTime[1] - y.startTime[1]);
+    for (const span of [ok, toolError, unknown]) expect(parentOf(span)).toBe(execute_?.spanContext().spanId);
+    expect(ok?.name).toBe("execute_tool add");
+    expect(ok?.attributes).toMatchObject({ "gen_ai.tool.name": "add", "edge_mcp.admission": "admitted" });
+    expect(ok?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(toolError?.attributes["error.type"]).toBe("tool_error");
+    expect(toolError?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(unknown?.name).toBe("execute_tool no_such_tool");
+    expect(unknown?.attributes).toMatchObject({ "edge_mcp.admission": "refused", "error.type": "-32602" });
+
+    // Usage: execute's own record and one per admitted inner call (the unknown tool was refused by admission).
+    const points = await vi.waitFor(
+      () => {
+        const found = write.mock.calls.map((args) => args[0] as AnalyticsEngineDataPoint).filter((point) => point.indexes?.[0] === "initech");
+        if (found.length < 3) throw new Error(`${found.length} data points so far`);
+        return found;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const rows = points.map((point) => [point.blobs?.[2], point.blobs?.[3], point.blobs?.[4], point.blobs?.[7]]);
+    expect(rows).toEqual([
+      ["tools/call", "execute", "ok", "direct"],
+      ["tools/call", "add", "ok", "code_mode"],
+      ["tools/call", "add", "tool_error", "code_mode"],
+    ]);
+    // The inner records carry the caller of the request that ran the program.
+    expect(new Set(points.map((point) => point.blobs?.[1])).size).toBe(1);
+  });
+});

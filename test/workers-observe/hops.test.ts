@@ -1,0 +1,160 @@
+// GET and DELETE traced like POST, and the hops out of the Worker as child spans: forwarding to a
+// session object (whose work, a tool service's span, joins the same trace), a task object, and a
+// publish to the notifications hub.
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { describe, expect, it } from "vitest";
+import { WITH_TASKS, resultOf, send } from "../workers-admission/fixture.ts";
+import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
+
+spanExporter();
+
+let nextId = 1;
+
+/** Opens a 2025-11-25 session of initech under the client's trace (header); returns its id. */
+async function openSession(traceparent: string): Promise<string> {
+  const response = await send("initech", {
+    body: {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    headers: { traceparent },
+  });
+  await response.text();
+  const sessionId = response.headers.get("mcp-session-id");
+  expect(sessionId).not.toBeNull();
+  return sessionId as string;
+}
+
+/** A 2026-07-28 tools/call of initech under the client's trace (`_meta.traceparent`). */
+function modernCall(name: string, traceparent: string, clientCapabilities: object = {}): Promise<Response> {
+  return send("initech", {
+    body: {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": clientCapabilities, traceparent },
+      },
+    },
+    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+  });
+}
+
+const sessionHeaders = (sessionId: string, traceparent: string) => ({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", traceparent });
+
+describe("GET and DELETE are traced", () => {
+  it("gives a session's GET stream and its DELETE a server span each, with a hop into the session object", async () => {
+    const sessionId = await openSession(clientSpan().traceparent);
+
+    const get = clientSpan();
+    const stream = await send("initech", { method: "GET", headers: { ...sessionHeaders(sessionId, get.traceparent), accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    await stream.body?.cancel();
+    const getSpans = await spansOf(get.traceId, 3);
+    const getRoot = serverSpan(getSpans);
+    expect(getRoot.name).toBe("GET /t/initech/mcp");
+    expect(parentOf(getRoot)).toBe(get.spanId);
+    expect(getRoot.attributes).toMatchObject({
+      "http.request.method": "GET",
+      "http.response.status_code": 200,
+      "edge_mcp.tenant": "initech",
+      "edge_mcp.admission": "admitted",
+    });
+    expect(getRoot.attributes["mcp.method.name"]).toBeUndefined();
+    // The session id is a credential: a digest of it, never the id.
+    expect(getRoot.attributes["mcp.session.id"]).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(getRoot.attributes)).not.toContain(sessionId);
+    expect(getRoot.attributes["edge_mcp.caller"]).toMatch(/^[0-9a-f]{16}$/);
+    const getHop = named(getSpans, "edge_mcp.session.forward");
+    expect(getHop?.kind).toBe(SpanKind.CLIENT);
+    expect(parentOf(getHop)).toBe(getRoot.spanContext().spanId);
+
+    const del = clientSpan();
+    const deleted = await send("initech", { method: "DELETE", headers: sessionHeaders(sessionId, del.traceparent) });
+    expect(deleted.status).toBeLessThan(300);
+    const delSpans = await spansOf(del.traceId, 3);
+    const delRoot = serverSpan(delSpans);
+    expect(delRoot.name).toBe("DELETE /t/initech/mcp");
+    expect(delRoot.attributes).toMatchObject({ "http.request.method": "DELETE", "http.response.status_code": deleted.status });
+    expect(delRoot.attributes["mcp.session.id"]).toBe(getRoot.attributes["mcp.session.id"]);
+    expect(parentOf(named(delSpans, "edge_mcp.session.forward"))).toBe(delRoot.spanContext().spanId);
+  });
+
+  it("records a GET of an unknown session as failed at the hop, and a GET without a session (405) as a failed span", async () => {
+    const unknown = clientSpan();
+    const response = await send("initech", {
+      method: "GET",
+      headers: { ...sessionHeaders("not-a-session", unknown.traceparent), accept: "text/event-stream" },
+    });
+    expect(response.status).toBe(404);
+    const spans = await spansOf(unknown.traceId, 3);
+    expect(serverSpan(spans).status.code).toBe(SpanStatusCode.ERROR);
+    expect(named(spans, "edge_mcp.session.forward")?.status.code).toBe(SpanStatusCode.ERROR);
+
+    const bare = clientSpan();
+    const refused = await send("initech", { method: "GET", headers: { accept: "text/event-stream", traceparent: bare.traceparent } });
+    expect(refused.status).toBe(405);
+    const root = serverSpan(await spansOf(bare.traceId, 2));
+    expect(root.status.code).toBe(SpanStatusCode.ERROR);
+    expect(root.attributes).toMatchObject({ "http.response.status_code": 405, "error.type": "-32600" });
+  });
+
+  it("records an unauthenticated GET (401) as refused", async () => {
+    const client = clientSpan();
+    const response = await send("acme", { method: "GET", headers: { accept: "text/event-stream", traceparent: client.traceparent } });
+    expect(response.status).toBe(401);
+    const root = serverSpan(await spansOf(client.traceId, 2));
+    expect(root.name).toBe("GET /t/acme/mcp");
+    expect(root.attributes).toMatchObject({ "edge_mcp.admission": "refused", "http.response.status_code": 401 });
+    expect(root.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe("hops into objects are child spans", () => {
+  it("forwards a session's tools/call under a hop span, and the session's tool service joins the trace under it", async () => {
+    const sessionId = await openSession(clientSpan().traceparent);
+    const client = clientSpan();
+    const answer = await resultOf(
+      await send("initech", {
+        body: { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "remote_crunch", arguments: {} } },
+        headers: sessionHeaders(sessionId, client.traceparent),
+      }),
+    );
+    const spans = await spansOf(client.traceId, 4, (found) => named(found, "crunch in the service") !== undefined);
+    const root = serverSpan(spans);
+    expect(root.name).toBe("tools/call remote_crunch");
+    const hop = named(spans, "edge_mcp.session.forward");
+    expect(hop?.attributes).toMatchObject({ "edge_mcp.hop": "session", "http.request.method": "POST", "http.response.status_code": 200 });
+    // The hop runs under the request's span (the tool's, for a tool call); the object's work under the hop.
+    expect([root.spanContext().spanId, named(spans, "execute_tool remote_crunch")?.spanContext().spanId]).toContain(parentOf(hop));
+    expect(parentOf(named(spans, "crunch in the service"))).toBe(hop?.spanContext().spanId);
+    expect(answer.result?.content[0]?.text).toBe(`traceparent 00-${client.traceId}-${hop?.spanContext().spanId}-01`);
+  });
+
+  it("creates a task under a hop span into the task object", async () => {
+    const client = clientSpan();
+    const response = await modernCall("slow_report", client.traceparent, WITH_TASKS);
+    const answer = await resultOf(response);
+    expect(answer.result, JSON.stringify(answer)).toMatchObject({ resultType: "task" });
+    const spans = await spansOf(client.traceId, 4, (found) => named(found, "edge_mcp.task.create") !== undefined);
+    const hop = named(spans, "edge_mcp.task.create");
+    expect(hop?.kind).toBe(SpanKind.CLIENT);
+    expect(hop?.attributes["edge_mcp.hop"]).toBe("task");
+    expect(hop?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(parentOf(hop)).toBe(named(spans, "execute_tool slow_report")?.spanContext().spanId);
+  });
+
+  it("publishes a change to the notifications hub under a hop span", async () => {
+    const client = clientSpan();
+    const answer = await resultOf(await modernCall("touch", client.traceparent));
+    expect(answer.result?.content[0]?.text, JSON.stringify(answer)).toBe("touched");
+    const spans = await spansOf(client.traceId, 4, (found) => named(found, "edge_mcp.hub.publish") !== undefined);
+    const hop = named(spans, "edge_mcp.hub.publish");
+    expect(hop?.attributes).toMatchObject({ "edge_mcp.hop": "hub", "mcp.method.name": "notifications/resources/updated" });
+    expect(parentOf(hop)).toBe(named(spans, "execute_tool touch")?.spanContext().spanId);
+  });
+});
