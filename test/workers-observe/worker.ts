@@ -8,6 +8,7 @@ import {
   createMultiTenantSessionObject,
   createMultiTenantTaskObject,
   createMultiTenantWorker,
+  tenantCodeMode,
   observability,
   type MultiTenantWorkerOptions,
 } from "../../src/workers/index.ts";
@@ -62,7 +63,13 @@ export class TracedService extends WorkerEntrypoint implements ToolService {
   }
 }
 
-const options: MultiTenantWorkerOptions = { info: { name: "observe-under-test", version: "1.0.0" }, modules: { tools }, tenants, observe: observability() };
+const options: MultiTenantWorkerOptions = {
+  info: { name: "observe-under-test", version: "1.0.0" },
+  modules: { tools },
+  tenants,
+  observe: observability(),
+  codeMode: tenantCodeMode(),
+};
 
 export default createMultiTenantWorker(options);
 export const McpSessionObject = createMultiTenantSessionObject(options);
