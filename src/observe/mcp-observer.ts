@@ -5,6 +5,7 @@
  */
 
 import {
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -44,11 +45,44 @@ export function createObserver(options: ObserverOptions): RequestObserver {
   const otlp = options.otlp;
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = trace.getTracer(TRACER_NAME);
+  const watching = otlp !== undefined || usage.length > 0;
   return {
     begin(request, trace_, tenant) {
+      // Nothing records spans or usage: only the client's trace context is passed on (to tool
+      // services, session and task objects), without building spans that nobody reads.
+      if (!watching && !tracerRegistered()) return new CarrierOnly(request, trace_);
       return new Observation(request, trace_, tenant, otlp ? new RecordingTracer() : global, otlp, usage);
     },
   };
+}
+
+/**
+ * Whether an OpenTelemetry tracer provider is registered now (it may be registered after the
+ * observer is built). Without one, the API's own proxy answers with no delegate.
+ */
+function tracerRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(TRACER_NAME) !== undefined;
+}
+
+/** A request nobody records: its admission carries the client's trace context on, nothing more. */
+class CarrierOnly implements RequestObservation {
+  readonly #request: Request;
+  readonly #trace: AdmissionTrace;
+
+  constructor(request: Request, trace_: AdmissionTrace) {
+    this.#request = request;
+    this.#trace = trace_;
+  }
+
+  admitted(admitted: AdmittedPost): Admission {
+    const carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    return carrier ? { ...admitted.admission, trace: carrier } : admitted.admission;
+  }
+
+  handling(): void {}
+
+  end(): void {}
 }
 
 /** The context of the client's trace, when it sent a valid one. */
