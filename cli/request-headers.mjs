@@ -7,8 +7,8 @@ export const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const SAFE_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const SENTINEL = "=?base64?";
 
-/** The body field each method mirrors in `Mcp-Name` (2026-07-28 Streamable HTTP, standard headers; tasks extension). */
-const NAME_FIELD = new Map([
+/** The body field each method mirrors in `Mcp-Name` (2026-07-28 Streamable HTTP, standard headers; tasks extension); test/unit/cli/shared-tables.test.ts checks it against src/core/era.ts. */
+export const NAME_FIELD = new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],

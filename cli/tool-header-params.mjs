@@ -3,8 +3,9 @@
 import { isObject } from "./is-object.mjs";
 import { encodeHeaderValue } from "./request-headers.mjs";
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+// Both checked against src/core/names.ts by test/unit/cli/shared-tables.test.ts.
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
 
 /** @typedef {{ header: string, path: string[] }} HeaderParam */
 

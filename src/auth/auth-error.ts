@@ -1,4 +1,4 @@
-/** The internal error raised when a request cannot be authorized (never sent as-is; see `authErrorResponse`). */
+/** The internal error raised when a request cannot be authorized (never sent as-is; see `authRefusal`). */
 
 /** Stable codes of {@link AuthError}. Branch on these, never on the message. */
 export type AuthErrorCode =
@@ -35,7 +35,7 @@ export interface AuthErrorOptions {
 
 /**
  * Why a request was not authorized. The message is safe to show to the client (it never holds
- * the token); `authErrorResponse` turns the error into a 401, 403 or 503 with a challenge.
+ * the token); `authRefusal` turns the error into a 401, 403 or 503 with a challenge.
  */
 export class AuthError extends Error {
   override readonly name = "AuthError";

@@ -1,6 +1,8 @@
-/** WWW-Authenticate challenges (RFC 6750 §3, RFC 9728 §5.1) and the plain-data response for an AuthError. */
+/** WWW-Authenticate challenges (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1) and the one conversion of an AuthError to its answer. */
 
 import type { AuthError } from "./auth-error.ts";
+import type { DpopConfig } from "./dpop-config.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
 
 /** Where clients find the metadata, and which scopes to ask for. */
 export interface ChallengeOptions {
@@ -8,16 +10,8 @@ export interface ChallengeOptions {
   resourceMetadata: string;
   /** Scopes a 401 suggests requesting (usually `scopesSupported`); left out when empty. */
   scopes?: readonly string[];
-}
-
-/** An auth failure as data: the pipeline builds the Response from it. */
-export interface AuthErrorResponse {
-  /** 401 (no or bad credentials), 403 (insufficient scope), 503 (keys unavailable). */
-  status: 401 | 403 | 503;
-  /** `WWW-Authenticate` on 401 and 403; nothing on 503. */
-  headers: Record<string, string>;
-  /** An id-less JSON-RPC error: -32600 for 401/403, -32603 for 503. */
-  body: { jsonrpc: "2.0"; error: { code: number; message: string } };
+  /** The tenant's DPoP settings: a 401 then carries a DPoP challenge too (alone when DPoP is required). */
+  dpop?: DpopConfig;
 }
 
 /** An HTTP quoted-string (RFC 9110 §5.6.4): `\` and `"` escaped; controls and non-ASCII become `?`. */
@@ -31,6 +25,24 @@ function quoted(value: string): string {
  */
 function description(value: string): string {
   return quoted(value.replaceAll('"', "'").replaceAll("\\", "/").replace(/§\s*/g, "section "));
+}
+
+/**
+ * The DPoP challenge (RFC 9449 §7.1): `DPoP algs="…", resource_metadata="…"`, with `error` and
+ * `error_description` when a credential was sent (`invalid_dpop_proof` for a bad proof).
+ */
+export function dpopChallenge(config: DpopConfig, resourceMetadata: string, error?: AuthError): string {
+  const code =
+    error === undefined || error.code === "ERR_NO_TOKEN"
+      ? undefined
+      : error.code === "ERR_DPOP" && error.message.startsWith("invalid DPoP proof")
+        ? "invalid_dpop_proof"
+        : "invalid_token";
+  return [
+    `DPoP algs=${quoted(config.algorithms.join(" "))}`,
+    `resource_metadata=${quoted(resourceMetadata)}`,
+    ...(code === undefined || error === undefined ? [] : [`error=${quoted(code)}`, `error_description=${description(error.message)}`]),
+  ].join(", ");
 }
 
 function params(pairs: [string, string | undefined][]): string {
@@ -74,21 +86,35 @@ export function insufficientScopeChallenge(required: readonly string[], options:
 }
 
 /**
- * Maps an {@link AuthError} to its response data: the one place that picks status and challenge.
- * `ERR_INSUFFICIENT_SCOPE` → 403 with its required scopes; `ERR_JWKS_UNAVAILABLE` → 503 (the
- * token may be fine, so no challenge that would send the client to re-authorize); the rest → 401.
+ * An {@link AuthError} as the error the pipeline answers with, status and challenge included: the
+ * one place that picks them, so the error is converted once. `ERR_INSUFFICIENT_SCOPE` → 403 naming
+ * every scope the operation needs; `ERR_JWKS_UNAVAILABLE` → 503 without a challenge (the token may
+ * be fine, so nothing sends the client to re-authorize); the rest → 401 with the challenge.
  */
-export function authErrorResponse(error: AuthError, options: ChallengeOptions): AuthErrorResponse {
+export function authRefusal(error: AuthError, options: ChallengeOptions): ProtocolError {
   if (error.code === "ERR_JWKS_UNAVAILABLE") {
-    return { status: 503, headers: {}, body: { jsonrpc: "2.0", error: { code: -32603, message: `Authorization unavailable: ${error.message}` } } };
+    return new ProtocolError(ErrorCode.InternalError, `Authorization unavailable: ${error.message}`, { status: 503, cause: error });
   }
   if (error.code === "ERR_INSUFFICIENT_SCOPE") {
     const header = insufficientScopeChallenge(error.requiredScopes ?? [], { resourceMetadata: options.resourceMetadata, description: error.message });
-    return { status: 403, headers: { "WWW-Authenticate": header }, body: { jsonrpc: "2.0", error: { code: -32600, message: `Forbidden: ${error.message}` } } };
+    return new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: ${error.message}`, {
+      status: 403,
+      headers: { "WWW-Authenticate": header },
+      cause: error,
+    });
   }
-  return {
+  const bearer = unauthorizedChallenge(error, options);
+  const { dpop } = options;
+  // RFC 9449 §7.1: a DPoP challenge with algs; alone when DPoP is required, else after the Bearer one.
+  const challenge =
+    dpop === undefined
+      ? bearer
+      : dpop.required
+        ? dpopChallenge(dpop, options.resourceMetadata, error)
+        : `${bearer}, ${dpopChallenge(dpop, options.resourceMetadata, error)}`;
+  return new ProtocolError(ErrorCode.InvalidRequest, `Unauthorized: ${error.message}`, {
     status: 401,
-    headers: { "WWW-Authenticate": unauthorizedChallenge(error, options) },
-    body: { jsonrpc: "2.0", error: { code: -32600, message: `Unauthorized: ${error.message}` } },
-  };
+    headers: { "WWW-Authenticate": challenge },
+    cause: error,
+  });
 }

@@ -1,4 +1,4 @@
-/** DPoP proofs (RFC 9449 §4.3, §7): checking a proof against its request and token, and the DPoP challenge. */
+/** DPoP proofs (RFC 9449 §4.3, §7): checking a proof against its request and token (the challenge is in challenge.ts). */
 
 import { EmbeddedJWK, base64url, calculateJwkThumbprint, jwtVerify, type JWK } from "jose";
 import { isObject } from "../core/json.ts";
@@ -92,30 +92,4 @@ export async function verifyDpopProof(context: ProofContext, config: DpopConfig,
     throw invalid("it is not signed by the key the token is bound to (cnf.jkt)");
   const key = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`${context.jkt} ${jti}`))));
   if (!(await guard.firstUse(key, (iat + config.maxAgeSeconds) * 1000 + 1000))) throw invalid("this proof was used before (jti replay)");
-}
-
-/** An HTTP quoted-string for a challenge parameter (quotes and backslashes swapped, non-ASCII as ?). */
-function quoted(value: string): string {
-  return `"${value
-    .replace(/[^\x20-\x7E]/g, "?")
-    .replaceAll('"', "'")
-    .replaceAll("\\", "/")}"`;
-}
-
-/**
- * The DPoP challenge (RFC 9449 §7.1): `DPoP algs="…", resource_metadata="…"`, with `error` and
- * `error_description` when a credential was sent (`invalid_dpop_proof` for a bad proof).
- */
-export function dpopChallenge(config: DpopConfig, resourceMetadata: string, error?: AuthError): string {
-  const code =
-    error === undefined || error.code === "ERR_NO_TOKEN"
-      ? undefined
-      : error.code === "ERR_DPOP" && error.message.startsWith("invalid DPoP proof")
-        ? "invalid_dpop_proof"
-        : "invalid_token";
-  return [
-    `DPoP algs=${quoted(config.algorithms.join(" "))}`,
-    `resource_metadata=${quoted(resourceMetadata)}`,
-    ...(code === undefined ? [] : [`error=${quoted(code)}`, `error_description=${quoted((error as AuthError).message)}`]),
-  ].join(", ");
 }

@@ -1,8 +1,6 @@
-/** Scope checks: which scopes a tool needs, which of them a principal lacks, and the 403 error. */
+/** Scope checks: which scopes a tool needs and which of them a principal lacks (the 403 is built in challenge.ts). */
 
 import type { AuthConfig, ScopeHierarchy } from "./auth-config.ts";
-import { AuthError } from "./auth-error.ts";
-import { shown } from "./jose-errors.ts";
 import type { Principal } from "../core/principal.ts";
 
 /**
@@ -32,22 +30,4 @@ export function scopeCovers(granted: string, required: string, hierarchy: ScopeH
  */
 export function missingScopes(principal: Pick<Principal, "scopes">, required: readonly string[], hierarchy: ScopeHierarchy = "none"): string[] {
   return required.filter((scope) => !principal.scopes.some((granted) => scopeCovers(granted, scope, hierarchy)));
-}
-
-/**
- * Throws `ERR_INSUFFICIENT_SCOPE` when the principal may not call the tool. The error carries
- * every scope the tool needs (2026-07-28 authorization: one challenge lists all scopes needed
- * for the operation), and its message names the missing ones.
- */
-export function assertToolScopes(config: Pick<AuthConfig, "toolScopes" | "scopeHierarchy">, principal: Pick<Principal, "scopes">, toolName: string): void {
-  const required = requiredScopes(config, toolName);
-  const missing = missingScopes(principal, required, config.scopeHierarchy);
-  if (missing.length === 0) return;
-  throw new AuthError(
-    "ERR_INSUFFICIENT_SCOPE",
-    `the tool "${shown(toolName)}" needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}, which the token does not grant`,
-    {
-      requiredScopes: required,
-    },
-  );
 }

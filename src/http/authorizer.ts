@@ -2,15 +2,15 @@
 
 import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
-import { authErrorResponse, insufficientScopeChallenge } from "../auth/challenge.ts";
+import { authRefusal } from "../auth/challenge.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
 import type { ScopeFilter } from "../auth/scope-filter.ts";
 import { createToolAccess } from "../auth/tool-access.ts";
 import { createBearerVerifier, type VerifiedCredential } from "../auth/verify-bearer.ts";
 import type { DpopConfig } from "../auth/dpop-config.ts";
-import { dpopChallenge, verifyDpopProof, type ReplayGuard } from "../auth/dpop.ts";
+import { verifyDpopProof, type ReplayGuard } from "../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { ProtocolError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
 
 export interface Authorizer {
@@ -41,17 +41,10 @@ function metadataUrl(request: Request, resourcePath: string): string {
 }
 
 function fromAuthError(error: AuthError, request: Request, config: AuthConfig, resourcePath: string): ProtocolError {
-  const resourceMetadata = metadataUrl(request, resourcePath);
-  const response = authErrorResponse(error, { resourceMetadata, ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}) });
-  if (config.dpop && response.status === 401) {
-    // RFC 9449 §7.1: a DPoP challenge with algs; alone when DPoP is required, else after the Bearer one.
-    const dpop = dpopChallenge(config.dpop, resourceMetadata, error);
-    response.headers["WWW-Authenticate"] = config.dpop.required ? dpop : `${response.headers["WWW-Authenticate"]}, ${dpop}`;
-  }
-  return new ProtocolError(response.status === 503 ? ErrorCode.InternalError : ErrorCode.InvalidRequest, response.body.error.message, {
-    status: response.status,
-    headers: response.headers,
-    cause: error,
+  return authRefusal(error, {
+    resourceMetadata: metadataUrl(request, resourcePath),
+    ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}),
+    ...(config.dpop ? { dpop: config.dpop } : {}),
   });
 }
 
@@ -110,15 +103,12 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
       if (refusal === undefined) return;
       if (refusal.status === 401) throw unauthorized(request);
       const needs = refusal.missing.length > 0 ? refusal.missing.join(" ") : "a grant the token's claims do not give";
-      throw new ProtocolError(ErrorCode.InvalidRequest, `Insufficient scope: tool ${toolName} needs ${needs}`, {
-        status: 403,
-        headers: {
-          "www-authenticate": insufficientScopeChallenge(refusal.scopes, {
-            resourceMetadata: metadataUrl(request, resourcePath),
-            description: `tool ${toolName} needs ${needs}`,
-          }),
-        },
-      });
+      throw fromAuthError(
+        new AuthError("ERR_INSUFFICIENT_SCOPE", `tool ${toolName} needs ${needs}`, { requiredScopes: refusal.scopes }),
+        request,
+        config,
+        resourcePath,
+      );
     },
   };
 }

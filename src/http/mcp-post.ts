@@ -12,12 +12,11 @@ import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
 import { listen } from "./listen.ts";
 import { agreeTaskIds } from "./listen-tasks.ts";
-import type { RequestObservation, WaitUntil } from "./observer.ts";
+import type { RequestObservation } from "./observer.ts";
+import type { WaitUntil } from "../core/names.ts";
 import { headerReader } from "./request-checks.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
-
-export type { WaitUntil } from "./observer.ts";
 
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
 export async function handlePost(request: Request, endpoint: Endpoint, waitUntil?: WaitUntil): Promise<Response> {

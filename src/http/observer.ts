@@ -7,9 +7,7 @@
 import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
-
-/** Defers work past the answer (the platform's `waitUntil`). */
-export type WaitUntil = (promise: Promise<unknown>) => void;
+import type { WaitUntil } from "../core/names.ts";
 
 /** What an observer reads of a running exchange. */
 export interface ObservedExchange {

@@ -19,7 +19,8 @@ import {
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
-import type { ObservedExchange, RequestObservation, RequestObserver, WaitUntil } from "../http/observer.ts";
+import type { ObservedExchange, RequestObservation, RequestObserver } from "../http/observer.ts";
+import type { WaitUntil } from "../core/names.ts";
 import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { formatTraceparent, parseTraceparent, readTraceCarrier } from "./trace-context.ts";

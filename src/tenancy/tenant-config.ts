@@ -9,6 +9,7 @@ import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
+import { TOOL_NAME } from "../core/names.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -98,7 +99,6 @@ const PREFIX = /^[A-Za-z0-9_.-]{1,32}$/;
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const HOST = /^[a-z0-9.-]{1,253}$/;
 const PATH_PREFIX = /^(\/[A-Za-z0-9._~-]+)+$/;
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 type Fail = (field: string, problem: string) => never;
 

@@ -27,6 +27,7 @@ import type { TenantConfig } from "./tenant-config.ts";
 import { brokenTenant, TenantRoutes, type BrokenTenant } from "./tenant-document.ts";
 import type { CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
 import type { Feature } from "../server/feature.ts";
+import type { WaitUntil } from "../core/names.ts";
 
 export interface TenantDirectoryOptions {
   /** Bundled modules, by the name tenant configs use. */
@@ -49,9 +50,6 @@ export interface TenantDirectoryOptions {
   /** Reads the `{ asset }` HTML of the modules' MCP Apps (a Static Assets binding on Workers). */
   appAssets?: AppAssetLoader;
 }
-
-/** Keeps a promise's work alive after the response (the platform's `ctx.waitUntil`). */
-export type WaitUntil = (promise: Promise<unknown>) => void;
 
 export interface ResolvedTenant {
   tenant: TenantConfig;

@@ -6,6 +6,7 @@ import type { JsonObject } from "../../core/types.ts";
 import { compileSchema, type CompiledSchema } from "./schema-validator.ts";
 import type { ToolContext } from "../context/handler-context.ts";
 import type { TaskSupport, ToolDefinition, ToolReturn } from "./tool.ts";
+import { HEADER_PARAM_TYPES, HTTP_TOKEN, TOOL_NAME } from "../../core/names.ts";
 
 /** A tool argument mirrored in an `Mcp-Param-{Name}` header (2026-07-28 `x-mcp-header`). */
 export interface HeaderParam {
@@ -30,9 +31,6 @@ export interface CompiledTool {
 
 const TASK_SUPPORT: ReadonlySet<unknown> = new Set(["never", "optional", "required"]);
 
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 function collectHeaderParams(schema: JsonObject, toolName: string, path: string[], found: HeaderParam[]): void {
   const properties = schema["properties"];
   if (!isObject(properties)) return;
@@ -42,14 +40,14 @@ function collectHeaderParams(schema: JsonObject, toolName: string, path: string[
     const name = child["x-mcp-header"];
     if (name !== undefined) {
       const where = `tool ${toolName}: property ${childPath.join(".")}`;
-      if (typeof name !== "string" || !TOKEN.test(name)) throw new DefinitionError(`${where}: x-mcp-header must be a non-empty HTTP token`);
+      if (typeof name !== "string" || !HTTP_TOKEN.test(name)) throw new DefinitionError(`${where}: x-mcp-header must be a non-empty HTTP token`);
       const type = child["type"];
-      if (type !== "string" && type !== "integer" && type !== "boolean") {
+      if (typeof type !== "string" || !HEADER_PARAM_TYPES.has(type)) {
         throw new DefinitionError(`${where}: x-mcp-header is allowed only on string, integer or boolean properties`);
       }
       const header = `mcp-param-${name.toLowerCase()}`;
       if (found.some((p) => p.header === header)) throw new DefinitionError(`${where}: x-mcp-header "${name}" is used twice`);
-      found.push({ header, path: childPath, type });
+      found.push({ header, path: childPath, type: type as HeaderParam["type"] });
     }
     collectHeaderParams(child, toolName, childPath, found);
   }

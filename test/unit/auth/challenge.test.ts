@@ -1,6 +1,7 @@
+import type { ProtocolError } from "../../../src/core/errors.ts";
 import { describe, expect, it } from "vitest";
 import { AuthError } from "../../../src/auth/auth-error.ts";
-import { authErrorResponse, insufficientScopeChallenge, unauthorizedChallenge } from "../../../src/auth/challenge.ts";
+import { authRefusal, dpopChallenge, insufficientScopeChallenge, unauthorizedChallenge } from "../../../src/auth/challenge.ts";
 
 const PRM = "https://mcp.example.com/.well-known/oauth-protected-resource/t/acme/mcp";
 
@@ -40,12 +41,17 @@ describe("insufficientScopeChallenge", () => {
   });
 });
 
-describe("authErrorResponse", () => {
-  it("answers a missing token with 401, the bare challenge and an id-less -32600 body", () => {
-    expect(authErrorResponse(new AuthError("ERR_NO_TOKEN", "send a token"), { resourceMetadata: PRM, scopes: ["mcp"] })).toEqual({
+/** The wire view of a refusal: what the pipeline answers with. */
+function answer(error: ProtocolError) {
+  return { status: error.status, headers: error.headers ?? {}, error: error.toJSON() };
+}
+
+describe("authRefusal", () => {
+  it("answers a missing token with 401, the bare challenge and -32600", () => {
+    expect(answer(authRefusal(new AuthError("ERR_NO_TOKEN", "send a token"), { resourceMetadata: PRM, scopes: ["mcp"] }))).toEqual({
       status: 401,
       headers: { "WWW-Authenticate": `Bearer resource_metadata="${PRM}", scope="mcp"` },
-      body: { jsonrpc: "2.0", error: { code: -32600, message: "Unauthorized: send a token" } },
+      error: { code: -32600, message: "Unauthorized: send a token" },
     });
   });
 
@@ -60,29 +66,48 @@ describe("authErrorResponse", () => {
     "ERR_UNKNOWN_KEY",
     "ERR_BAD_API_KEY",
   ] as const)("answers %s with 401 invalid_token", (code) => {
-    const response = authErrorResponse(new AuthError(code, "nope"), { resourceMetadata: PRM });
-    expect(response.status).toBe(401);
-    expect(response.headers["WWW-Authenticate"]).toBe(`Bearer resource_metadata="${PRM}", error="invalid_token", error_description="nope"`);
-    expect(response.body.error).toEqual({ code: -32600, message: "Unauthorized: nope" });
+    const refusal = answer(authRefusal(new AuthError(code, "nope"), { resourceMetadata: PRM }));
+    expect(refusal.status).toBe(401);
+    expect(refusal.headers["WWW-Authenticate"]).toBe(`Bearer resource_metadata="${PRM}", error="invalid_token", error_description="nope"`);
+    expect(refusal.error).toEqual({ code: -32600, message: "Unauthorized: nope" });
   });
 
   it("answers insufficient scope with 403 and the operation's scopes", () => {
     const error = new AuthError("ERR_INSUFFICIENT_SCOPE", "the tool needs deploy:prod", { requiredScopes: ["tools:read", "deploy:prod"] });
-    expect(authErrorResponse(error, { resourceMetadata: PRM, scopes: ["ignored"] })).toEqual({
+    expect(answer(authRefusal(error, { resourceMetadata: PRM, scopes: ["ignored"] }))).toEqual({
       status: 403,
       headers: {
         "WWW-Authenticate":
           `Bearer error="insufficient_scope", scope="tools:read deploy:prod", resource_metadata="${PRM}", ` + 'error_description="the tool needs deploy:prod"',
       },
-      body: { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: the tool needs deploy:prod" } },
+      error: { code: -32600, message: "Insufficient scope: the tool needs deploy:prod" },
     });
   });
 
   it("answers unavailable keys with 503 and no challenge, so clients do not re-authorize", () => {
-    expect(authErrorResponse(new AuthError("ERR_JWKS_UNAVAILABLE", "keys down"), { resourceMetadata: PRM })).toEqual({
+    expect(answer(authRefusal(new AuthError("ERR_JWKS_UNAVAILABLE", "keys down"), { resourceMetadata: PRM }))).toEqual({
       status: 503,
       headers: {},
-      body: { jsonrpc: "2.0", error: { code: -32603, message: "Authorization unavailable: keys down" } },
+      error: { code: -32603, message: "Authorization unavailable: keys down" },
     });
+  });
+
+  it("adds the DPoP challenge after the Bearer one, or alone when DPoP is required", () => {
+    const error = new AuthError("ERR_NO_TOKEN", "send a token");
+    const dpop = { required: false, algorithms: ["ES256"], maxAgeSeconds: 300 } as const;
+    const both = authRefusal(error, { resourceMetadata: PRM, dpop }).headers?.["WWW-Authenticate"];
+    expect(both).toBe(`Bearer resource_metadata="${PRM}", DPoP algs="ES256", resource_metadata="${PRM}"`);
+    const alone = authRefusal(error, { resourceMetadata: PRM, dpop: { ...dpop, required: true } }).headers?.["WWW-Authenticate"];
+    expect(alone).toBe(dpopChallenge({ ...dpop, required: true }, PRM, error));
+  });
+
+  it("names invalid_dpop_proof for a bad proof, and keeps the 403 free of DPoP", () => {
+    const dpop = { required: true, algorithms: ["ES256"], maxAgeSeconds: 300 } as const;
+    const bad = authRefusal(new AuthError("ERR_DPOP", "invalid DPoP proof: htm differs"), { resourceMetadata: PRM, dpop });
+    expect(bad.headers?.["WWW-Authenticate"]).toBe(
+      `DPoP algs="ES256", resource_metadata="${PRM}", error="invalid_dpop_proof", error_description="invalid DPoP proof: htm differs"`,
+    );
+    const forbidden = authRefusal(new AuthError("ERR_INSUFFICIENT_SCOPE", "no", { requiredScopes: ["a"] }), { resourceMetadata: PRM, dpop });
+    expect(forbidden.headers?.["WWW-Authenticate"]).toMatch(/^Bearer error="insufficient_scope"/);
   });
 });

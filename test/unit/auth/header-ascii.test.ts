@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { authErrorResponse, insufficientScopeChallenge } from "../../../src/auth/challenge.ts";
+import { authRefusal, insufficientScopeChallenge } from "../../../src/auth/challenge.ts";
 import { createBearerVerifier } from "../../../src/auth/verify-bearer.ts";
 import { createAuthorizer } from "../../../src/http/authorizer.ts";
 import { ProtocolError } from "../../../src/core/errors.ts";
@@ -21,7 +21,7 @@ describe("headers are ASCII", () => {
   it("spells out the RFC section of a malformed token's 401 challenge (no ? in place of §)", async () => {
     const verifier = createBearerVerifier(config({ keys: [(await testKey("ES256", "k1")).publicJwk] }));
     const error = await expectAuthError(verifier.verify("Bearer tok\u00e9n"), "ERR_MALFORMED_TOKEN");
-    const header = authErrorResponse(error, { resourceMetadata: PRM, scopes: ["tools:read"] }).headers["WWW-Authenticate"] ?? "";
+    const header = authRefusal(error, { resourceMetadata: PRM, scopes: ["tools:read"] }).headers?.["WWW-Authenticate"] ?? "";
     expect(header).toMatch(VISIBLE_ASCII);
     expect(header).toContain("RFC 6750 section 2.1");
     expect(header).not.toContain("?");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthError } from "../../../src/auth/auth-error.ts";
-import { assertToolScopes, missingScopes, requiredScopes, scopeCovers } from "../../../src/auth/scopes.ts";
+import { missingScopes, requiredScopes, scopeCovers } from "../../../src/auth/scopes.ts";
 import type { ProtocolError } from "../../../src/core/errors.ts";
 import { createAuthorizer } from "../../../src/http/authorizer.ts";
 import { config } from "./fixtures.ts";
@@ -36,32 +35,6 @@ describe("missingScopes", () => {
     expect(missingScopes({ scopes: ["tool", "tools:re"] }, ["tools:read"], "colon")).toEqual(["tools:read"]);
     expect(missingScopes({ scopes: ["tools:read"] }, ["tools"], "colon")).toEqual(["tools"]);
     expect(scopeCovers("files", "filesystem", "colon")).toBe(false);
-  });
-});
-
-describe("assertToolScopes", () => {
-  const tenant = { toolScopes, scopeHierarchy: "none" as const };
-
-  it("passes when every needed scope is granted", () => {
-    expect(() => assertToolScopes(tenant, { scopes: ["deploy:prod", "tools:read"] }, "deploy")).not.toThrow();
-    expect(() => assertToolScopes(tenant, { scopes: [] }, "ping")).not.toThrow();
-  });
-
-  it("throws ERR_INSUFFICIENT_SCOPE carrying every needed scope and naming the missing ones", () => {
-    let error: unknown;
-    try {
-      assertToolScopes(tenant, { scopes: ["tools:read"] }, "deploy");
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(AuthError);
-    expect(error).toMatchObject({ code: "ERR_INSUFFICIENT_SCOPE", requiredScopes: ["tools:read", "deploy:prod"] });
-    expect((error as AuthError).message).toBe('the tool "deploy" needs the scope deploy:prod, which the token does not grant');
-  });
-
-  it("honours the tenant's hierarchy setting", () => {
-    expect(() => assertToolScopes({ toolScopes, scopeHierarchy: "colon" }, { scopes: ["tools", "deploy"] }, "deploy")).not.toThrow();
-    expect(() => assertToolScopes(tenant, { scopes: ["tools", "deploy"] }, "deploy")).toThrow(AuthError);
   });
 });
 
