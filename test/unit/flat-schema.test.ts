@@ -20,7 +20,8 @@ const NOT_FLAT: JsonSchema[] = [
   { type: "object", properties: { a: { type: ["number", "string"] } } },
   { type: "object", properties: { a: { type: "array" } } },
   { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
-  { type: "object", properties: { toString: { type: "string" } } },
+  // (JSON text: the object literal's `toString` key confuses the type of properties)
+  JSON.parse('{ "type": "object", "properties": { "toString": { "type": "string" } } }') as JsonSchema,
   { type: "object", required: ["constructor"] },
   { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { type: "string" } } },
   { properties: { a: { type: "string" } } },
