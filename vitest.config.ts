@@ -24,6 +24,7 @@ export default defineConfig({
     alias: [
       { find: /^edge-mcp$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
       { find: /^edge-mcp\/workers$/, replacement: fileURLToPath(new URL("./src/workers/index.ts", import.meta.url)) },
+      { find: /^edge-mcp\/host$/, replacement: fileURLToPath(new URL("./src/host.ts", import.meta.url)) },
     ],
   },
   test: {

@@ -29,15 +29,18 @@ export async function main(argv) {
       const target = resolve(directory);
       const made = await scaffold({ template, name, target });
       const shown = relative(process.cwd(), target) || ".";
-      process.stdout.write(`Created ${name} from the ${template} template in ${shown}\n\nNext:\n`);
-      if (shown !== ".") process.stdout.write(`  cd ${shown}\n`);
-      process.stdout.write("  npm install\n  npm run dev    # serves http://127.0.0.1:8787/mcp\n  npm test\n");
+      process.stdout.write(`Created ${name} from the ${template} template in ${shown}\n\n`);
       const version = await edgeMcpVersion();
       const onRegistry = await registryHas("edge-mcp", version);
-      if (onRegistry !== "published") {
+      if (onRegistry === "published") {
+        process.stdout.write("Next:\n");
+        if (shown !== ".") process.stdout.write(`  cd ${shown}\n`);
+        process.stdout.write("  npm install\n  npm run dev    # serves http://127.0.0.1:8787/mcp\n  npm test\n");
+      } else {
+        // Only the steps that work: a plain `npm install` would fail on edge-mcp itself.
         const why = onRegistry === "missing" ? "is not on the npm registry" : "could not be found on the npm registry (offline, or no answer)";
         process.stdout.write(
-          `\nedge-mcp@${version} ${why}, so \`npm install\` cannot fetch it. Install it from a checkout of edge-mcp instead:\n` +
+          `Next: edge-mcp@${version} ${why}, so a plain \`npm install\` cannot fetch it. Install it from a checkout of edge-mcp:\n` +
             `${checkoutSteps(version, shown === "." ? undefined : shown, process.cwd())}\n`,
         );
       }

@@ -5,6 +5,7 @@ export const TEMPLATES = {
   basic: "one Worker with two tools (JSON Schemas that type their arguments) and a test",
   "multi-tenant": "tenants from a config document, a tool service Worker, rate limits, sessions",
   auth: "OAuth 2.1 resource server: your identity provider's tokens, plus API keys",
+  apps: "an MCP App: a tool whose interactive page (ext-apps' App) is built into static assets",
 };
 
 // A Worker name (and an npm package name): lowercase letters, digits and single dashes, at most 50

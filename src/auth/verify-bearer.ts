@@ -29,9 +29,12 @@ export interface VerifiedCredential {
 /** Verifies the `Authorization` header of a request for one tenant. */
 export interface BearerVerifier {
   /** Resolves to the principal, or rejects with an {@link AuthError}. */
-  verify(authorization: string | null | undefined): Promise<Principal>;
-  /** Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted when the tenant configures DPoP. */
-  verifyCredential(authorization: string | null | undefined): Promise<VerifiedCredential>;
+  verify(authorization: string | null | undefined, served?: string): Promise<Principal>;
+  /**
+   * Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted when the tenant configures DPoP.
+   * `served`: the resource as the client reached it (a loopback dev server on another port), accepted as `aud` too.
+   */
+  verifyCredential(authorization: string | null | undefined, served?: string): Promise<VerifiedCredential>;
 }
 
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive (RFC 9110 §11.1).
@@ -124,7 +127,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const resolver: KeyResolver | undefined = takesJwt ? createKeyResolver(config, options) : undefined;
   const now = options.now ?? Date.now;
 
-  const verifyCredential = async (authorization: string | null | undefined): Promise<VerifiedCredential> => {
+  const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
     const { token, scheme } = readBearer(authorization, config.dpop !== undefined);
     const apiKey = await matchApiKey(token);
     if (apiKey !== undefined)
@@ -142,7 +145,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     const verifyOptions: JWTVerifyOptions = {
       algorithms,
       issuer: [...config.issuers],
-      audience: config.resource,
+      audience: served === config.resource ? config.resource : [config.resource, served],
       clockTolerance: config.clockSkewSeconds,
       currentDate: new Date(now()),
       requiredClaims: ["exp", "sub"],
@@ -164,6 +167,6 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   };
   return {
     verifyCredential,
-    verify: async (authorization) => (await verifyCredential(authorization)).principal,
+    verify: async (authorization, served) => (await verifyCredential(authorization, served)).principal,
   };
 }

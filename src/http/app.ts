@@ -90,7 +90,6 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
   const notFound = new ProtocolError(ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`, { status: 404 });
   // RFC 9728 metadata, reachable without a token: the root form and the path-inserted form.
   const metadataPaths = authorizer ? new Set([METADATA_PATH, `${METADATA_PATH}${authorizer.resourcePath}`]) : undefined;
-  const metadata = authorizer && JSON.stringify(authorizer.metadata);
 
   const card = endpoint.serverCard;
   const cardPath = `${path}/server-card`;
@@ -103,8 +102,10 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
       if (method === "OPTIONS") return preflight(request);
       return handleStream(request, endpoint, waitUntil);
     }
-    if (metadata !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
-      return new Response(method === "HEAD" ? null : metadata, { headers: { "content-type": "application/json", "cache-control": "max-age=300" } });
+    if (authorizer !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
+      return new Response(method === "HEAD" ? null : authorizer.metadataJson(request), {
+        headers: { "content-type": "application/json", "cache-control": "max-age=300" },
+      });
     }
     return errorResponse(notFound);
   };

@@ -3,6 +3,7 @@
 import { AuthError } from "../auth/auth-error.ts";
 import type { AuthConfig } from "../auth/auth-config.ts";
 import { authRefusal } from "../auth/challenge.ts";
+import { servedResource, isLoopbackResource } from "../auth/loopback-resource.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../auth/protected-resource.ts";
 import type { ScopeFilter } from "../auth/scope-filter.ts";
 import { createToolAccess } from "../auth/tool-access.ts";
@@ -26,8 +27,10 @@ export interface Authorizer {
   /** The tools this caller may call, for lists and tool search; undefined when it may call every tool. */
   toolFilter?(principal: Principal | undefined): ScopeFilter | undefined;
 
-  /** The RFC 9728 metadata document of this resource. */
+  /** The RFC 9728 metadata document of this resource, as configured. */
   readonly metadata: Record<string, unknown>;
+  /** The metadata document as JSON for this request: `resource` is the URL the client reached (see `servedResource`). */
+  metadataJson(request: Request): string;
   /** The path of the resource, as the path-inserted metadata URL uses it (`/t/acme/mcp`). */
   readonly resourcePath: string;
 }
@@ -77,11 +80,19 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
   const access = createToolAccess(config);
   const dpop = config.dpop;
   let replay: ReplayGuard | undefined;
+  const metadata = protectedResourceMetadata(config);
+  const configuredJson = JSON.stringify(metadata);
+  // Only a loopback resource (a dev server) can be reached at another port; any other costs nothing per request.
+  const served = isLoopbackResource(config.resource) ? (request: Request) => servedResource(config.resource, request.url) : undefined;
   const unauthorized = (request: Request) =>
     fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
   return {
     toolFilter: (principal) => access.filter(principal),
-    metadata: protectedResourceMetadata(config) as unknown as Record<string, unknown>,
+    metadata: metadata as unknown as Record<string, unknown>,
+    metadataJson(request) {
+      const resource = served?.(request);
+      return resource === undefined || resource === config.resource ? configuredJson : JSON.stringify({ ...metadata, resource });
+    },
     resourcePath,
     unauthorized,
     async authenticate(request) {
@@ -89,8 +100,9 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
       // Public tools: a request without credentials goes on as anonymous (admission decides what it may do).
       if (authorization === null && access.hasPublicTools) return undefined;
       try {
-        if (!dpop) return await verifier.verify(authorization);
-        const credential = await verifier.verifyCredential(authorization);
+        const resource = served?.(request);
+        if (!dpop) return await verifier.verify(authorization, resource);
+        const credential = await verifier.verifyCredential(authorization, resource);
         await checkBinding(credential, request, dpop, replay ?? (replay = options.replay ?? memoryReplayGuard()));
         return credential.principal;
       } catch (error) {

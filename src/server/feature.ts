@@ -19,7 +19,7 @@ import type { Skill, SkillLimits } from "./skills/skill.ts";
 import type { ResourceRegistry } from "./resources/resource-registry.ts";
 import type { SkillRegistry } from "./skills/skill-registry.ts";
 import type { CompiledTool } from "./tools/compile-tool.ts";
-import type { ToolFilter } from "./tools/tool-filter.ts";
+import type { FeatureToolFilter } from "./tools/tool-view.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
 
@@ -105,10 +105,12 @@ export interface FeatureParts {
   /** Runs some `tools/call`s its own way (see {@link ToolCallHook}). */
   callTool?: ToolCallHook;
   /**
-   * Hides tools from this request's `tools/list` (apps: app-only tools from a client that does not
-   * render apps); undefined hides nothing. Combined with the caller's own filter.
+   * Hides tools from this request's view, for one reader: `client` for its `tools/list` (apps:
+   * app-only tools from a client that does not render apps), `model` for what a model reads
+   * directly: tool search results and `call_tool` (apps: every app-only tool). Undefined hides
+   * nothing. Combined with the caller's own filter.
    */
-  toolFilter?: (ctx: TransportContext) => ToolFilter | undefined;
+  toolFilter?: FeatureToolFilter;
   /**
    * Members it adds to every handler's context, each computed from the request's transport on
    * first read (a getter on the server's context class: no cost to a handler that does not read it).

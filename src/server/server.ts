@@ -19,6 +19,7 @@ import { RawResult, type MethodResult } from "./raw-result.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
 import type { Skill, SkillLimits } from "./skills/skill.ts";
 import { ToolRegistry, type UnavailableModule } from "./tools/tool-registry.ts";
+import type { FeatureToolFilter } from "./tools/tool-view.ts";
 import type { ToolSearch } from "./tools/tool-search.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
 import { checkOptions, type OptionRule } from "../core/option-checks.ts";
@@ -137,17 +138,19 @@ export function createServer(options: ServerOptions): McpServer {
   };
 
   const extra = options.features ?? [];
+  // What features hide from a request's view of the tools, filled as they install.
+  const filters: FeatureToolFilter[] = [];
   const tools = new ToolRegistry([...(options.tools ?? []), ...extra.flatMap((feature) => feature.tools ?? [])], {
     ...listOptions,
     privateModernTail: tail("private"),
     unavailable: options.unavailableModules ?? [],
     search: options.toolSearch,
+    filters,
   });
   const changes = new ChangeHub();
 
   // The seam: every feature is installed once; the handler context is made once every feature has said what it adds.
   const hooks: ToolCallHook[] = [];
-  const filters: NonNullable<FeatureParts["toolFilter"]>[] = [];
   let handlerContext: HandlerContextFactory = () => {
     throw new Error("a handler context was asked for while the server was being built");
   };
@@ -161,13 +164,7 @@ export function createServer(options: ServerOptions): McpServer {
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
   };
-  const features = [
-    toolsFeature(
-      () => hooks,
-      () => filters,
-    ),
-    ...featuresOf(options),
-  ];
+  const features = [toolsFeature(() => hooks), ...featuresOf(options)];
   const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
   const members = new Map<string, (transport: TransportContext) => unknown>();
   for (const parts of installed) {

@@ -7,18 +7,16 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
-import { describeService, serviceTools } from "../modules/service-module.ts";
+import { clash, collectServiceModule, skillKey } from "../modules/service-parts.ts";
 import { serviceApps } from "../modules/service-apps.ts";
-import { serviceSkills } from "../modules/service-skills.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import type { AppAssetLoader, AppDefinition } from "../server/apps/app.ts";
 import { appUnderPrefix, plainAppTools } from "../server/apps/app-prefix.ts";
 import { apps as appsFeature } from "../server/apps/apps-feature.ts";
-import { compileSkill } from "../server/skills/compile-skill.ts";
 import type { PromptDefinition } from "../server/prompts/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resources/resource.ts";
 import type { Skill } from "../server/skills/skill.ts";
-import { checkSkillLimits, resolveSkillLimits, underPrefix } from "../server/skills/skill-registry.ts";
+import { underPrefix } from "../server/skills/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import { toolSearch } from "../server/search/tool-search-engine.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
@@ -81,20 +79,10 @@ interface Collected {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-const SERVICE_SKILL_LIMITS = resolveSkillLimits();
 
 /** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
 function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefined): Skill[] {
   return (skills ?? []).map((skill) => (prefix === undefined ? skill : underPrefix(skill, prefix)));
-}
-
-/** A skill's folder below skill:// (its path and name), which names it in collisions and logs. */
-const skillKey = (skill: Skill): string => skill.root.slice("skill://".length);
-
-/** The taken skill whose folder is this one, holds it, or lies in it (a skill's file list would be incomplete). */
-function clash(key: string, taken: Iterable<string>): string | undefined {
-  for (const other of taken) if (other === key || other.startsWith(`${key}/`) || key.startsWith(`${other}/`)) return other;
-  return undefined;
 }
 
 function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
@@ -132,7 +120,8 @@ export class TenantDirectory {
    * Checks every tenant's auth settings, bundled module references and bundled name collisions: a
    * tenant that fails is set aside in `broken` (its requests get its own error), the others are served.
    * `previous` is the directory this one replaces (the tenants document changed): a tenant whose
-   * config and catalogue are unchanged keeps its server, and one whose tools changed is announced.
+   * config and catalogue are unchanged keeps its server, one whose tools changed is announced, and
+   * one whose new config is invalid keeps serving its previous one.
    */
   constructor(tenants: readonly TenantConfig[], options: TenantDirectoryOptions, previous?: TenantDirectory, broken: readonly BrokenTenant[] = []) {
     this.#options = options;
@@ -146,6 +135,15 @@ export class TenantDirectory {
         if (!(error instanceof DefinitionError)) throw error;
         setAside.push(brokenTenant(tenant, tenant.id, error.message));
       }
+    }
+    // A tenant served before whose new config is invalid keeps its last good one (logged with the problem).
+    for (const lastGood of previous?.tenants ?? []) {
+      const index = setAside.findIndex((b) => b.label === lastGood.id);
+      if (index === -1 || served.some((t) => t.id === lastGood.id)) continue;
+      const [problem] = setAside.splice(index, 1);
+      console.error(`edge-mcp: tenant ${lastGood.id}: its new configuration is invalid, so it keeps serving its last good one: ${problem?.problem}`);
+      this.#check(lastGood);
+      served.push(lastGood);
     }
     this.tenants = served;
     this.broken = setAside;
@@ -252,40 +250,6 @@ export class TenantDirectory {
     return { server, catalog: collected.catalog };
   }
 
-  /**
-   * The skills a service lists that can be served: each is compiled on its own, so one with bad
-   * frontmatter, over the limits or colliding with another module's is left out (with a log line).
-   */
-  #serviceSkills(
-    tenant: TenantConfig,
-    service: ToolService,
-    listed: readonly unknown[],
-    module: { name: string; prefix: string; timeoutMs: number },
-    taken: Set<string>,
-  ): Skill[] {
-    const { skills: definitions, refused } = serviceSkills(service, listed, module);
-    const served: Skill[] = [];
-    for (const { skill, reason } of refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skill} is left out: ${reason}`);
-    for (const definition of definitions) {
-      let skill: Skill;
-      try {
-        skill = compileSkill(definition);
-        checkSkillLimits(skill, SERVICE_SKILL_LIMITS);
-      } catch (error) {
-        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: ${error instanceof Error ? error.message : String(error)}; it is left out`);
-        continue;
-      }
-      const other = clash(skillKey(skill), taken);
-      if (other !== undefined) {
-        console.error(`edge-mcp: tenant ${tenant.id}: module ${module.name}: skill ${skillKey(skill)} collides with skill ${other}; it is left out`);
-        continue;
-      }
-      taken.add(skillKey(skill));
-      served.push(skill);
-    }
-    return served;
-  }
-
   async #collect(tenant: TenantConfig): Promise<Collected> {
     const tools: ToolDefinition[] = [];
     const resources: ResourceDefinition[] = [];
@@ -322,39 +286,18 @@ export class TenantDirectory {
       const prefix = ref.prefix ?? ref.name;
       const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
       const service = this.#options.service(ref.service);
-      if (!service) {
-        console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: service binding ${ref.service} is not bound`);
-        unavailable.push({ prefix, module: ref.name, reason: `its service binding ${ref.service} is not bound` });
-        catalogs.push(null);
-        continue;
-      }
-      try {
-        const catalog = await describeService(service, ref.name, timeoutMs);
-        catalogs.push(catalog);
-        const listed = serviceTools(service, catalog, { name: ref.name, prefix, timeoutMs });
-        if (catalog.apps !== undefined && tenant.apps !== false) {
-          const found = serviceApps(service, Array.isArray(catalog.apps) ? catalog.apps : [], listed, { name: ref.name, prefix, timeoutMs });
-          for (const reason of found.refused) console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: ${reason}; it is left out`);
-          for (const app of found.apps) {
-            for (const tool of [...(app.tools ?? []), ...(app.appTools ?? [])]) taken.add(tool.name);
-            apps.push(app);
-          }
-        }
-        for (const tool of listed) {
-          if (taken.has(tool.name)) {
-            console.error(`edge-mcp: tenant ${tenant.id}: module ${ref.name}: tool ${tool.name} collides with another module's tool; it is left out`);
-            continue;
-          }
-          taken.add(tool.name);
-          tools.push(tool);
-        }
-        skills.push(...this.#serviceSkills(tenant, service, catalog.skills ?? [], { name: ref.name, prefix, timeoutMs }, takenSkills));
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        console.error(`edge-mcp: tenant ${tenant.id}: ${reason}`);
-        unavailable.push({ prefix, module: ref.name, reason });
-        catalogs.push(null);
-      }
+      const parts = await collectServiceModule(
+        service,
+        { name: ref.name, prefix, timeoutMs, binding: ref.service },
+        { tools: taken, skills: takenSkills },
+        `tenant ${tenant.id}: `,
+        tenant.apps === false ? undefined : serviceApps,
+      );
+      catalogs.push(parts.catalog);
+      if (parts.unavailable) unavailable.push(parts.unavailable);
+      tools.push(...parts.tools);
+      skills.push(...parts.skills);
+      apps.push(...parts.apps);
     }
     return { tools, resources, templates, prompts, skills, apps, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
   }

@@ -17,6 +17,10 @@ import { durableQuotaCounter } from "./quota-object.ts";
 import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
 import type { Observability } from "./observability.ts";
+import type { ToolServices } from "./tool-services.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
+import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { errorResponse } from "../http/responses.ts";
 
 /**
  * Options of {@link createWorker}. An option given here wins over the var that can also set it
@@ -47,6 +51,11 @@ export interface WorkerOptions<E = McpEnv> extends Omit<
    * Also MCP_NOTIFICATION_SHARDS. The session and task objects read the same options.
    */
   notificationShards?: number;
+  /**
+   * Tools from other Workers bound with `[[services]]`: `toolServices([{ binding: "WEATHER", prefix:
+   * "weather" }])` (an opt-in import; see docs/tool-services.md). Needs the server as options, not compiled.
+   */
+  services?: ToolServices;
 }
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
@@ -113,23 +122,78 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
 }
 
 /**
- * The endpoint of a single-tenant Worker by env, built once per env: what its session and task
- * objects run their requests on (the same settings as the Worker's own endpoint).
+ * The endpoint of a single-tenant Worker by env, built once per env (and per server, when tool
+ * services rebuild it): what its session and task objects run their requests on (the same
+ * settings as the Worker's own endpoint).
  */
 export function workerEndpoints<E extends object>(
   server: McpServer | ServerOptions,
   options: WorkerOptions<E>,
 ): (tenant: string, env: McpEnv) => Promise<Endpoint> {
-  const mcp = compiled(server);
-  const endpoints = new WeakMap<object, Endpoint>();
+  const serverOf = workerServers(server, options);
+  const endpoints = perEnvAndServer<Endpoint>();
   return async (_tenant, env) => {
-    let endpoint = endpoints.get(env);
-    if (!endpoint) {
-      endpoint = workerEndpoint(mcp, options, env as E & McpEnv);
-      endpoints.set(env, endpoint);
-    }
-    return endpoint;
+    const mcp = await serverOf(env as E & McpEnv);
+    return endpoints(env, mcp, () => workerEndpoint(mcp, options, env as E & McpEnv));
   };
+}
+
+/**
+ * The server of each env: the one compiled at load, or with `services`, that server's options plus
+ * the services' tools (a changed catalogue is announced through the notification hub when bound).
+ */
+function workerServers<E extends object>(
+  server: McpServer | ServerOptions,
+  options: WorkerOptions<E>,
+): (env: E & McpEnv, waitUntil?: (promise: Promise<unknown>) => void) => McpServer | Promise<McpServer> {
+  const mcp = compiled(server);
+  const services = options.services;
+  if (!services) return () => mcp;
+  if (typeof services !== "object" || services.kind !== "edge-mcp/tool-services") {
+    throw new DefinitionError('createWorker option services must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers');
+  }
+  if ("handle" in server) {
+    throw new DefinitionError("createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server");
+  }
+  const tenant = options.tenant ?? "default";
+  return (env, waitUntil = () => {}) =>
+    services.server(server, env, (previous) => {
+      const relay = env.MCP_NOTIFICATIONS
+        ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, options.notificationShards) })
+        : undefined;
+      (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
+    });
+}
+
+/** A cache by env, then by server (rebuilt when a tool service's catalogue changes). */
+function perEnvAndServer<T>(): (env: object, server: McpServer, make: () => T) => T {
+  const byEnv = new WeakMap<object, WeakMap<McpServer, T>>();
+  return (env, server, make) => {
+    let byServer = byEnv.get(env);
+    if (!byServer) {
+      byServer = new WeakMap();
+      byEnv.set(env, byServer);
+    }
+    let value = byServer.get(server);
+    if (value === undefined) {
+      value = make();
+      byServer.set(server, value);
+    }
+    return value;
+  };
+}
+
+/** What a Worker from {@link createWorker} was made of: its Durable Object classes are built from the same. */
+interface WorkerMaking {
+  server: McpServer | ServerOptions;
+  options: WorkerOptions<never>;
+}
+
+const MADE_OF = Symbol("edge-mcp: the server and options of a Worker");
+
+/** The server and options a Worker was made with, or undefined for anything else. */
+export function makingOf(value: unknown): WorkerMaking | undefined {
+  return typeof value === "object" && value !== null && MADE_OF in value ? (value as { [MADE_OF]: WorkerMaking })[MADE_OF] : undefined;
 }
 
 /** Compiles a server given as options; a compiled one is used as it is. */
@@ -141,23 +205,39 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * Makes a Worker (`export default createWorker(...)`) that serves the MCP endpoint. The server is
  * compiled at module load; the app is built on the first request of each isolate.
  *
+ * Its Durable Object classes are made from it, so options are written once:
+ * `createTaskObject(worker)`, `createSessionObject(worker)`.
+ *
  * @example
- * export default createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
+ * const worker = createWorker({ info: { name: "demo", version: "1.0.0" }, tools: [echo] });
+ * export default worker;
+ * export const McpTaskObject = createTaskObject(worker);
  */
 export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
   checkOptions(options, WORKER_OPTION_RULES, "createWorker");
-  const mcp = compiled(server);
-  const apps = new WeakMap<object, McpApp>();
-  return {
+  // Compiled once here unless tool services rebuild it per env (they need its options).
+  const source = options.services ? server : compiled(server);
+  const serverOf = workerServers(source, options);
+  const apps = perEnvAndServer<McpApp>();
+  const appOf = (mcp: McpServer, env: E): McpApp => apps(env, mcp, () => createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv)));
+  const worker: McpWorker<E> = {
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
-      let app = apps.get(env);
-      if (!app) {
-        app = createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv));
-        apps.set(env, app);
-      }
-      return app.fetch(request, env, ctx);
+      const mcp = serverOf(env, (promise) => ctx.waitUntil(promise));
+      if (!(mcp instanceof Promise)) return appOf(mcp, env).fetch(request, env, ctx);
+      return mcp.then(
+        (served) => appOf(served, env).fetch(request, env, ctx),
+        (error: unknown) => {
+          // A service binding missing from wrangler.toml: the deployment's own mistake, said as it is.
+          if (!(error instanceof DefinitionError)) throw error;
+          console.error(`edge-mcp: cannot serve the request: ${error.message}`);
+          return errorResponse(new ProtocolError(ErrorCode.InternalError, `Internal error: the server is misconfigured: ${error.message}`, { status: 500 }));
+        },
+      );
     },
   };
+  // Hidden (not enumerable): createSessionObject(worker) and createTaskObject(worker) read it.
+  Object.defineProperty(worker, MADE_OF, { value: { server: source, options } satisfies WorkerMaking });
+  return worker;
 }

@@ -21,3 +21,5 @@ export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./worker-loa
 export { staticAssets } from "./static-assets.ts";
 export { observability, type Observability, type ObservabilityEnv } from "./observability.ts";
 export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./usage-object.ts";
+export { toolServices, type ToolServiceBinding, type ToolServices, type ToolServicesOptions } from "./tool-services.ts";
+export { createToolService, type ToolServiceClass, type ToolServiceDefinition } from "./create-tool-service.ts";

@@ -18,8 +18,8 @@ import { errorResponse } from "../http/responses.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
 import { SessionEngine } from "../session/session-engine.ts";
 import type { SessionStorage } from "../session/session-record.ts";
-import { workerEndpoints, type WorkerOptions } from "./create-worker.ts";
-import type { McpEnv } from "./env.ts";
+import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
+import type { McpEnv, McpWorker } from "./env.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
@@ -72,17 +72,28 @@ export interface SessionObjectOptions extends WorkerOptions {
 export type SessionObjectClass = new (ctx: DurableObjectState, env: McpEnv) => DurableObject<McpEnv>;
 
 /**
- * Makes the session Durable Object class for a server. Export it from the Worker entry under
- * the class name bound as MCP_SESSIONS in wrangler.toml, with the same options as the Worker.
+ * Makes the session Durable Object class of a Worker. Export it from the Worker entry under the
+ * class name bound as MCP_SESSIONS in wrangler.toml. Given the Worker from `createWorker`, it runs
+ * on that Worker's server and options (only `inputTimeoutMs` and `idleTtlMs` are its own); given a
+ * server, pass the Worker's options again.
  *
  * @example
- * const server = createServer({ info, tools });
- * export default createWorker(server);
- * export const McpSessionObject = createSessionObject(server);
+ * const worker = createWorker(server, { legacySessions: true });
+ * export default worker;
+ * export const McpSessionObject = createSessionObject(worker);
  */
-export function createSessionObject(server: McpServer | ServerOptions | SessionEndpointResolver, options: SessionObjectOptions = {}): SessionObjectClass {
+export function createSessionObject(
+  source: McpWorker<never> | McpServer | ServerOptions | SessionEndpointResolver,
+  options: SessionObjectOptions = {},
+): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
-  const resolve: SessionEndpointResolver = typeof server === "function" ? server : workerEndpoints(server, { ...workerOptions, legacySessions: true });
+  const made = makingOf(source);
+  const resolve: SessionEndpointResolver =
+    typeof source === "function"
+      ? source
+      : made
+        ? workerEndpoints(made.server, { ...made.options, ...workerOptions, legacySessions: true })
+        : workerEndpoints(source as McpServer | ServerOptions, { ...workerOptions, legacySessions: true });
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
 

@@ -22,8 +22,8 @@ import type { McpServer, ServerOptions } from "../server/server.ts";
 import type { TaskStart } from "../server/tasks/task-access.ts";
 import { TaskEngine, type CreateOutcome } from "../tasks/task-engine.ts";
 import type { TaskRecord, TaskStorage } from "../tasks/task-record.ts";
-import { workerEndpoints, type WorkerOptions } from "./create-worker.ts";
-import type { McpEnv } from "./env.ts";
+import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
+import type { McpEnv, McpWorker } from "./env.ts";
 import type { TaskObjectRpc } from "./task-gateway.ts";
 
 function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
@@ -45,16 +45,23 @@ export type TaskObjectClass = new (ctx: DurableObjectState, env: McpEnv) => Dura
 export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endpoint>;
 
 /**
- * Makes the task Durable Object class for a server. Export it from the Worker entry under the
- * class name bound as MCP_TASKS in wrangler.toml, with the same options as the Worker.
+ * Makes the task Durable Object class of a Worker. Export it from the Worker entry under the class
+ * name bound as MCP_TASKS in wrangler.toml. Given the Worker from `createWorker`, it runs on that
+ * Worker's server and options; given a server, pass the Worker's options again.
  *
  * @example
- * const server = createServer({ info, tools });
- * export default createWorker(server);
- * export const McpTaskObject = createTaskObject(server);
+ * const worker = createWorker(server);
+ * export default worker;
+ * export const McpTaskObject = createTaskObject(worker);
  */
-export function createTaskObject(server: McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
-  const resolve: TaskEndpointResolver = typeof server === "function" ? server : workerEndpoints(server, options);
+export function createTaskObject(source: McpWorker<never> | McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
+  const made = makingOf(source);
+  const resolve: TaskEndpointResolver =
+    typeof source === "function"
+      ? source
+      : made
+        ? workerEndpoints(made.server, { ...made.options, ...options })
+        : workerEndpoints(source as McpServer | ServerOptions, options);
   return class McpTaskObject extends DurableObject<McpEnv> implements TaskObjectRpc {
     readonly #engine: TaskEngine;
 

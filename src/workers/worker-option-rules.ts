@@ -34,8 +34,13 @@ export const WORKER_OPTION_RULES: OptionRules = {
     },
   },
   notificationShards: { kind: "integer", min: 1, max: MAX_RELAY_SHARDS },
-  services: { kind: "check", check: (value) => (Array.isArray(value) ? undefined : 'must be an array such as [{ binding: "WEATHER", prefix: "weather" }]') },
-  catalogTtlMs: { kind: "integer", min: 0, hint: "ms" },
+  services: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tool-services"
+        ? undefined
+        : 'must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers',
+  },
   observe: { kind: "any" },
 };
 

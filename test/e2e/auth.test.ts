@@ -139,11 +139,14 @@ describe("2025-11-25 sessions on an auth tenant", () => {
 });
 
 describe("accepted credentials", () => {
-  it("serves the metadata document without a token", async () => {
+  it("serves the metadata document without a token, naming the URL this dev server is reached at", async () => {
     const response = await fetch(METADATA);
     expect(response.status).toBe(200);
+    // The tenant's resource is configured on port 8787; this server runs on another loopback port,
+    // and strict OAuth clients refuse a document whose resource is not the URL they used.
+    expect(new URL(URL_MCP).port).not.toBe("8787");
     expect(await response.json()).toEqual({
-      resource: RESOURCE,
+      resource: URL_MCP,
       authorization_servers: [ISSUER],
       scopes_supported: ["profile:read", "invoices:read"],
       bearer_methods_supported: ["header"],

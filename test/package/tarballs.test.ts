@@ -38,12 +38,14 @@ describe("the edge-mcp tarball", () => {
     await run(join(BIN, "attw"), [tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-emoji", "--no-color"], { cwd: inject("packDir") });
   });
 
-  it("holds JavaScript and declarations for both entries, the edge-mcp command, README and LICENSE", () => {
+  it("holds JavaScript and declarations for the three entries, the edge-mcp command, README and LICENSE", () => {
     for (const file of [
       "dist/index.js",
       "dist/index.d.ts",
       "dist/workers/index.js",
       "dist/workers/index.d.ts",
+      "dist/host.js",
+      "dist/host.d.ts",
       "bin/edge-mcp.mjs",
       "cli/main.mjs",
       "README.md",
@@ -66,7 +68,7 @@ describe("the edge-mcp tarball", () => {
       exports: Record<string, string | { types: string; import: string }>;
     };
     expect(pkg.private).toBeUndefined();
-    for (const entry of [".", "./workers"]) {
+    for (const entry of [".", "./workers", "./host"]) {
       const target = pkg.exports[entry];
       if (typeof target !== "object") throw new Error(`exports["${entry}"] has no conditions`);
       expect(files).toContain(target.types.replace(/^\.\//, ""));
@@ -74,7 +76,7 @@ describe("the edge-mcp tarball", () => {
     }
   });
 
-  it("has a root entry that reaches no cloudflare:* import, however deep", () => {
+  it("has root and host entries that reach no cloudflare:* import, however deep", () => {
     const seen = new Set<string>();
     const platform: string[] = [];
     const visit = (file: string): void => {
@@ -87,6 +89,7 @@ describe("the edge-mcp tarball", () => {
       }
     };
     visit(join(unpacked, "dist/index.js"));
+    visit(join(unpacked, "dist/host.js"));
     expect(seen.size).toBeGreaterThan(20);
     expect(platform).toEqual([]);
   });

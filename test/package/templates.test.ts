@@ -17,11 +17,15 @@ interface Case {
   /** The MCP endpoint's path. */
   path: string;
   tools: string[];
+  /** What the v1 client lists, when it differs from `tools`. */
+  legacyTools?: string[];
   calls: { name: string; arguments: Record<string, unknown>; text: string | RegExp }[];
   /** The development API key of .dev.vars is sent. */
   apiKey?: boolean;
   /** Each Worker's config, by the row of README.md's size table that gives its deployable size. */
   bundles: Record<string, string>;
+  /** Resources each client reads: their URI, mime type and what their text holds. */
+  reads?: { uri: string; mimeType: string; text: RegExp }[];
 }
 
 const CASES: Case[] = [
@@ -58,6 +62,19 @@ const CASES: Case[] = [
     ],
     apiKey: true,
     bundles: { "`auth`": "wrangler.toml" },
+  },
+  {
+    template: "apps",
+    configs: ["wrangler.toml"],
+    path: "/mcp",
+    // Neither client declares io.modelcontextprotocol/ui: the app-only counter_add is hidden from the v2 client,
+    // whose requests carry its capabilities, and listed to the stateless v1 client, whose requests do not.
+    tools: ["show_counter"],
+    legacyTools: ["show_counter", "counter_add"],
+    calls: [{ name: "show_counter", arguments: { label: "cups", start: 2 }, text: 'Counter "cups" is at 2.' }],
+    bundles: { "`apps`": "wrangler.toml" },
+    // The page built by `npm run build:app` (npm test runs it), served from static assets with ext-apps' App inlined.
+    reads: [{ uri: "ui://counter/app.html", mimeType: "text/html;profile=mcp-app", text: /<h1 id="label">counter<\/h1>[\s\S]*ui\/initialize/ }],
   },
 ];
 
@@ -170,7 +187,7 @@ describe.each(CASES)("the $template template", (c) => {
         const url = `${server?.baseUrl}${c.path}`;
         const client = which.startsWith("v1") ? await connectLegacyClient(url, { headers }) : await connectModernClient(url, { headers });
         try {
-          expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(c.tools);
+          expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(which.startsWith("v1") ? (c.legacyTools ?? c.tools) : c.tools);
           for (const call of c.calls) {
             const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as {
               content: { type: string; text?: string }[];
@@ -178,6 +195,11 @@ describe.each(CASES)("the $template template", (c) => {
             };
             expect(result.isError ?? false).toBe(false);
             expect(result.content[0]?.text).toMatch(call.text);
+          }
+          for (const read of c.reads ?? []) {
+            const [content] = (await client.readResource({ uri: read.uri })).contents as { uri: string; mimeType?: string; text?: string }[];
+            expect(content).toMatchObject({ uri: read.uri, mimeType: read.mimeType });
+            expect(content?.text).toMatch(read.text);
           }
         } finally {
           await client.close();

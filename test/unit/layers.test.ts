@@ -161,6 +161,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });
 
+  it("keeps tool services out of createWorker: toolServices() and createToolService() bring in the service modules", () => {
+    const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...core].filter((path) => path.startsWith("modules/service-") || path === "workers/tool-services.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/tool-services.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(expect.arrayContaining(["modules/service-parts.ts", "modules/service-module.ts", "modules/service-skills.ts"]));
+    // MCP Apps of a service are the multi-tenant Worker's: toolServices() does not bring the apps feature in.
+    expect(added.filter((path) => path.startsWith("server/apps/apps-feature") || path === "modules/service-apps.ts")).toEqual([]);
+  });
+
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
     const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));

@@ -137,6 +137,32 @@ describe("TenantDirectory", () => {
     expect(directory([{ ...base, modules: [{ name: "greetings" }, { name: "greetings", prefix: "again" }] }]).broken).toEqual([]);
   });
 
+  it("leaves out alone a service tool whose declaration is wrong, logging the tool, the module and the reason", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const config = { ...base, modules: [{ name: "greetings" }, { name: "weather", service: "WEATHER" }] };
+    const services = {
+      WEATHER: service({
+        describe: async () => ({
+          tools: [
+            { name: "forecast", description: "Forecast.", inputSchema: { type: "object" } },
+            { name: "typo", description: "A mistyped schema.", inputSchema: { type: "object", properties: { n: { type: "integr" } }, required: "n" } },
+            { name: "bad name!", description: "Not a tool name.", inputSchema: { type: "object" } },
+          ],
+        }),
+      }),
+    };
+    const server = await directory([config], services).server(parseTenantConfig(config));
+    const app = createMcpApp({ server, tenant: "acme", allow: { hosts: ["acme.example.com"] } });
+    const names = ((await modern(app, "tools/list")).body["result"] as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toEqual(["hello", "weather_forecast"]);
+    const log = errors.mock.calls.flat().join("\n");
+    expect(log).toMatch(
+      /edge-mcp: tenant acme: module weather: tool weather_typo is left out: tool weather_typo inputSchema: .*properties\.n\.type: "integr" is not a JSON Schema type/,
+    );
+    expect(log).toMatch(/edge-mcp: tenant acme: module weather: tool weather_bad name! is left out: tool name "weather_bad name!" must be/);
+    vi.restoreAllMocks();
+  });
+
   it("lists a service's tools with the prefix and isolates a failing, hanging or unbound module", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const config = {
@@ -363,6 +389,7 @@ describe("cursors bound to the principal", () => {
   const tools = ["a", "b", "c"].map((name) => defineTool({ name, description: name, inputSchema: { type: "object" }, handler: () => name }));
   const authorizer = {
     metadata: {},
+    metadataJson: () => "{}",
     resourcePath: "/mcp",
     authenticate: async (request: Request) => ({ issuer: "api-key", subject: request.headers.get("x-user") ?? "nobody", scopes: [], via: "api-key" as const }),
     authorizeTool: () => {},

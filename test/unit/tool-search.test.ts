@@ -249,6 +249,7 @@ describe("views per caller", () => {
   // Tools whose names start with "crm_" need the crm scope; the key says whether the caller has it.
   const authorizer: Authorizer = {
     metadata: {},
+    metadataJson: () => "{}",
     resourcePath: "/mcp",
     authenticate: async (request) => ({
       issuer: "api-key",

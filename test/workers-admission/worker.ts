@@ -4,6 +4,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "zod";
 import { defineApp, defineModule, defineTool, type CallToolResult, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
 import {
+  createToolService,
   createMultiTenantSessionObject,
   createMultiTenantTaskObject,
   createMultiTenantWorker,
@@ -237,6 +238,37 @@ export class Pictures extends WorkerEntrypoint implements ToolService {
     return `<!doctype html><title>${uri}</title><p>for ${context.tenant}</p>`;
   }
 }
+
+/** A tool service written with createToolService (TYPED): describe() and callTool() derived from defineTool definitions. */
+export const TypedTools = createToolService({
+  tools: [
+    defineTool({
+      name: "forecast",
+      description: "Forecast for a city.",
+      inputSchema: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } },
+        required: ["city"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+      handler: (args, ctx) => `${args.city.toUpperCase()} for ${args.days ?? 1} day(s), asked by ${ctx.principal?.subject ?? "anonymous"} of ${ctx.tenant}`,
+    }),
+    defineTool({
+      name: "double",
+      description: "Doubles n (a zod schema with a default).",
+      inputSchema: z.object({ n: z.number().default(21) }),
+      handler: ({ n }) => ({ structuredContent: { doubled: n * 2 } }),
+      outputSchema: { type: "object", properties: { doubled: { type: "number" } }, required: ["doubled"] },
+    }),
+    defineTool({
+      name: "ask",
+      description: "Tries to elicit, which a tool service cannot.",
+      inputSchema: { type: "object" },
+      handler: async (_args, ctx) => (await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action,
+    }),
+  ],
+});
 
 const options: MultiTenantWorkerOptions = {
   info: { name: "admission-under-test", version: "1.0.0" },

@@ -100,4 +100,25 @@ describe("a tenant whose config is invalid", () => {
     expect(logged()).toMatch(/MCP_TENANTS is not valid JSON: in the MCP_TENANTS JSON, line 3 column 45: /);
     expect(logged()).toContain('    { "id": "good", "pathPrefix": "/t/good" "modules": [] }\n' + " ".repeat(44) + "^");
   });
+
+  it("keeps serving a tenant's last good config when a refresh makes it invalid, and serves its fix", async () => {
+    errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const env: MultiTenantEnv = { MCP_TENANTS: JSON.stringify({ tenants: [GOOD] }) };
+    const mcp = worker();
+    expect((await call(mcp, env, "/t/good/mcp")).status).toBe(200);
+
+    env.MCP_TENANTS = JSON.stringify({ tenants: [{ ...GOOD, limit: { maxBodyBytes: 10 } }] });
+    const kept = await call(mcp, env, "/t/good/mcp");
+    expect(kept.status).toBe(200);
+    expect(await kept.json()).toMatchObject({ result: { content: [{ text: "hi from good" }] } });
+    expect(logged()).toMatch(
+      /tenant good: its new configuration is invalid, so it keeps serving its last good one: tenant good: limit is not a known field; did you mean limits\?/,
+    );
+
+    // Its hosts keep working too, and a fixed config (here with a new host) is served as soon as it is read.
+    expect((await call(mcp, env, "/mcp", "good.example.com")).status).toBe(200);
+    env.MCP_TENANTS = JSON.stringify({ tenants: [{ ...GOOD, hosts: ["fixed.example.com"] }] });
+    expect((await call(mcp, env, "/mcp", "fixed.example.com")).status).toBe(200);
+    expect((await call(mcp, env, "/mcp", "good.example.com")).status).toBe(404);
+  });
 });

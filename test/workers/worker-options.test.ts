@@ -3,7 +3,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuthorizer, parseAuthConfig } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createServer } from "../../src/server/server.ts";
-import { createMultiTenantWorker, createWorker, type McpEnv, type McpWorker, type WorkerOptions } from "../../src/workers/index.ts";
+import {
+  createMultiTenantWorker,
+  createSessionObject,
+  createTaskObject,
+  createWorker,
+  type McpEnv,
+  type McpWorker,
+  type WorkerOptions,
+} from "../../src/workers/index.ts";
+import { makingOf } from "../../src/workers/create-worker.ts";
 
 const server = createServer({ info: { name: "t", version: "1" }, tools: [] });
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
@@ -135,5 +144,23 @@ describe("an authorizer built from env", () => {
     expect(definitionError(() => createWorker(server, { authorizer: { verify() {} } as never }))).toContain(
       "createWorker option authorizer must be an authorizer (from createAuthorizer) or a function of env that returns one",
     );
+  });
+});
+
+describe("Durable Object classes made from the Worker", () => {
+  it("carry the Worker's server and options, written once", () => {
+    const options = { quotas: { sessions: { perPrincipal: 3, perTenant: 9 } }, responseMode: "json" } as const;
+    const worker = createWorker(server, options);
+    expect(makingOf(worker)).toEqual({ server, options });
+    // Hidden from the Worker's shape: the runtime sees a plain handler.
+    expect(Object.keys(worker)).toEqual(["fetch"]);
+    expect(createTaskObject(worker).name).toBe("McpTaskObject");
+    expect(createSessionObject(worker, { idleTtlMs: 60_000 }).name).toBe("McpSessionObject");
+  });
+
+  it("knows nothing of a handler that createWorker did not make", () => {
+    expect(makingOf({ fetch: () => new Response() })).toBeUndefined();
+    expect(makingOf(server)).toBeUndefined();
+    expect(makingOf(null)).toBeUndefined();
   });
 });

@@ -32,9 +32,10 @@ const server = createServer({
 // The suites open a few hundred sessions and tasks per run and never end them: a test fixture's quota.
 // The suite opens many sessions, tasks and listen streams from one anonymous caller, some at once.
 const big = { perPrincipal: 10_000, perTenant: 10_000, anonymous: 10_000 };
-const options = { quotas: { sessions: big, tasks: big, streams: big } };
-export default createWorker(server, options);
-export const McpSessionObject = createSessionObject(server);
+const worker = createWorker(server, { quotas: { sessions: big, tasks: big, streams: big } });
+export default worker;
+// The Durable Object classes run on the Worker's server and options.
+export const McpSessionObject = createSessionObject(worker);
 // Tool calls of task tools run as tasks, each in its own Durable Object (MCP_TASKS).
-export const McpTaskObject = createTaskObject(server, options);
+export const McpTaskObject = createTaskObject(worker);
 export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";

@@ -25,6 +25,8 @@ const server = createServer({
 
 // Traces (OTEL_EXPORTER_OTLP_ENDPOINT, or a registered OpenTelemetry provider) and usage metering
 // (MCP_USAGE, MCP_USAGE_ROLLUPS): configured by the env alone; remove this option to bundle none of it.
-export default createWorker(server, { observe: observability() });
-// Each task (the report tool, for clients with the tasks extension) runs in its own Durable Object (MCP_TASKS).
-export const McpTaskObject = createTaskObject(server);
+const worker = createWorker(server, { observe: observability() });
+export default worker;
+// Each task (the report tool, for clients with the tasks extension) runs in its own Durable Object
+// (MCP_TASKS), on the Worker's server and options.
+export const McpTaskObject = createTaskObject(worker);

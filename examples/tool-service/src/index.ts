@@ -1,18 +1,53 @@
 /**
- * A tool service: a separate Worker that provides tools to edge-mcp tenants over the RPC
+ * A tool service: a separate Worker that provides tools to edge-mcp servers over the RPC
  * contract (`describe()` and `callTool()`), bound by the MCP Worker with `[[services]]`.
- * It receives the verified caller (tenant, subject, scopes), never a token. It also ships an
- * Agent Skill: `describe()` lists it, `readSkillFile()` serves its supporting files on demand.
+ * `createToolService` derives both from `defineTool` definitions, so each handler keeps its typed
+ * arguments. It receives the verified caller (tenant, subject, scopes), never a token. It also
+ * ships an Agent Skill: `describe()` lists it, `readSkillFile()` serves its files on demand.
  *
  * `boom` and `stall` exist to show fault isolation: one throws, one never answers.
  */
 
-import { WorkerEntrypoint } from "cloudflare:workers";
-import { createSkillCatalog, defineSkill, type CallToolResult, type ServiceCallContext, type ServiceCatalog, type ToolService } from "edge-mcp";
+import { createSkillCatalog, defineSkill, defineTool } from "edge-mcp";
+import { createToolService } from "edge-mcp/workers";
 
 const FORECASTS: Record<string, string> = { paris: "Sunny, 21 °C", oslo: "Snow, -3 °C", lima: "Cloudy, 18 °C" };
 
-// Served by each tenant under the module's prefix: skill://weather/forecast-guide/SKILL.md.
+const forecast = defineTool({
+  name: "forecast",
+  title: "Weather forecast",
+  description: "Today's forecast for a city (Paris, Oslo or Lima).",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+  annotations: { readOnlyHint: true },
+  // args.city is a string: the calling Worker has checked the arguments against this schema.
+  handler: ({ city }, ctx) => {
+    const found = FORECASTS[city.toLowerCase()];
+    if (!found) return { content: [{ type: "text", text: `No forecast for ${city}; try Paris, Oslo or Lima` }], isError: true };
+    return `${city}: ${found} (for tenant ${ctx.tenant})`;
+  },
+});
+
+const boom = defineTool({
+  name: "boom",
+  description: "Always fails (shows that one failing tool leaves the others working).",
+  inputSchema: { type: "object" },
+  handler: () => {
+    throw new Error("the weather station is on fire");
+  },
+});
+
+const stall = defineTool({
+  name: "stall",
+  description: "Never answers (shows the per-module timeout).",
+  inputSchema: { type: "object" },
+  // Answers only after a minute: longer than any sensible module timeout.
+  handler: async () => {
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    return "too late";
+  },
+});
+
+// Served under the module's prefix: skill://weather/forecast-guide/SKILL.md.
 const skills = createSkillCatalog([
   defineSkill({
     name: "forecast-guide",
@@ -31,47 +66,8 @@ for any other city, say so instead of guessing.
   }),
 ]);
 
-export class WeatherTools extends WorkerEntrypoint implements ToolService {
-  async describe(): Promise<ServiceCatalog> {
-    return {
-      tools: [
-        {
-          name: "forecast",
-          title: "Weather forecast",
-          description: "Today's forecast for a city (Paris, Oslo or Lima).",
-          inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
-          annotations: { readOnlyHint: true },
-        },
-        { name: "boom", description: "Always fails (shows that one failing tool leaves the others working).", inputSchema: { type: "object" } },
-        { name: "stall", description: "Never answers (shows the per-module timeout).", inputSchema: { type: "object" } },
-      ],
-      skills: await skills.describe(),
-    };
-  }
-
-  async readSkillFile(skill: string, path: string): Promise<string | Uint8Array> {
-    return skills.read(skill, path);
-  }
-
-  async callTool(name: string, args: Record<string, unknown>, context: ServiceCallContext): Promise<CallToolResult> {
-    switch (name) {
-      case "forecast": {
-        const city = String(args["city"]);
-        const forecast = FORECASTS[city.toLowerCase()];
-        if (!forecast) return { content: [{ type: "text", text: `No forecast for ${city}; try Paris, Oslo or Lima` }], isError: true };
-        return { content: [{ type: "text", text: `${city}: ${forecast} (for tenant ${context.tenant})` }] };
-      }
-      case "boom":
-        throw new Error("the weather station is on fire");
-      case "stall":
-        // Answers only after a minute: longer than any sensible module timeout.
-        await new Promise((resolve) => setTimeout(resolve, 60_000));
-        return { content: [{ type: "text", text: "too late" }] };
-      default:
-        throw new Error(`unknown tool ${name}`);
-    }
-  }
-}
+/** The entrypoint the MCP Worker binds: `entrypoint = "WeatherTools"`. */
+export const WeatherTools = createToolService({ tools: [forecast, boom, stall], skills });
 
 export default {
   fetch(): Response {

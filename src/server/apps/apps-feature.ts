@@ -9,6 +9,7 @@ import type { Feature } from "../feature.ts";
 import type { ResourceDefinition } from "../resources/resource.ts";
 import { resourcesFeature } from "../resources/resources-feature.ts";
 import type { ToolFilter } from "../tools/tool-filter.ts";
+import type { ToolReader } from "../tools/tool-view.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { APP_MIME_TYPE, APPS_EXTENSION, type AppAssetLoader, type AppDefinition } from "./app.ts";
 import { appResource, checkLoader } from "./app-resource.ts";
@@ -79,7 +80,8 @@ export function compileApps(list: readonly AppDefinition[], options: AppsOptions
  * resource (`text/html;profile=mcp-app`, `_meta.ui` with its CSP and permissions, a digest),
  * lists its tools with `_meta.ui.resourceUri`, and declares the extension in `initialize` and
  * `server/discover`. A client known not to render apps does not see app-only tools, and calling
- * one is refused as an unknown tool; every other tool answers it with its text, as usual.
+ * one is refused as an unknown tool; every other tool answers it with its text, as usual. Tool
+ * search never offers an app-only tool to any client, and its `call_tool` refuses one as unknown.
  *
  * @example
  * const server = createServer({ info, features: [apps([counter])] });
@@ -99,7 +101,8 @@ export function apps(list: readonly AppDefinition[], options: AppsOptions = {}):
       ...(compiled.appOnly.size === 0
         ? {}
         : {
-            toolFilter: (ctx: TransportContext) => (knownWithoutApps(ctx) ? hidden : undefined),
+            // A model is never offered an app-only tool (tool search); a client's list hides it only where apps do not render.
+            toolFilter: (ctx: TransportContext, reader: ToolReader) => (reader === "model" || knownWithoutApps(ctx) ? hidden : undefined),
             callTool: (tool, _request, ctx) => {
               if (compiled.appOnly.has(tool.name) && knownWithoutApps(ctx)) throw invalidParams(`Unknown tool: ${tool.name}`);
               return Promise.resolve(undefined);

@@ -1,5 +1,6 @@
 /** The tools of tool search: `search_tools`, `describe_tools` and `call_tool`, ordinary tools every client can use. */
 
+import { invalidParams } from "../../core/errors.ts";
 import { own } from "../../core/json.ts";
 import type { Params } from "../../core/jsonrpc.ts";
 import type { CallToolResult, JsonObject, JsonSchema } from "../../core/types.ts";
@@ -7,7 +8,6 @@ import { checkArguments, errorResult, resolveTool, type ToolLookup } from "../to
 import type { CompiledTool } from "../tools/compile-tool.ts";
 import { transportOf } from "../context/create-handler-context.ts";
 import type { TransportContext } from "../context/transport.ts";
-import type { ToolFilter } from "../tools/tool-filter.ts";
 import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS, type ToolCatalog, type ToolSearchResult } from "../tools/tool-search.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 
@@ -62,8 +62,6 @@ function searchResult(query: string, found: ToolSearchResult, detail: Detail, no
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent };
 }
 
-const filterOf = (ctx: Parameters<typeof transportOf>[0]): ToolFilter | undefined => transportOf(ctx)?.toolFilter;
-
 const listedArray = { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } satisfies JsonSchema;
 const builtIn = { [ALWAYS_LOAD]: true };
 
@@ -101,7 +99,8 @@ export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<Json
     handler: (args, ctx) => {
       const query = (args["query"] as string).trim();
       const detail = (args["detail"] as Detail | undefined) ?? "summaries";
-      const filter = filterOf(ctx);
+      // Results go to a model: features hide what a model must never be offered (apps: app-only tools).
+      const filter = catalog.viewFor(transportOf(ctx), "model");
       if (query.startsWith(SELECT)) {
         const names = query
           .slice(SELECT.length)
@@ -134,7 +133,7 @@ export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<Json
     annotations: { title: "Describe tools", readOnlyHint: true, openWorldHint: false },
     _meta: builtIn,
     handler: (args, ctx) => {
-      const picked = catalog.pick(args["names"] as string[], filterOf(ctx));
+      const picked = catalog.pick(args["names"] as string[], catalog.viewFor(transportOf(ctx), "model"));
       const lines = [
         `${picked.tools.length} of ${(args["names"] as string[]).length} tools described${picked.tools.length > 0 ? ":" : "."}`,
         ...picked.tools.map((tool) => JSON.stringify(tool)),
@@ -178,7 +177,7 @@ export async function callTarget(
   callToolItself: CompiledTool,
   params: Params | undefined,
   ctx: TransportContext,
-  registry: ToolLookup,
+  registry: ToolLookup & Pick<ToolCatalog, "viewFor">,
 ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult> {
   const checked = await checkArguments(callToolItself, params);
   if (!checked.ok) return checked.result;
@@ -186,6 +185,8 @@ export async function callTarget(
   const name = args["name"] as string;
   if (name === CALL_TOOL) return errorResult(`${CALL_TOOL} calls other tools: name the tool to call, not ${CALL_TOOL}.`);
   const tool = ctx.admitTool ? await ctx.admitTool(name) : resolveTool(registry, { name });
+  // A model calls through call_tool: a tool a feature hides from models (an app-only tool) is unknown to it.
+  if (registry.viewFor(ctx, "model")?.allows(name) === false) throw invalidParams(`Unknown tool: ${name}`);
   const inner = own(args, "arguments");
   return { tool, params: inner === undefined ? { name } : { name, arguments: inner } };
 }

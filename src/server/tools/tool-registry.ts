@@ -12,6 +12,7 @@ import type { Params } from "../../core/jsonrpc.ts";
 import type { CallToolResult } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
+import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
 import {
   CALL_TOOL,
   SEARCH_TOOL_NAMES,
@@ -38,6 +39,8 @@ export interface ToolRegistryOptions extends PagedListOptions {
   unavailable?: readonly UnavailableModule[];
   /** Tool search: adds `search_tools`, `describe_tools` and `call_tool` (made by `toolSearch()`). */
   search?: ToolSearch | undefined;
+  /** What features hide from a request's view (`FeatureParts.toolFilter`); the server fills it as they install. */
+  filters?: readonly FeatureToolFilter[];
 }
 
 /** What one caller sees: its list pages and which searchable tools it may find. */
@@ -151,6 +154,11 @@ export class ToolRegistry implements ToolCatalog {
     const allowed = this.#allowedDocs(view);
     const outcome = index.search(query, limit, allowed);
     return { total: view.visible, matched: outcome.matched, tools: outcome.hits.map((hit) => (this.#searchable[hit.doc] as CompiledTool).listed) };
+  }
+
+  /** The caller's view of the tools for this reader: its own filter narrowed by what features hide (undefined: every tool). */
+  viewFor(ctx: TransportContext | undefined, reader: ToolReader): ToolFilter | undefined {
+    return ctx === undefined ? undefined : narrowedView(ctx, this.#options.filters ?? [], reader);
   }
 
   /** The tool a `call_tool` names, admitted as a direct call of it, and that call's params (tool search only). */

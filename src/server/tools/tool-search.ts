@@ -7,6 +7,7 @@ import type { ToolLookup } from "./call-tool.ts";
 import type { CompiledTool } from "./compile-tool.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
+import type { ToolReader } from "./tool-view.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 export interface SearchDocument {
@@ -66,6 +67,8 @@ export interface ToolCatalog {
   search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult;
   /** The named tools, in the order asked; names of tools the caller cannot see go to `unknown`. */
   pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] };
+  /** The request's view of the tools for this reader: the caller's filter narrowed by what features hide. */
+  viewFor(ctx: TransportContext | undefined, reader: ToolReader): ToolFilter | undefined;
 }
 
 /**
@@ -80,7 +83,7 @@ export interface ToolSearchEngine {
     callToolItself: CompiledTool,
     params: Params | undefined,
     ctx: TransportContext,
-    registry: ToolLookup,
+    registry: ToolLookup & Pick<ToolCatalog, "viewFor">,
   ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult>;
 }
 

@@ -3,37 +3,19 @@
 import { own } from "../../core/json.ts";
 import type { InboundRequest } from "../../core/jsonrpc.ts";
 import type { JsonObject } from "../../core/types.ts";
-import type { TransportContext } from "../context/transport.ts";
-import type { Feature, FeatureParts, Method, ToolCallHook } from "../feature.ts";
+import type { Feature, Method, ToolCallHook } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
 import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
-import type { ToolFilter } from "./tool-filter.ts";
 
 const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
-
-type FeatureFilter = NonNullable<FeatureParts["toolFilter"]>;
-
-/** The caller's filter narrowed by what features hide from this request (none: the caller's own). */
-function listFilter(ctx: TransportContext, filters: readonly FeatureFilter[]): ToolFilter | undefined {
-  let filter = ctx.toolFilter;
-  for (const narrow of filters) {
-    const more = narrow(ctx);
-    if (!more) continue;
-    const base = filter;
-    filter = base
-      ? { key: `${base.key}\n${more.key}`, allows: (name) => base.allows(name) && more.allows(name), shared: base.shared === true && more.shared === true }
-      : more;
-  }
-  return filter;
-}
 
 /**
  * Tools, with the hooks of other features that run some calls their own way (tasks). Tool search's
  * `call_tool` is admitted and run here as a direct call of its target, so everything a direct call
  * goes through applies to the target too.
  */
-export function toolsFeature(hooks: () => readonly ToolCallHook[], filters: () => readonly FeatureFilter[] = () => []): Feature {
+export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
   return {
     name: "tools",
     install: ({ tools, handlerContext }) => {
@@ -66,7 +48,7 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[], filters: () =
           caps["tools"] = streams ? { listChanged: true } : {};
         },
         methods: [
-          ["tools/list", (request, ctx) => listPage(request, ctx, (cursor, era) => tools.page(cursor, era, listFilter(ctx, filters())))],
+          ["tools/list", (request, ctx) => listPage(request, ctx, (cursor, era) => tools.page(cursor, era, tools.viewFor(ctx, "client")))],
           ["tools/call", toolsCall],
         ],
       };

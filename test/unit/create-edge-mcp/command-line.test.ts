@@ -31,7 +31,7 @@ describe("parseOptions", () => {
   });
 
   it.each([
-    [["--template", "fancy"], /unknown template "fancy"; choose basic, multi-tenant, auth/],
+    [["--template", "fancy"], /unknown template "fancy"; choose basic, multi-tenant, auth, apps/],
     [["--template"], /--template needs a value/],
     [["--name", "My Server"], /--name "My Server" is not a usable name/],
     [["--name", "a--b"], /not a usable name/],
@@ -49,7 +49,8 @@ describe("create-edge-mcp", () => {
     const { cwd, code, stdout } = create("my-server", "--template", "auth");
     expect(code).toBe(0);
     expect(stdout).toContain("Created my-server from the auth template in my-server");
-    expect(stdout).toMatch(/cd my-server\n {2}npm install\n {2}npm run dev/);
+    // Without a registry to ask (tests run offline), the steps install edge-mcp from a checkout.
+    expect(stdout).toMatch(/cd my-server\n {2}npm install \S+edge-mcp-[\d.]+\.tgz .*\n {2}npm run dev/);
     expect(JSON.parse(readFileSync(join(cwd, "my-server/package.json"), "utf8"))).toMatchObject({ name: "my-server" });
   });
 

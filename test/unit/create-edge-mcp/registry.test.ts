@@ -93,6 +93,8 @@ describe("create-edge-mcp's next steps", () => {
     expect(stdout).toContain("git clone https://github.com/edge-mcp/edge-mcp.git");
     expect(stdout).toContain("npm pack");
     expect(stdout).toContain(`npm install ${join(cwd, "edge-mcp", `edge-mcp-${VERSION}.tgz`)}`);
+    // No plain `npm install` step, which would fail on edge-mcp itself.
+    expect(stdout).not.toMatch(/^ {2}npm install$/m);
   }, 30_000);
 
   it("are the plain ones when the registry has it", async () => {

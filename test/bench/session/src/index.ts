@@ -12,6 +12,7 @@ const server = createServer({ info: { name: "edge-mcp-bench-session", version: "
 
 // The bench opens batches of sessions before deleting them; the quota is still counted, only
 // not reached (the default allows 50 live sessions per caller).
-export default createWorker(server, { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 } } });
-export const McpSessionObject = createSessionObject(server);
+const worker = createWorker(server, { quotas: { sessions: { perPrincipal: 10_000, perTenant: 10_000 } } });
+export default worker;
+export const McpSessionObject = createSessionObject(worker);
 export { McpQuotaObject } from "../../../../src/workers/index.ts";

@@ -1,0 +1,28 @@
+/** A request's view of the tools for one reader: the caller's filter narrowed by what features hide. */
+
+import type { TransportContext } from "../context/transport.ts";
+import type { ToolFilter } from "./tool-filter.ts";
+
+/**
+ * Who reads a view of the tools: `client`, the `tools/list` a host gets (the host hides from its
+ * model what it must, as MCP Apps' visibility asks); `model`, what a model reads directly (tool
+ * search results, the tools `call_tool` may run).
+ */
+export type ToolReader = "client" | "model";
+
+/** What a feature hides from one request's view, for one reader (undefined hides nothing). */
+export type FeatureToolFilter = (ctx: TransportContext, reader: ToolReader) => ToolFilter | undefined;
+
+/** The caller's own filter narrowed by what each feature hides from this reader (undefined: every tool). */
+export function narrowedView(ctx: TransportContext, filters: readonly FeatureToolFilter[], reader: ToolReader): ToolFilter | undefined {
+  let filter = ctx.toolFilter;
+  for (const narrow of filters) {
+    const more = narrow(ctx, reader);
+    if (!more) continue;
+    const base = filter;
+    filter = base
+      ? { key: `${base.key}\n${more.key}`, allows: (name) => base.allows(name) && more.allows(name), shared: base.shared === true && more.shared === true }
+      : more;
+  }
+  return filter;
+}
