@@ -50,8 +50,9 @@ export function createObserver(options: ObserverOptions): RequestObserver {
   const global = trace.getTracer(TRACER_NAME);
   return {
     begin(request, trace_, tenant) {
-      // Nothing configured and no provider registered (yet): nothing to watch, nothing to pay.
-      if (!batch && usage.length === 0 && !providerRegistered()) return undefined;
+      // Nothing records spans or usage (no exporter, no usage sink, no provider registered yet):
+      // only the client's trace context is passed on (to tool services, session and task objects).
+      if (!batch && usage.length === 0 && !providerRegistered()) return new CarrierOnly(request, trace_);
       return new Observation(request, trace_, tenant, batch ? new RecordingTracer() : global, batch, usage);
     },
   };
@@ -65,6 +66,40 @@ function providerRegistered(): boolean {
   const provider = trace.getTracerProvider();
   return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_PROVIDER;
 }
+
+/** A request nobody records: its admission carries the client's trace context on, nothing more. */
+class CarrierOnly implements RequestObservation {
+  readonly #request: Request;
+  readonly #trace: AdmissionTrace;
+
+  constructor(request: Request, trace_: AdmissionTrace) {
+    this.#request = request;
+    this.#trace = trace_;
+  }
+
+  admitted(admitted: AdmittedPost): Admission {
+    return this.admittedStream(admitted.admission);
+  }
+
+  admittedStream(admission: Admission): Admission {
+    const carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    return carrier ? { ...admission, trace: carrier } : admission;
+  }
+
+  routed<E extends Hops>(endpoint: E): E {
+    return endpoint;
+  }
+
+  innerCall(): ObservedCall {
+    return UNRECORDED_CALL;
+  }
+
+  handling(): void {}
+
+  end(): void {}
+}
+
+const UNRECORDED_CALL: ObservedCall = { end() {} };
 
 class Observation implements RequestObservation {
   readonly #request: Request;

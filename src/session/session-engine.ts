@@ -59,6 +59,8 @@ export class SessionEngine {
   readonly #streams = new Map<string, SessionStream>();
   #record: SessionRecord | undefined;
   #loaded = false;
+  /** The session id once it matched the record's digest: later requests compare with it (constant-time), not digest again. */
+  #checkedId: string | undefined;
   #standalone: SessionStream | undefined;
   #unsubscribe: (() => void) | undefined;
   /** The standalone stream's filter: updated in place when the client subscribes to a resource. */
@@ -91,7 +93,7 @@ export class SessionEngine {
       const record = await this.#load();
       const endpoint = await this.#options.endpointFor(call.admission.tenant);
       if (call.create) return await this.#initialize(request, call, endpoint);
-      if (!record || record.caller !== call.admission.caller || !constantTimeEqual(record.idHash, await sha256Hex(call.sessionId))) throw sessionGone();
+      if (!record || record.caller !== call.admission.caller || !(await this.#isSessionId(record, call.sessionId))) throw sessionGone();
       if (this.#now() - record.lastSeen > TOUCH_EVERY_MS) {
         const now = this.#now();
         await this.#save({ ...record, lastSeen: now });
@@ -104,6 +106,14 @@ export class SessionEngine {
     } catch (error) {
       return errorResponse(error);
     }
+  }
+
+  /** Whether `sessionId` is this session's: its digest is the record's (checked once per object instance). */
+  async #isSessionId(record: SessionRecord, sessionId: string): Promise<boolean> {
+    if (this.#checkedId !== undefined) return constantTimeEqual(this.#checkedId, sessionId);
+    if (!constantTimeEqual(record.idHash, await sha256Hex(sessionId))) return false;
+    this.#checkedId = sessionId;
+    return true;
   }
 
   /** The host's alarm: deletes the session when it has been idle too long. */
@@ -153,6 +163,7 @@ export class SessionEngine {
     await this.#options.storage.scheduleExpiry(now + this.#idleTtl());
     // Admission took the session's quota place (the lease is the id's digest); it lasts while the session does.
     await endpoint.quotaCounter?.renew(call.admission.tenant, idHash, now + this.#idleTtl());
+    this.#checkedId = call.sessionId;
     return jsonResponse(resultMessage(message.id, result), 200, { "mcp-session-id": call.sessionId });
   }
 
@@ -171,6 +182,7 @@ export class SessionEngine {
     this.#unsubscribe = undefined;
     this.#standalone = undefined;
     this.#record = undefined;
+    this.#checkedId = undefined;
     await this.#options.storage.deleteAll();
     if (record) await endpoint.quotaCounter?.release(record.tenant, record.idHash);
   }

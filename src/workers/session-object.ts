@@ -25,27 +25,35 @@ import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gatew
 const MAX_EVENTS = 1000;
 
 function sqlSessionStorage(storage: DurableObjectStorage): SessionStorage {
-  const ensureTable = () =>
-    storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL)",
-    );
-  ensureTable();
+  // The events table is made on the first event or replay: most sessions answer in JSON and
+  // store none, and a deleted session needs none (a schema write each time otherwise).
+  let tableReady = false;
+  const events = (): SqlStorage => {
+    if (!tableReady) {
+      storage.sql.exec(
+        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL)",
+      );
+      tableReady = true;
+    }
+    return storage.sql;
+  };
   let appended = 0;
   return {
     loadRecord: () => storage.get("session"),
     saveRecord: (record) => storage.put("session", record),
     appendEvent(stream, seq, data) {
-      storage.sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
-      if (++appended % 100 === 0) storage.sql.exec("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?", MAX_EVENTS);
+      const sql = events();
+      sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
+      if (++appended % 100 === 0) sql.exec("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?", MAX_EVENTS);
     },
     eventsAfter(stream, seq) {
-      return storage.sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq).toArray();
+      return events().exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq).toArray();
     },
     scheduleExpiry: (at) => storage.setAlarm(at),
     async deleteAll() {
       await storage.deleteAlarm();
       await storage.deleteAll();
-      ensureTable();
+      tableReady = false;
     },
   };
 }

@@ -1,9 +1,5 @@
-// Spans of an isolate's requests exported together (one OTLP request per window), and an observer
-// with nothing to watch (no exporter, no usage sink, no provider) that costs a request nothing.
-import { trace } from "@opentelemetry/api";
+// Spans of an isolate's requests exported together (one OTLP request per window).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { newTrace } from "../../src/http/admitted.ts";
-import { createObserver } from "../../src/observe/mcp-observer.ts";
 import { EXPORT_WINDOW_MS, MAX_BATCH_SPANS, SpanBatch } from "../../src/observe/otlp-batch.ts";
 import { RecordingTracer, type FinishedSpan } from "../../src/observe/recording-tracer.ts";
 
@@ -72,30 +68,4 @@ describe("SpanBatch", () => {
   });
 });
 
-describe("an observer with nothing to watch", () => {
-  afterEach(() => {
-    trace.disable();
-  });
-
-  it("observes no request without an exporter, a usage sink or a registered provider", () => {
-    const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
-    expect(createObserver({}).begin(request, newTrace(), "default")).toBeUndefined();
-    expect(createObserver({ usage: [{ write() {} }] }).begin(request, newTrace(), "default")).toBeDefined();
-    expect(createObserver({ otlp: SETTINGS }).begin(request, newTrace(), "default")).toBeDefined();
-  });
-
-  it("observes requests once a provider is registered, even after the observer was built", () => {
-    const observer = createObserver({});
-    const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
-    expect(observer.begin(request, newTrace(), "default")).toBeUndefined();
-    trace.setGlobalTracerProvider(new RecordingProvider());
-    expect(observer.begin(request, newTrace(), "default")).toBeDefined();
-  });
-});
-
-/** The smallest provider: enough for the API to count one as registered. */
-class RecordingProvider {
-  getTracer() {
-    return new RecordingTracer() as unknown as ReturnType<typeof trace.getTracer>;
-  }
-}
+// The observer with nothing to watch (no span, trace context still passed on, a late provider): observer-idle.test.ts.

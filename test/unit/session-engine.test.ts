@@ -1,5 +1,5 @@
 // The session engine on its own (memory storage): creation, id and caller checks, admission limits, expiry, quotas.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createEndpoint } from "../../src/http/endpoint.ts";
 import { createMemoryQuotaCounter } from "../../src/server/state/quotas.ts";
 import { createServer } from "../../src/server/server.ts";
@@ -43,6 +43,10 @@ async function started(now = () => Date.now()) {
 
 const call = (name: string) => post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name } });
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe("SessionEngine", () => {
   it("applies the admission's tool deadline inside the session", async () => {
     const { engine } = await started();
@@ -82,5 +86,27 @@ describe("SessionEngine", () => {
     await engine.expire();
     expect(await storage.loadRecord()).toBeUndefined();
     expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(404);
+  });
+
+  it("digests the session id once per object, and still refuses a wrong secret or another caller after that", async () => {
+    const { engine, storage } = await started();
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    for (let i = 0; i < 3; i++) expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    expect(digest).not.toHaveBeenCalled();
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.secreT", admission: ADA, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.secret2", admission: ADA, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB, create: false })).status).toBe(404);
+    // A new instance over the same storage (the object was evicted) checks the digest once again.
+    const endpoint = createEndpoint({ server, tenant: "limited" });
+    const reloaded = new SessionEngine({ endpointFor: async () => endpoint, storage });
+    expect((await reloaded.handle(call("quick"), { sessionId: "object-id.other", admission: ADA, create: false })).status).toBe(404);
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    expect(digest).toHaveBeenCalledTimes(2);
+    // Once deleted, the id is refused.
+    expect((await reloaded.handle(new Request("https://session/mcp", { method: "DELETE" }), { sessionId: ID, admission: ADA, create: false })).status).toBe(
+      204,
+    );
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(404);
   });
 });

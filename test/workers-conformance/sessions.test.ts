@@ -83,6 +83,24 @@ describe("session lifecycle", () => {
     expect(reply.headers.get("content-type")).toBe("application/json");
   });
 
+  it("makes its events table on the first streamed event only, and not again once deleted", async () => {
+    const id = await open();
+    const tables = () =>
+      runInDurableObject(
+        stubOf(id),
+        (_instance, state) =>
+          state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'events'").toArray().length,
+      );
+    await (await inSession(id, "tools/call", { name: "test_simple_text", arguments: {} })).text();
+    expect(await tables()).toBe(0);
+    const streamed = await inSession(id, "tools/call", { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "p" } });
+    expect(streamed.headers.get("content-type")).toBe("text/event-stream");
+    await streamed.text();
+    expect(await tables()).toBe(1);
+    expect((await raw(id, { method: "DELETE" })).status).toBe(204);
+    expect(await tables()).toBe(0);
+  });
+
   it("expires after the idle time: the alarm deletes it", async () => {
     const id = await open();
     await runInDurableObject(stubOf(id), async (_instance, state) => {

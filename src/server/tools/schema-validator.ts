@@ -5,6 +5,7 @@ import { DefinitionError } from "../../core/definition-error.ts";
 import { isObject } from "../../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../../core/standard-schema.ts";
 import type { JsonSchema } from "../../core/types.ts";
+import { flatSchemaCheck } from "./flat-schema.ts";
 import { jsonSchemaProblems } from "./json-schema-check.ts";
 import { standardToJsonSchema } from "./standard-schema-conversion.ts";
 import type { ToolSchema } from "./tool.ts";
@@ -107,9 +108,12 @@ export function compileSchema(schema: ToolSchema, what: string): CompiledSchema 
   // of what a tool costs at boot, and most isolates of a large catalogue call few of its tools.
   let validator: Validator | undefined;
   let firstError: ((value: unknown) => ValidationOutcome) | undefined;
+  // Flat schemas (most tools' arguments) accept a valid value without the full validator.
+  const accepts = flatSchemaCheck(schema);
   return {
     json: schema,
     validate(value) {
+      if (accepts?.(value) === true) return { ok: true, value };
       if (validator === undefined) {
         try {
           validator = new Validator(schema as Schema, "2020-12", false);
