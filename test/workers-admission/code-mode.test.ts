@@ -188,3 +188,18 @@ describe("limits and errors", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe("a program is the model's: app-only tools are not its to see or call", () => {
+  it("leaves shop_cart_update out of the declarations and answers a call of it as an unknown tool, even with the scope", async () => {
+    const authorization = await bearer({ tenant: "gallery", scope: "cart:write" });
+    const declared = textOf(await resultOf(await modern("gallery", "tools/call", { name: "tool_declarations", arguments: {} }, authorization)));
+    expect(declared).toContain("shop_cart_show");
+    expect(declared).not.toContain("shop_cart_update");
+    const reply = await execute(
+      `try { await tools.shop_cart_update({ items: 2 }); return "called"; } catch (e) { return e.message; }`,
+      authorization,
+      "gallery",
+    );
+    expect(textOf(reply)).toContain("Unknown tool: shop_cart_update");
+  });
+});

@@ -108,7 +108,8 @@ export function codeMode(options: CodeModeOptions): Feature {
     annotations: { title: "Tool declarations", readOnlyHint: true, openWorldHint: false },
     handler: (args, ctx) => {
       const { tools } = hostOf();
-      const filter = transportOf(ctx)?.toolFilter;
+      // What a model may see: the caller's tools less what features hide from models (app-only tools).
+      const filter = tools.viewFor(transportOf(ctx), "model");
       const names = args["names"] as string[] | undefined;
       const query = args["query"] as string | undefined;
       let listed: JsonObject[];

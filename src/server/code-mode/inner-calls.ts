@@ -6,6 +6,7 @@ import type { HandlerContextFactory } from "../context/create-handler-context.ts
 import type { TransportContext } from "../context/transport.ts";
 import type { InputChannel } from "../inputs/input.ts";
 import { callTool, capResult, resolveTool, withDeadline, type ToolLookup } from "../tools/call-tool.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { InnerCallResult } from "./sandbox.ts";
 
 /** A program's tools cannot ask the user anything: there is no one to answer inside a run. */
@@ -26,7 +27,7 @@ function valueOf(result: CallToolResult): unknown {
 
 /** Where a run's inner calls go: the registry, the context factory, and the names a program may not call. */
 export interface InnerCallHost {
-  tools: ToolLookup;
+  tools: ToolLookup & Pick<ToolRegistry, "viewFor">;
   handlerContext: HandlerContextFactory;
   /** Code mode's own tools: a program calling them is refused before admission. */
   reserved: ReadonlySet<string>;
@@ -53,6 +54,8 @@ export function innerCalls(host: InnerCallHost, transport: TransportContext, max
     let admitted = false;
     try {
       const tool = transport.admitTool ? await transport.admitTool(name) : resolveTool(host.tools, { name });
+      // A program is the model's: a tool a feature hides from models (an app-only tool) is unknown to it, as to call_tool.
+      if (host.tools.viewFor(transport, "model")?.allows(name) === false) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       admitted = true;
       // As a direct call from a client without tasks: a task-only tool is refused, not run in the request.
       if (tool.task === "required") {
