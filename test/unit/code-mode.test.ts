@@ -29,31 +29,20 @@ describe("the codeMode field of a tenant config", () => {
     expect(() => parseTenantConfig({ ...base, ...extra })).toThrow(message);
   });
 
-  it("fails the tenant's server, naming the binding, when the Worker has no sandbox", async () => {
+  it.each([
+    ["has no sandbox", {}, /tenant acme: codeMode needs a Worker Loader binding named MCP_LOADER/],
+    ["did not opt in to code mode", { codeModeOptedIn: false }, /tenant acme: codeMode needs the Worker to opt in: .*tenantCodeMode\(\)/],
+  ])("fails the tenant's server, saying what to do, when the Worker %s", async (_why, options, message) => {
     const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
     const [tenant] = parseTenantsDocument({ tenants: [{ ...base, codeMode: true }] });
-    const directory = new TenantDirectory([tenant as NonNullable<typeof tenant>], {
+    const only = tenant as NonNullable<typeof tenant>;
+    const directory = new TenantDirectory([only], {
       modules: { greetings: { tools: [hello] } },
       service: () => undefined,
       info: { name: "t", version: "1" },
+      ...options,
     });
-    await expect(directory.server(tenant as NonNullable<typeof tenant>)).rejects.toThrow(
-      /tenant acme: codeMode needs a Worker Loader binding named MCP_LOADER/,
-    );
-  });
-
-  it("fails the tenant's server, saying how to opt in, when the Worker did not opt in to code mode", async () => {
-    const hello = defineTool({ name: "hello", description: "Says hello.", inputSchema: { type: "object" }, handler: () => "hi" });
-    const [tenant] = parseTenantsDocument({ tenants: [{ ...base, codeMode: true }] });
-    const directory = new TenantDirectory([tenant as NonNullable<typeof tenant>], {
-      modules: { greetings: { tools: [hello] } },
-      service: () => undefined,
-      info: { name: "t", version: "1" },
-      codeModeOptedIn: false,
-    });
-    await expect(directory.server(tenant as NonNullable<typeof tenant>)).rejects.toThrow(
-      /tenant acme: codeMode needs the Worker to opt in: .*tenantCodeMode\(\)/,
-    );
+    await expect(directory.server(only)).rejects.toThrow(message);
   });
 });
 

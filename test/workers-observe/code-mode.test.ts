@@ -3,32 +3,17 @@
 import { env } from "cloudflare:workers";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resultOf, send } from "../workers-admission/fixture.ts";
-import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
+import { resultOf } from "../workers-admission/fixture.ts";
+import { clientSpan, modernCall, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
 spanExporter();
 const dataset = (env as unknown as { MCP_USAGE: AnalyticsEngineDataset }).MCP_USAGE;
-let nextId = 1;
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function execute(code: string, traceparent: string): Promise<Response> {
-  return send("initech", {
-    body: {
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: {
-        name: "execute",
-        arguments: { code },
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, traceparent },
-      },
-    },
-    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "execute" },
-  });
-}
+const execute = (code: string, traceparent: string): Promise<Response> => modernCall("execute", traceparent, { code });
 
 describe("code mode's inner calls", () => {
   it("gives each inner call a span under execute's and a usage record of its own", async () => {

@@ -4,7 +4,7 @@
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { WITH_TASKS, resultOf, send } from "../workers-admission/fixture.ts";
-import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
+import { clientSpan, modernCall, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
 spanExporter();
 
@@ -25,23 +25,6 @@ async function openSession(traceparent: string): Promise<string> {
   const sessionId = response.headers.get("mcp-session-id");
   expect(sessionId).not.toBeNull();
   return sessionId as string;
-}
-
-/** A 2026-07-28 tools/call of initech under the client's trace (`_meta.traceparent`). */
-function modernCall(name: string, traceparent: string, clientCapabilities: object = {}): Promise<Response> {
-  return send("initech", {
-    body: {
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: {
-        name,
-        arguments: {},
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": clientCapabilities, traceparent },
-      },
-    },
-    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
-  });
 }
 
 const sessionHeaders = (sessionId: string, traceparent: string) => ({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", traceparent });
@@ -137,7 +120,7 @@ describe("hops into objects are child spans", () => {
 
   it("creates a task under a hop span into the task object", async () => {
     const client = clientSpan();
-    const response = await modernCall("slow_report", client.traceparent, WITH_TASKS);
+    const response = await modernCall("slow_report", client.traceparent, {}, WITH_TASKS);
     const answer = await resultOf(response);
     expect(answer.result, JSON.stringify(answer)).toMatchObject({ resultType: "task" });
     const spans = await spansOf(client.traceId, 4, (found) => named(found, "edge_mcp.task.create") !== undefined);

@@ -3,6 +3,7 @@
 import { SpanKind, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { vi } from "vitest";
+import { send } from "../workers-admission/fixture.ts";
 
 const KEY = Symbol.for("edge-mcp.test.span-exporter");
 
@@ -45,3 +46,22 @@ export async function spansOf(traceId: string, count = 3, ready: (spans: Readabl
 export const serverSpan = (spans: ReadableSpan[]) => spans.find((span) => span.kind === SpanKind.SERVER) as ReadableSpan;
 export const named = (spans: ReadableSpan[], name: string) => spans.find((span) => span.name === name);
 export const parentOf = (span: ReadableSpan | undefined) => span?.parentSpanContext?.spanId;
+
+let nextId = 1;
+
+/** A 2026-07-28 tools/call of initech under the client's trace (`_meta.traceparent`). */
+export function modernCall(name: string, traceparent: string, args: object = {}, clientCapabilities: object = {}): Promise<Response> {
+  return send("initech", {
+    body: {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": clientCapabilities, traceparent },
+      },
+    },
+    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+  });
+}
