@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
+import { interleave, pairedRatio, sumBatches } from "./paired.mjs";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const HEADERS = {
@@ -78,16 +79,19 @@ export async function runObserve(h, workDir) {
   };
 
   const perRound = [];
+  const pairsOf = { off: [], exporter: [], metering: [] }; // per round: [{ a: absent batch, b: variant batch }]
   let busiest = 0;
+  const sizes = h.batchSizes(requests);
   for (let round = 0; round < rounds; round++) {
-    const r = {};
-    // Rotating order: a fresh workerd each, so no variant always runs first or last.
-    for (let k = 0; k < variants.length; k++) {
-      const variant = variants[(k + round) % variants.length];
-      const spansBefore = sink.seen.spans;
-      const worker = await h.startWorker(variant.bundle, undefined, variant.extra);
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      try {
+    // All four up at once on fresh workerds, booted in rotating order; then they take turns in batches.
+    const order = variants.map((_, k) => variants[(k + round) % variants.length]);
+    const up = new Map();
+    try {
+      for (const variant of order) {
+        const spansBefore = sink.seen.spans;
+        const worker = await h.startWorker(variant.bundle, undefined, variant.extra);
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        up.set(variant.name, { worker, agent, pids: h.processTree(worker.pid) });
         await sequential(1500, () => call(worker.base, agent));
         if (variant.name === "exporter") {
           // The spans leave after the answers (waitUntil, in windows): the sink must receive all three of each call,
@@ -100,41 +104,57 @@ export async function runObserve(h, workDir) {
             sink.seen.spans - spansBefore,
           );
         }
-        const m = await h.quietly(
-          () => h.processTree(worker.pid),
-          () => sequential(requests, () => call(worker.base, agent)),
-        );
-        busiest = Math.max(busiest, m.others);
-        r[variant.name] = (m.s1.workerd.schedNs - m.s0.workerd.schedNs) / m.value.count / 1000;
-      } finally {
-        agent.destroy();
-        await h.stopWorker();
       }
+      const sides = new Map(order.map((v) => [v.name, { pids: up.get(v.name).pids }]));
+      await h.awaitQuiet([...sides.values()].flatMap((side) => side.pids));
+      const m = await interleave({
+        sides,
+        turns: sizes.length,
+        run: (name, turn) => sequential(sizes[turn], () => call(up.get(name).worker.base, up.get(name).agent)),
+        cpuOf: h.cpuOf,
+        snapshot: h.snapshot,
+        otherCores: h.otherCores,
+      });
+      busiest = Math.max(busiest, ...m.others);
+      const r = {};
+      for (const v of variants) {
+        const sum = sumBatches(m.batches.get(v.name));
+        r[v.name] = sum.ns / sum.count / 1000;
+      }
+      const cpu = ({ ns, count }) => ({ ns, count });
+      for (const key of Object.keys(pairsOf)) pairsOf[key].push(m.batches.get("absent").map((a, i) => ({ a: cpu(a), b: cpu(m.batches.get(key)[i]) })));
+      perRound.push(r);
+      log(`bench: observe round ${round + 1}/${rounds}: ${variants.map((v) => `${v.name} ${fmt(r[v.name])} µs`).join(", ")}`);
+    } finally {
+      for (const { agent } of up.values()) agent.destroy();
+      await h.stopWorker();
     }
-    perRound.push(r);
-    log(`bench: observe round ${round + 1}/${rounds}: ${variants.map((v) => `${v.name} ${fmt(r[v.name])} µs`).join(", ")}`);
   }
   sink.server.close();
 
   const col = (key) => median(perRound.map((r) => r[key]));
-  const ratios = (key) => perRound.map((r) => r[key] / r.absent);
+  // Σvariant/Σabsent over every turn's pair of batches, its bootstrap interval, and each round's own.
+  const paired = Object.fromEntries(Object.keys(pairsOf).map((key) => [key, pairedRatio(pairsOf[key])]));
   const kib = (b) => (b.gzipBytes / 1024).toFixed(1);
   const rows = [
-    ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "min..max", "target", "bundle gzip KiB"],
-    ["absent (no observability())", "", fmt(col("absent")), "1.00", "-", "-", kib(absent)],
+    ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "95 % interval", "rounds min..max", "target", "bundle gzip KiB"],
+    ["absent (no observability())", "", fmt(col("absent")), "1.000", "-", "-", "-", kib(absent)],
     ...["off", "exporter", "metering"].map((key) => [
       { off: "off (observability(), nothing set)", exporter: "exporter (OTLP to a local sink)", metering: "metering (MCP_USAGE bound)" }[key],
       "",
       fmt(col(key)),
-      median(ratios(key)).toFixed(2),
-      `${Math.min(...ratios(key)).toFixed(2)}..${Math.max(...ratios(key)).toFixed(2)}`,
+      paired[key].ratio.toFixed(3),
+      `${paired[key].low.toFixed(3)}..${paired[key].high.toFixed(3)}`,
+      `${Math.min(...paired[key].perRound).toFixed(2)}..${Math.max(...paired[key].perRound).toFixed(2)}`,
       `≤ ${TARGETS[key].toFixed(2)}`,
       kib(observed),
     ]),
   ];
-  const verdict = (key) => `${key}_ratio=${median(ratios(key)).toFixed(3)}`;
+  const verdict = (key) => `${key}_ratio=${paired[key].ratio.toFixed(3)}`;
   const text = [
-    `edge-mcp observe runs: medians of ${rounds} round(s), a fresh workerd per variant and round, ${requests} sequential calls each after 1,500 warm-up`,
+    `edge-mcp observe runs: ${rounds} round(s), the four variants up together on fresh workerds each round, ${requests} sequential calls each after 1,500 warm-up,`,
+    `in ${sizes.length} turns of batches of ~${Math.round(requests / sizes.length)} (every variant in turn, order reversed every other turn); ` +
+      `ratio = Σvariant/Σabsent over every turn, 95 % bootstrap interval over turns (within rounds); ${h.pinned()}`,
     `(the exporter sends the spans of each 100 ms window in one OTLP/HTTP JSON request after the answers; the sink received ` +
       `${sink.seen.spans} spans in ${sink.seen.requests} requests, ${(sink.seen.bytes / 1024).toFixed(0)} KiB)`,
     "",

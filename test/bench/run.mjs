@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import { batchSizes, corePinning, interleave, pairedRatio, sumBatches } from "./paired.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
@@ -36,6 +37,8 @@ const { values: opt } = parseArgs({
     "flow-concurrency": { type: "string", default: "4" }, // cold flows in flight at once
     "noise-budget": { type: "string", default: "60" }, // seconds per phase (main rounds, scale runs) to spend waiting out / redoing noisy measurements
     "via-entry": { type: "boolean", default: false }, // go through miniflare's entry worker instead of the Worker's own socket
+    batch: { type: "string", default: "200" }, // sequential calls per batch of a paired comparison (the sides take turns)
+    pin: { type: "boolean", default: true }, // pin workerd to one core and the load generator to the other (--no-pin: don't)
     scale: { type: "boolean", default: true }, // the scale runs after the main rounds (--no-scale skips them)
     "scale-only": { type: "boolean", default: false }, // only the scale runs
     "scale-rounds": { type: "string", default: "5" }, // fresh workerds per round: instances differ by up to ~10%, so rounds beat requests
@@ -68,7 +71,7 @@ const { values: opt } = parseArgs({
 });
 if (opt.help) {
   console.log(`usage: node test/bench/run.mjs [--rounds N] [--requests N] [--duration S] [--flow-duration S]
-                    [--flow-concurrency N] [--noise-budget S] [--via-entry] [--verbose]
+                    [--flow-concurrency N] [--noise-budget S] [--via-entry] [--batch N] [--no-pin] [--verbose]
                     [--no-scale | --scale-only] [--scale-rounds N] [--scale-requests N] [--scale-sizes 10,100,10000]
                     [--no-session | --session-only] [--session-rounds N] [--session-requests N] [--session-opens N]
                     [--no-tasks | --tasks-only] [--tasks-rounds N]
@@ -94,6 +97,8 @@ const C32_SECONDS = num("duration", 0.5);
 const FLOW_SECONDS = num("flow-duration", 0.5);
 const FLOW_CONCURRENCY = Math.floor(num("flow-concurrency", 1));
 const NOISE_BUDGET_MS = num("noise-budget", 0) * 1000;
+const BATCH = Math.floor(num("batch", 10));
+const pinning = corePinning(opt.pin);
 const ONLY = opt["scale-only"] || opt["session-only"] || opt["tasks-only"] || opt["notifications-only"] || opt["observe-only"];
 const SCALE = opt["scale-only"] || (!ONLY && opt.scale);
 const SESSION = opt["session-only"] || (!ONLY && opt.session);
@@ -112,6 +117,7 @@ if (SCALE_SIZES.length < 2 || SCALE_SIZES.some((n, i) => !Number.isSafeInteger(n
   console.error(`bench: --scale-sizes must be two or more increasing integers >= 10, got ${JSON.stringify(opt["scale-sizes"])}`);
   process.exit(2);
 }
+const CORES = availableParallelism(); // read before pinning narrows this process to one core
 const QUIET_CORES = 0.15; // other processes' load under which the machine counts as quiet
 const NOISY_CORES = 0.25; // other processes' load during a measurement that makes us redo it
 const MAX_REDOS = 2; // per measurement
@@ -470,7 +476,7 @@ function durableObjectsOf(config) {
 // ---------------------------------------------------------------------------------------------
 // One Worker up, measured, down.
 
-let current; // { mf, pid } of the Worker being measured, for cleanup on failure
+const live = new Set(); // { mf, pid } of every Worker up (a paired comparison keeps two or more), for cleanup on failure
 
 /** The demo's and floor's first request: tools/call add(2, 3), 2025-11-25; resolves with its strict check. */
 async function addProbe(base, agent) {
@@ -504,26 +510,36 @@ async function startWorker(b, probe = addProbe, extra = {}) {
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
     ...extra, // e.g. durableObjects for the task runs, inspectorPort for the scale runs' heap readings
   });
-  current = { mf, pid: undefined };
+  const handle = { mf, pid: undefined };
+  live.add(handle);
   const entryUrl = await mf.ready;
   const base = opt["via-entry"] ? entryUrl : await mf.unsafeGetDirectURL();
   const readyMs = performance.now() - t0;
   const spawned = childPids(process.pid).filter((c) => !before.has(c.pid) && c.comm.startsWith("workerd"));
   if (spawned.length !== 1) fail(`expected one new workerd child, found ${JSON.stringify(spawned)}`);
-  current.pid = spawned[0].pid;
+  handle.pid = spawned[0].pid;
+  pinning.workerd(processTree(handle.pid)); // before its first request; it started on the load generator's core
   // Boot ends at the first right answer.
   const check = await probe(base, new http.Agent({ keepAlive: false }));
   const bootMs = performance.now() - t0;
   check();
   // workerd's CPU from its start to the first answer: its own start-up, the Worker's module load, one request.
-  const bootCpuMs = cpuOf(processTree(current.pid)).schedNs / 1e6;
-  return { mf, pid: current.pid, base, bootMs, readyMs, bootCpuMs };
+  const bootCpuMs = cpuOf(processTree(handle.pid)).schedNs / 1e6;
+  return { mf, pid: handle.pid, base, bootMs, readyMs, bootCpuMs, handle };
 }
 
-async function stopWorker() {
-  if (!current) return;
-  const { mf, pid } = current;
-  current = undefined;
+/** Stops one Worker (what startWorker resolved with), or, without one, every Worker still up. */
+async function stopWorker(worker) {
+  if (worker === undefined) {
+    for (const handle of [...live]) await stopOne(handle);
+    return;
+  }
+  await stopOne(worker.handle);
+}
+
+async function stopOne(handle) {
+  if (!live.delete(handle)) return;
+  const { mf, pid } = handle;
   await mf.dispose();
   if (pid === undefined) return;
   for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) await sleep(50);
@@ -629,48 +645,84 @@ async function coldFlows(base, rev, seconds, concurrency) {
   return { flows, seconds: (performance.now() - t0) / 1000 };
 }
 
-async function measure(b) {
+/**
+ * One round: the floor and the demo, each on a fresh workerd, both up at once (`first` boots first),
+ * checked and warmed; then, per revision, their sequential calls in alternating batches (ABBA…, see
+ * paired.mjs), c=32 in two turns each and cold flows in two turns each, the same way.
+ */
+async function measurePair(bundles, first) {
   await awaitQuiet([]);
-  const worker = await startWorker(b);
-  const pids = () => processTree(worker.pid);
-  const out = { bootMs: worker.bootMs, revs: {} };
-  const templates = {};
-  for (const rev of REVISIONS) {
-    templates[rev.name] = await answerTemplate(worker.base, rev);
-    await coldFlow(worker.base, rev); // correctness before speed
+  const names = first === "floor" ? ["floor", "demo"] : ["demo", "floor"];
+  const workers = {};
+  for (const name of names) workers[name] = await startWorker(bundles[name]);
+  const sides = new Map(names.map((name) => [name, { pids: processTree(workers[name].pid) }]));
+  const allPids = [...sides.values()].flatMap((side) => side.pids);
+  const out = { pairs: {}, others: 0 };
+  for (const name of ["floor", "demo"]) out[name] = { bootMs: workers[name].bootMs, revs: {} };
+  const templates = { floor: {}, demo: {} };
+  for (const name of names) {
+    for (const rev of REVISIONS) {
+      templates[name][rev.name] = await answerTemplate(workers[name].base, rev);
+      await coldFlow(workers[name].base, rev); // correctness before speed
+    }
   }
   // Warm-up: JIT and connection setup for both revisions, discarded.
-  for (const rev of REVISIONS) {
-    await cannon(worker.base, rev, templates[rev.name], { connections: 8, amount: 1500 });
-    await coldFlows(worker.base, rev, 0.3, FLOW_CONCURRENCY);
+  for (const name of names) {
+    for (const rev of REVISIONS) {
+      await cannon(workers[name].base, rev, templates[name][rev.name], { connections: 8, amount: 1500 });
+      await coldFlows(workers[name].base, rev, 0.3, FLOW_CONCURRENCY);
+    }
   }
+  const series = async (turns, run) => {
+    await awaitQuiet(allPids);
+    const r = await interleave({ sides, turns, run, cpuOf, snapshot, otherCores });
+    out.others = Math.max(out.others, ...r.others);
+    return r.batches;
+  };
   for (const rev of REVISIONS) {
-    const t = templates[rev.name];
-    const r = {};
-    // (a) + c=1: sequential requests on one keep-alive connection; workerd CPU before/after.
-    const seq = await quietly(pids, () => cannon(worker.base, rev, t, { connections: 1, amount: SEQ_REQUESTS }));
-    r.cpuUs = (seq.s1.workerd.schedNs - seq.s0.workerd.schedNs) / seq.value.completed / 1000;
-    r.cpuUsTicks = (seq.s1.workerd.tickNs - seq.s0.workerd.tickNs) / seq.value.completed / 1000;
-    r.rpsC1 = seq.value.completed / seq.value.seconds;
-    r.p50C1 = percentile(seq.value.latencies, 50);
-    r.p99C1 = percentile(seq.value.latencies, 99);
-    // (b) c=32 for a fixed duration.
-    const c32 = await quietly(pids, () => cannon(worker.base, rev, t, { connections: C32, duration: C32_SECONDS }));
-    r.rpsC32 = c32.value.completed / c32.value.seconds;
-    r.p50C32 = percentile(c32.value.latencies, 50);
-    r.p99C32 = percentile(c32.value.latencies, 99);
-    r.cpuUsC32 = (c32.s1.workerd.schedNs - c32.s0.workerd.schedNs) / c32.value.completed / 1000;
-    r.workerdBusyC32 = (c32.s1.workerd.schedNs - c32.s0.workerd.schedNs) / 1e6 / (c32.s1.t - c32.s0.t); // cores
-    r.loadgenBusyC32 = c32.value.loadgenCpuSeconds / c32.value.seconds; // cores (this process)
-    // (d) cold flows, FLOW_CONCURRENCY at once, each on its own new connection.
-    const flows = await quietly(pids, () => coldFlows(worker.base, rev, FLOW_SECONDS, FLOW_CONCURRENCY));
-    r.flowsPerS = flows.value.flows / flows.value.seconds;
-    r.cpuUsFlow = (flows.s1.workerd.schedNs - flows.s0.workerd.schedNs) / flows.value.flows / 1000;
-    const others = [seq.others, c32.others, flows.others];
-    r.otherCores = Math.max(...others);
-    out.revs[rev.name] = r;
-    if (opt.verbose) log(`    ${b.label} ${rev.name}: ${JSON.stringify(r, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v))}`);
+    const t = (name) => templates[name][rev.name];
+    // (a) + c=1: sequential requests on one keep-alive connection per Worker, in alternating batches.
+    const sizes = batchSizes(SEQ_REQUESTS, BATCH);
+    const seq = await series(sizes.length, async (name, turn) => {
+      const v = await cannon(workers[name].base, rev, t(name), { connections: 1, amount: sizes[turn] });
+      return { count: v.completed, seconds: v.seconds, latencies: v.latencies };
+    });
+    const cpu = ({ ns, count }) => ({ ns, count });
+    out.pairs[rev.name] = seq.get("floor").map((a, i) => ({ a: cpu(a), b: cpu(seq.get("demo")[i]) }));
+    // (b) c=32 for a fixed duration; (d) cold flows, FLOW_CONCURRENCY at once, each on a new connection:
+    // one turn each, the order alternating from round to round.
+    const c32 = await series(1, async (name) => {
+      const v = await cannon(workers[name].base, rev, t(name), { connections: C32, duration: C32_SECONDS });
+      return { count: v.completed, seconds: v.seconds, latencies: v.latencies, loadgen: v.loadgenCpuSeconds };
+    });
+    const flows = await series(1, async (name) => {
+      const v = await coldFlows(workers[name].base, rev, FLOW_SECONDS, FLOW_CONCURRENCY);
+      return { count: v.flows, seconds: v.seconds };
+    });
+    for (const name of ["floor", "demo"]) {
+      const s = sumBatches(seq.get(name));
+      const c = sumBatches(c32.get(name));
+      const f = sumBatches(flows.get(name));
+      const r = {
+        cpuUs: s.ns / s.count / 1000,
+        cpuUsTicks: s.tickNs / s.count / 1000,
+        rpsC1: s.count / s.seconds,
+        p50C1: percentile(s.latencies, 50),
+        p99C1: percentile(s.latencies, 99),
+        rpsC32: c.count / c.seconds,
+        p50C32: percentile(c.latencies, 50),
+        p99C32: percentile(c.latencies, 99),
+        cpuUsC32: c.ns / c.count / 1000,
+        workerdBusyC32: c.ns / 1e9 / c.seconds, // cores
+        loadgenBusyC32: c32.get(name).reduce((sum, b) => sum + (b.loadgen ?? 0), 0) / c.seconds, // cores (this process)
+        flowsPerS: f.count / f.seconds,
+        cpuUsFlow: f.ns / f.count / 1000,
+      };
+      out[name].revs[rev.name] = r;
+      if (opt.verbose) log(`    ${name} ${rev.name}: ${JSON.stringify(r, (k, v) => (typeof v === "number" ? Number(v.toPrecision(4)) : v))}`);
+    }
   }
+  for (const name of ["floor", "demo"]) for (const rev of REVISIONS) out[name].revs[rev.name].otherCores = out.others;
   await stopWorker();
   return out;
 }
@@ -731,6 +783,9 @@ const helpers = () => ({
   median,
   percentile,
   fmt,
+  // Paired comparisons (paired.mjs): batch sizes for N sequential calls, and the pinning in force.
+  batchSizes: (total) => batchSizes(total, BATCH),
+  pinned: () => pinning.describe(),
   table,
   log,
   NOISY_CORES,
@@ -786,7 +841,7 @@ async function main() {
     if (OBSERVE) {
       phaseNoiseStart = noiseMs;
       const { runObserve } = await import("./observe.mjs");
-      const observe = await runObserve({ ...helpers(), rounds: OBSERVE_ROUNDS, requests: SEQ_REQUESTS }, workDir);
+      const observe = await runObserve({ ...helpers(), awaitQuiet, rounds: OBSERVE_ROUNDS, requests: SEQ_REQUESTS }, workDir);
       console.log(`\n${observe.text}`);
     }
     const total = ((performance.now() - started) / 1000).toFixed(0);
@@ -819,11 +874,11 @@ async function mainRounds(started, workDir) {
 
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const f = await measure(floor);
-    const d = await measure(demo);
-    rounds.push({ floor: f, demo: d });
+    const round = await measurePair({ floor, demo }, i % 2 === 0 ? "floor" : "demo");
+    const { floor: f, demo: d } = round;
+    rounds.push(round);
     const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
-    const noise = Math.max(...[f, d].flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
+    const noise = round.others;
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
     log(
       `bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`,
@@ -847,15 +902,26 @@ async function mainRounds(started, workDir) {
     ["loadgenBusyC32", "load generator cores busy at c=32", "-"],
     ["otherCores", "other processes' cores busy (max)", "-"],
   ];
-  const rows = [["metric", "revision", "floor", "demo", "ratio", "ratio min..max"]];
+  const rows = [["metric", "revision", "floor", "demo", "ratio", "95 % interval", "ratio min..max"]];
   const ratioMedian = {};
+  const paired = {}; // revision → the paired CPU ratio of all rounds' batches
   for (const [key, label] of METRICS) {
     for (const rev of REVISIONS) {
       const fl = rounds.map((r) => r.floor.revs[rev.name][key]);
       const de = rounds.map((r) => r.demo.revs[rev.name][key]);
       const ratios = rounds.map((r) => r.demo.revs[rev.name][key] / r.floor.revs[rev.name][key]);
       ratioMedian[`${key}:${rev.name}`] = median(ratios);
-      const shown = key === "otherCores" ? ["-", "-"] : [median(ratios).toFixed(2), `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`];
+      let shown = [median(ratios).toFixed(2), "-", `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`];
+      if (key === "cpuUs") {
+        // Σdemo/Σfloor over every pair of batches, its bootstrap interval, and each round's own.
+        const p = (paired[rev.name] = pairedRatio(rounds.map((r) => r.pairs[rev.name])));
+        shown = [
+          p.ratio.toFixed(3),
+          `${p.low.toFixed(3)}..${p.high.toFixed(3)}`,
+          `${Math.min(...p.perRound).toFixed(2)}..${Math.max(...p.perRound).toFixed(2)}`,
+        ];
+      }
+      if (key === "otherCores") shown = ["-", "-", "-"];
       rows.push([label, rev.name, fmt(median(fl)), fmt(median(de)), ...shown]);
     }
   }
@@ -866,6 +932,7 @@ async function mainRounds(started, workDir) {
     fmt(median(rounds.map((r) => r.floor.bootMs))),
     fmt(median(rounds.map((r) => r.demo.bootMs))),
     median(boots).toFixed(2),
+    "-",
     `${Math.min(...boots).toFixed(2)}..${Math.max(...boots).toFixed(2)}`,
   ]);
   rows.push([
@@ -875,18 +942,26 @@ async function mainRounds(started, workDir) {
     (demo.gzipBytes / 1024).toFixed(1),
     (demo.gzipBytes / floor.gzipBytes).toFixed(2),
     "-",
+    "-",
   ]);
-  rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-"]);
+  rows.push(["bundle KiB raw", "-", (floor.bytes / 1024).toFixed(1), (demo.bytes / 1024).toFixed(1), (demo.bytes / floor.bytes).toFixed(2), "-", "-"]);
 
-  console.log(`\nedge-mcp bench: medians of ${ROUNDS} interleaved round(s); ratio = demo/floor within a round, median over rounds`);
+  const pairs = paired[REVISIONS[0].name].pairs / ROUNDS;
+  console.log(
+    `\nedge-mcp bench: ${ROUNDS} round(s), floor and demo up together on fresh workerds each round; medians over rounds, ratio = demo/floor within a round, median over rounds;`,
+  );
+  console.log(
+    `sequential CPU: ${pairs} pairs of batches of ~${BATCH} calls per round and revision (floor and demo in turn, ABBA), ratio = Σdemo/Σfloor over every pair, ` +
+      `95 % bootstrap interval over pairs (within rounds), min..max of each round's own; ${pinning.describe()}`,
+  );
   console.log(`(ratio > 1 is worse for CPU, latency and size; < 1 is worse for req/s and sessions/s)\n`);
   console.log(table(rows));
-  const cpuRatio = Math.max(...REVISIONS.map((r) => ratioMedian[`cpuUs:${r.name}`]));
+  const cpuRatio = Math.max(...REVISIONS.map((r) => paired[r.name].ratio));
   const reqRatio = Math.min(...REVISIONS.map((r) => ratioMedian[`rpsC32:${r.name}`]));
   const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
   if (busiest >= NOISY_CORES) {
     console.log(
-      `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${availableParallelism()} cores busy during a measurement; ` +
+      `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${CORES} cores busy during a measurement; ` +
         "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.",
     );
   }

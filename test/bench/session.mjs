@@ -6,6 +6,7 @@
 import http from "node:http";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { interleave, pairedRatio, sumBatches } from "./paired.mjs";
 
 const SERVER_INFO = { name: "edge-mcp-bench-session", version: "0.0.0" }; // test/bench/session/src/index.ts
 const SESSION_ID = /^[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/; // <Durable Object id>.<24 random bytes, base64url>
@@ -250,19 +251,29 @@ export async function runSession(h, workDir) {
     await opensAndDeletes(base, pids, t, WARM_OPENS, false);
 
     const out = { bootMs: worker.bootMs, kinds: {} };
-    for (const k of order) out.kinds[k] = { cpuNs: 0, tickNs: 0, count: 0, seconds: 0, latencies: [] };
-    // Sequential calls on one keep-alive connection, in two halves, the kinds alternating: a full GC
-    // lands in one window, and whichever kind came second would otherwise always get it.
-    for (const half of [Math.ceil(h.requests / 2), Math.floor(h.requests / 2)]) {
-      for (const k of order) {
-        const m = await measured(pids, () => h.cannon(base, kinds[k].rev, kinds[k].template, { connections: 1, amount: half, headersFor: kinds[k].c1 }));
-        const s = out.kinds[k];
-        s.cpuNs += m.cpuNs;
-        s.tickNs += m.tickNs;
-        s.count += m.value.completed;
-        s.seconds += m.value.seconds;
-        s.latencies.push(...m.value.latencies);
-      }
+    // Sequential calls on one keep-alive connection, in short batches, the kinds taking turns (ABBA…,
+    // paired.mjs): drift and a full GC land on both kinds alike. One workerd: each batch's CPU is the
+    // tree's from its start to the next batch's.
+    const tree = pids();
+    const sizes = h.batchSizes(h.requests);
+    await h.awaitQuiet(tree);
+    const seq = await interleave({
+      sides: new Map(order.map((k) => [k, { pids: tree }])),
+      turns: sizes.length,
+      run: async (k, turn) => {
+        const v = await h.cannon(base, kinds[k].rev, kinds[k].template, { connections: 1, amount: sizes[turn], headersFor: kinds[k].c1 });
+        return { count: v.completed, seconds: v.seconds, latencies: v.latencies };
+      },
+      cpuOf: h.cpuOf,
+      snapshot: h.snapshot,
+      otherCores: h.otherCores,
+    });
+    busiest = Math.max(busiest, ...seq.others);
+    const cpu = ({ ns, count }) => ({ ns, count });
+    out.pairs = seq.batches.get("stateless").map((a, i) => ({ a: cpu(a), b: cpu(seq.batches.get("session")[i]) }));
+    for (const k of order) {
+      const { ns: cpuNs, tickNs, count, seconds, latencies } = sumBatches(seq.batches.get(k));
+      out.kinds[k] = { cpuNs, tickNs, count, seconds, latencies };
     }
     for (const k of order) {
       const s = out.kinds[k];
@@ -323,8 +334,9 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   const range = (xs) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
   const lines = [];
 
-  const rows = [["metric", "stateless 2026-07-28", "session 2025-11-25", "ratio session/stateless", "min..max"]];
+  const rows = [["metric", "stateless 2026-07-28", "session 2025-11-25", "ratio session/stateless", "95 % interval", "min..max"]];
   const ratio = {};
+  const cpuPaired = pairedRatio(rounds.map((r) => r.pairs));
   for (const [key, label] of [
     ["cpuUs", "workerd CPU µs/call (sequential)"],
     ["cpuUsTicks", "  same, from utime+stime ticks"],
@@ -339,11 +351,25 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   ]) {
     const per = rounds.map((r) => r.kinds.session[key] / r.kinds.stateless[key]);
     ratio[key] = median(per);
-    rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), range(per)]);
+    if (key === "cpuUs") {
+      // Σsession/Σstateless over every pair of batches, with its bootstrap interval, and each round's own.
+      ratio[key] = cpuPaired.ratio;
+      rows.push([
+        label,
+        fmt(med((r) => r.kinds.stateless[key])),
+        fmt(med((r) => r.kinds.session[key])),
+        cpuPaired.ratio.toFixed(3),
+        `${cpuPaired.low.toFixed(3)}..${cpuPaired.high.toFixed(3)}`,
+        range(cpuPaired.perRound),
+      ]);
+      continue;
+    }
+    rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), "-", range(per)]);
   }
   lines.push(
     `edge-mcp session run: medians of ${rounds.length} round(s) on one Worker with legacy sessions on (test/bench/session); ` +
-      `ratio = session/stateless within a round, median over rounds`,
+      `ratio = session/stateless within a round, median over rounds; sequential CPU: ${cpuPaired.pairs / rounds.length} pairs of batches per round ` +
+      `(the kinds in turn, ABBA), ratio = Σsession/Σstateless over every pair, 95 % bootstrap interval over pairs (within rounds); ${h.pinned()}`,
   );
   lines.push(`\nsession 1/2: tools/call add(2,3), stateless against inside an open session (${h.C32} sessions at c=${h.C32})\n`);
   lines.push(table(rows));

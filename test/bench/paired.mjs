@@ -1,0 +1,177 @@
+// Paired, interleaved CPU comparisons for the bench (README.md, "How ratios are compared"): the Workers
+// of one comparison stay alive together and take turns in short batches (ABBA…), workerd CPU is read
+// around every batch, and a ratio comes with a seeded bootstrap 95 % interval; plus core pinning.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+
+const TASKSET = "/usr/bin/taskset";
+const LOADGEN_CORE = 0;
+const WORKERD_CORE = 1;
+
+/**
+ * Core pinning: the load generator (this process, every thread) on core 0, every workerd thread on
+ * core 1, so the two never share a core. Off (silently) without taskset or with fewer than 2 cores.
+ */
+export function corePinning(enabled) {
+  const usable = enabled && process.platform === "linux" && availableParallelism() >= 2 && existsSync(TASKSET);
+  const pin = (pid, core) => {
+    try {
+      execFileSync(TASKSET, ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false; // the process ended, or taskset refused: measured unpinned
+    }
+  };
+  let selfPinned = false;
+  return {
+    get on() {
+      return usable && selfPinned;
+    },
+    /** Pins this process (the load generator); children started later inherit it until pinned elsewhere. */
+    loadGenerator() {
+      if (usable && !selfPinned) selfPinned = pin(process.pid, LOADGEN_CORE);
+    },
+    /** Pins every thread of every process of a workerd tree. */
+    workerd(pids) {
+      if (!usable) return;
+      this.loadGenerator();
+      for (const pid of pids) pin(pid, WORKERD_CORE);
+    },
+    describe() {
+      return usable && selfPinned ? `pinned: workerd on core ${WORKERD_CORE}, load generator on core ${LOADGEN_CORE} (taskset)` : "not pinned";
+    },
+  };
+}
+
+/** Batch order of turn `i`: the sides in order on even turns, reversed on odd ones (ABBA, ABCD DCBA…). */
+export const turnOrder = (i, names) => (i % 2 === 0 ? names : [...names].reverse());
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `turns` turns; in each, every side runs one batch (`run(name, turn)` resolves with
+ * { count, seconds?, latencies? }), in `turnOrder`. Every workerd tree is read (per-thread schedstat
+ * and utime+stime) at every batch boundary. Each side's CPU for a batch is:
+ * - its own tree, from its batch's start to its next batch's start (the last: to `settleMs` after
+ *   the series), when the side has a tree of its own: work that follows the answers (waitUntil,
+ *   an exporter's flush) counts for the batch that caused it, even if it runs during another's;
+ * - from its batch's start to the next boundary, when sides share one tree (one Worker, two kinds of call).
+ * `sides`: Map name → { pids }. `snapshot(allPids)` and `otherCores(a, b)` come from run.mjs.
+ * Resolves with { batches: Map name → [{ ns, tickNs, count, seconds, latencies }], others: [cores per turn] }.
+ */
+export async function interleave({ sides, turns, run, cpuOf, snapshot, otherCores, settleMs = 300 }) {
+  const names = [...sides.keys()];
+  const treeKey = (name) => sides.get(name).pids.join(",");
+  const trees = new Map(); // key → { pids, owners: Set(name) }
+  for (const name of names) {
+    const key = treeKey(name);
+    if (!trees.has(key)) trees.set(key, { pids: sides.get(name).pids, owners: new Set() });
+    trees.get(key).owners.add(name);
+  }
+  const allPids = [...trees.values()].flatMap((t) => t.pids);
+  const read = () => new Map([...trees].map(([key, t]) => [key, cpuOf(t.pids)]));
+  const batches = new Map(names.map((n) => [n, []]));
+  const others = [];
+  const last = new Map(); // side → its latest batch (where its own tree's later CPU goes)
+  let before = read();
+  const credit = (after, ran) => {
+    for (const [key, t] of trees) {
+      const d = { ns: after.get(key).schedNs - before.get(key).schedNs, tickNs: after.get(key).tickNs - before.get(key).tickNs };
+      // A tree shared by several sides: what ran on it now is what ran. One side's own tree: its latest batch.
+      const owner = t.owners.size > 1 ? (t.owners.has(ran) ? ran : undefined) : [...t.owners][0];
+      const target = owner === undefined ? undefined : ran === owner ? batches.get(owner).at(-1) : last.get(owner);
+      if (target) {
+        target.ns += d.ns;
+        target.tickNs += d.tickNs;
+      }
+    }
+    before = after;
+  };
+  for (let turn = 0; turn < turns; turn++) {
+    const s0 = snapshot(allPids);
+    for (const name of turnOrder(turn, names)) {
+      const b = { ns: 0, tickNs: 0, count: 0, seconds: 0, latencies: [] };
+      batches.get(name).push(b);
+      const t0 = performance.now();
+      const value = await run(name, turn);
+      b.count = value.count;
+      b.seconds = value.seconds ?? (performance.now() - t0) / 1000;
+      if (value.latencies) b.latencies = value.latencies;
+      if (value.loadgen !== undefined) b.loadgen = value.loadgen;
+      credit(read(), name);
+      last.set(name, b);
+    }
+    others.push(otherCores(s0, snapshot(allPids)));
+  }
+  await sleep(settleMs);
+  credit(read(), undefined);
+  return { batches, others };
+}
+
+/** A small seeded PRNG (mulberry32): the same interval for the same figures, run after run. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The ratio Σ num.ns/Σ num.count over Σ den.ns/Σ den.count (CPU per call, B against A) of paired batches,
+ * and a 95 % percentile-bootstrap interval: 4,000 resamples of the pairs, with replacement, within
+ * each round (rounds are fresh instances, kept as they are). `rounds`: [[{ a, b }, …], …].
+ */
+export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) {
+  const ratioOf = (picks) => {
+    let an = 0;
+    let ac = 0;
+    let bn = 0;
+    let bc = 0;
+    for (const { a, b } of picks) {
+      an += a.ns;
+      ac += a.count;
+      bn += b.ns;
+      bc += b.count;
+    }
+    return bn / bc / (an / ac);
+  };
+  const all = rounds.flat();
+  const ratio = ratioOf(all);
+  const random = prng(seed);
+  const draws = new Float64Array(resamples);
+  for (let i = 0; i < resamples; i++) {
+    const picks = [];
+    for (const pairs of rounds) for (let j = 0; j < pairs.length; j++) picks.push(pairs[Math.floor(random() * pairs.length)]);
+    draws[i] = ratioOf(picks);
+  }
+  draws.sort();
+  const at = (q) => draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))];
+  return { ratio, low: at(0.025), high: at(0.975), perRound: rounds.map(ratioOf), pairs: all.length };
+}
+
+/** "1.04 [1.02..1.06]" */
+export const showRatio = (r) => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}..${r.high.toFixed(3)}]`;
+
+/** `total` calls as batches of about `batch` each (as even as can be), summing to `total`. */
+export function batchSizes(total, batch) {
+  const turns = Math.max(1, Math.round(total / batch));
+  return Array.from({ length: turns }, (_, i) => Math.floor((total * (i + 1)) / turns) - Math.floor((total * i) / turns));
+}
+
+/** Sums a side's batches: CPU (schedstat and ticks), calls, seconds, every latency. */
+export function sumBatches(batches) {
+  const s = { ns: 0, tickNs: 0, count: 0, seconds: 0, latencies: [] };
+  for (const b of batches) {
+    s.ns += b.ns;
+    s.tickNs += b.tickNs;
+    s.count += b.count;
+    s.seconds += b.seconds;
+    for (const l of b.latencies) s.latencies.push(l);
+  }
+  return s;
+}
