@@ -5,6 +5,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 
+/**
+ * @typedef {{ schedNs: number, tickNs: number }} TreeCpu CPU of a process tree so far (ns)
+ * @typedef {{ ns: number, tickNs: number, count: number, seconds: number, latencies: number[], loadgen?: number }} Batch
+ * @typedef {{ count: number, seconds?: number, latencies?: number[], loadgen?: number }} BatchResult
+ * @typedef {{ ns: number, count: number }} Cost CPU (ns) over `count` calls
+ */
+
 const TASKSET = "/usr/bin/taskset";
 const LOADGEN_CORE = 0;
 const WORKERD_CORE = 1;
@@ -13,9 +20,9 @@ const WORKERD_CORE = 1;
  * Core pinning: the load generator (this process, every thread) on core 0, every workerd thread on
  * core 1, so the two never share a core. Off (silently) without taskset or with fewer than 2 cores.
  */
-export function corePinning(enabled) {
+export function corePinning(/** @type {boolean} */ enabled) {
   const usable = enabled && process.platform === "linux" && availableParallelism() >= 2 && existsSync(TASKSET);
-  const pin = (pid, core) => {
+  const pin = (/** @type {number} */ pid, /** @type {number} */ core) => {
     try {
       execFileSync(TASKSET, ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
       return true;
@@ -33,7 +40,7 @@ export function corePinning(enabled) {
       if (usable && !selfPinned) selfPinned = pin(process.pid, LOADGEN_CORE);
     },
     /** Pins every thread of every process of a workerd tree. */
-    workerd(pids) {
+    workerd(/** @type {number[]} */ pids) {
       if (!usable) return;
       this.loadGenerator();
       for (const pid of pids) pin(pid, WORKERD_CORE);
@@ -45,9 +52,9 @@ export function corePinning(enabled) {
 }
 
 /** Batch order of turn `i`: the sides in order on even turns, reversed on odd ones (ABBA, ABCD DCBA…). */
-export const turnOrder = (i, names) => (i % 2 === 0 ? names : [...names].reverse());
+export const turnOrder = (/** @type {number} */ i, /** @type {string[]} */ names) => (i % 2 === 0 ? names : [...names].reverse());
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Runs `turns` turns; in each, every side runs one batch (`run(name, turn)` resolves with
@@ -58,29 +65,47 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  *   an exporter's flush) counts for the batch that caused it, even if it runs during another's;
  * - from its batch's start to the next boundary, when sides share one tree (one Worker, two kinds of call).
  * `sides`: Map name → { pids }. `snapshot(allPids)` and `otherCores(a, b)` come from run.mjs.
- * Resolves with { batches: Map name → [{ ns, tickNs, count, seconds, latencies }], others: [cores per turn] }.
+ *
+ * @param {{
+ *   sides: Map<string, { pids: number[] }>,
+ *   turns: number,
+ *   run: (name: string, turn: number) => Promise<BatchResult>,
+ *   cpuOf: (pids: number[]) => TreeCpu,
+ *   snapshot: (pids: number[]) => unknown,
+ *   otherCores: (a: any, b: any) => number,
+ *   settleMs?: number,
+ * }} options
+ * @returns {Promise<{ batches: Map<string, Batch[]>, others: number[] }>} each side's batches, other processes' cores per turn
  */
 export async function interleave({ sides, turns, run, cpuOf, snapshot, otherCores, settleMs = 300 }) {
   const names = [...sides.keys()];
-  const treeKey = (name) => sides.get(name).pids.join(",");
-  const trees = new Map(); // key → { pids, owners: Set(name) }
+  const pidsOf = (/** @type {string} */ name) => /** @type {{ pids: number[] }} */ (sides.get(name)).pids;
+  /** @type {Map<string, { pids: number[], owners: Set<string> }>} */
+  const trees = new Map(); // "pid,pid…" → the tree and the sides it serves
   for (const name of names) {
-    const key = treeKey(name);
-    if (!trees.has(key)) trees.set(key, { pids: sides.get(name).pids, owners: new Set() });
-    trees.get(key).owners.add(name);
+    const key = pidsOf(name).join(",");
+    const tree = trees.get(key) ?? { pids: pidsOf(name), owners: new Set() };
+    tree.owners.add(name);
+    trees.set(key, tree);
   }
   const allPids = [...trees.values()].flatMap((t) => t.pids);
   const read = () => new Map([...trees].map(([key, t]) => [key, cpuOf(t.pids)]));
+  /** @type {Map<string, Batch[]>} */
   const batches = new Map(names.map((n) => [n, []]));
+  const batchesOf = (/** @type {string} */ name) => /** @type {Batch[]} */ (batches.get(name));
+  /** @type {number[]} */
   const others = [];
+  /** @type {Map<string, Batch>} */
   const last = new Map(); // side → its latest batch (where its own tree's later CPU goes)
   let before = read();
-  const credit = (after, ran) => {
+  const credit = (/** @type {Map<string, TreeCpu>} */ after, /** @type {string | undefined} */ ran) => {
     for (const [key, t] of trees) {
-      const d = { ns: after.get(key).schedNs - before.get(key).schedNs, tickNs: after.get(key).tickNs - before.get(key).tickNs };
+      const a = /** @type {TreeCpu} */ (after.get(key));
+      const b = /** @type {TreeCpu} */ (before.get(key));
+      const d = { ns: a.schedNs - b.schedNs, tickNs: a.tickNs - b.tickNs };
       // A tree shared by several sides: what ran on it now is what ran. One side's own tree: its latest batch.
-      const owner = t.owners.size > 1 ? (t.owners.has(ran) ? ran : undefined) : [...t.owners][0];
-      const target = owner === undefined ? undefined : ran === owner ? batches.get(owner).at(-1) : last.get(owner);
+      const owner = t.owners.size > 1 ? (ran !== undefined && t.owners.has(ran) ? ran : undefined) : [...t.owners][0];
+      const target = owner === undefined ? undefined : ran === owner ? batchesOf(owner).at(-1) : last.get(owner);
       if (target) {
         target.ns += d.ns;
         target.tickNs += d.tickNs;
@@ -91,8 +116,9 @@ export async function interleave({ sides, turns, run, cpuOf, snapshot, otherCore
   for (let turn = 0; turn < turns; turn++) {
     const s0 = snapshot(allPids);
     for (const name of turnOrder(turn, names)) {
+      /** @type {Batch} */
       const b = { ns: 0, tickNs: 0, count: 0, seconds: 0, latencies: [] };
-      batches.get(name).push(b);
+      batchesOf(name).push(b);
       const t0 = performance.now();
       const value = await run(name, turn);
       b.count = value.count;
@@ -110,7 +136,7 @@ export async function interleave({ sides, turns, run, cpuOf, snapshot, otherCore
 }
 
 /** A small seeded PRNG (mulberry32): the same interval for the same figures, run after run. */
-function prng(seed) {
+function prng(/** @type {number} */ seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -124,10 +150,13 @@ function prng(seed) {
 /**
  * The ratio Σ num.ns/Σ num.count over Σ den.ns/Σ den.count (CPU per call, B against A) of paired batches,
  * and a 95 % percentile-bootstrap interval: 4,000 resamples of the pairs, with replacement, within
- * each round (rounds are fresh instances, kept as they are). `rounds`: [[{ a, b }, …], …].
+ * each round (rounds are fresh instances, kept as they are).
+ *
+ * @param {{ a: Cost, b: Cost }[][]} rounds each round's pairs of batches
+ * @param {{ seed?: number, resamples?: number }} [options]
  */
 export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) {
-  const ratioOf = (picks) => {
+  const ratioOf = (/** @type {{ a: Cost, b: Cost }[]} */ picks) => {
     let an = 0;
     let ac = 0;
     let bn = 0;
@@ -146,25 +175,24 @@ export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) 
   const draws = new Float64Array(resamples);
   for (let i = 0; i < resamples; i++) {
     const picks = [];
-    for (const pairs of rounds) for (let j = 0; j < pairs.length; j++) picks.push(pairs[Math.floor(random() * pairs.length)]);
+    for (const pairs of rounds)
+      for (let j = 0; j < pairs.length; j++) picks.push(/** @type {{ a: Cost, b: Cost }} */ (pairs[Math.floor(random() * pairs.length)]));
     draws[i] = ratioOf(picks);
   }
   draws.sort();
-  const at = (q) => draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))];
+  const at = (/** @type {number} */ q) => /** @type {number} */ (draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]);
   return { ratio, low: at(0.025), high: at(0.975), perRound: rounds.map(ratioOf), pairs: all.length };
 }
 
-/** "1.04 [1.02..1.06]" */
-export const showRatio = (r) => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}..${r.high.toFixed(3)}]`;
-
 /** `total` calls as batches of about `batch` each (as even as can be), summing to `total`. */
-export function batchSizes(total, batch) {
+export function batchSizes(/** @type {number} */ total, /** @type {number} */ batch) {
   const turns = Math.max(1, Math.round(total / batch));
   return Array.from({ length: turns }, (_, i) => Math.floor((total * (i + 1)) / turns) - Math.floor((total * i) / turns));
 }
 
 /** Sums a side's batches: CPU (schedstat and ticks), calls, seconds, every latency. */
-export function sumBatches(batches) {
+export function sumBatches(/** @type {Batch[]} */ batches) {
+  /** @type {Batch} */
   const s = { ns: 0, tickNs: 0, count: 0, seconds: 0, latencies: [] };
   for (const b of batches) {
     s.ns += b.ns;
