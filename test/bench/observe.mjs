@@ -81,6 +81,7 @@ export async function runObserve(h, workDir) {
   const perRound = [];
   const pairsOf = { off: [], exporter: [], metering: [] }; // per round: [{ a: absent batch, b: variant batch }]
   let busiest = 0;
+  const othersTurns = [];
   const sizes = h.batchSizes(requests);
   for (let round = 0; round < rounds; round++) {
     // All four up at once on fresh workerds, booted in rotating order; then they take turns in batches.
@@ -116,6 +117,7 @@ export async function runObserve(h, workDir) {
         otherCores: h.otherCores,
       });
       busiest = Math.max(busiest, ...m.others);
+      othersTurns.push(...m.others);
       const r = {};
       for (const v of variants) {
         const sum = sumBatches(m.batches.get(v.name));
@@ -163,7 +165,11 @@ export async function runObserve(h, workDir) {
     `bundle: observability() adds ${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB gzip; with @opentelemetry/api's ES module build ` +
       `(WRANGLER_BUILD_CONDITIONS=workerd,worker,browser,module) ${((esm.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)} KiB`,
     ...(busiest >= h.NOISY_CORES
-      ? ["", `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement; the numbers are skewed.`]
+      ? [
+          "",
+          `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement ` +
+            `(${(othersTurns.reduce((a, b) => a + b, 0) / othersTurns.length).toFixed(2)} on average over the turns); the numbers are skewed.`,
+        ]
       : []),
     "",
     `observe: ${verdict("off")} ${verdict("exporter")} ${verdict("metering")} off_kib=${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)}`,

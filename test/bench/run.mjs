@@ -657,7 +657,7 @@ async function measurePair(bundles, first) {
   for (const name of names) workers[name] = await startWorker(bundles[name]);
   const sides = new Map(names.map((name) => [name, { pids: processTree(workers[name].pid) }]));
   const allPids = [...sides.values()].flatMap((side) => side.pids);
-  const out = { pairs: {}, others: 0 };
+  const out = { pairs: {}, others: 0, othersTurns: [] };
   for (const name of ["floor", "demo"]) out[name] = { bootMs: workers[name].bootMs, revs: {} };
   const templates = { floor: {}, demo: {} };
   for (const name of names) {
@@ -677,6 +677,7 @@ async function measurePair(bundles, first) {
     await awaitQuiet(allPids);
     const r = await interleave({ sides, turns, run, cpuOf, snapshot, otherCores });
     out.others = Math.max(out.others, ...r.others);
+    out.othersTurns.push(...r.others);
     return r.batches;
   };
   for (const rev of REVISIONS) {
@@ -729,6 +730,8 @@ async function measurePair(bundles, first) {
 
 // ---------------------------------------------------------------------------------------------
 // Report.
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -881,7 +884,7 @@ async function mainRounds(started, workDir) {
     const noise = round.others;
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
     log(
-      `bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (${elapsed} s)`,
+      `bench: round ${i + 1}/${ROUNDS} (floor/demo): ${REVISIONS.map((r) => show(r.name)).join("; ")}; others used <= ${noise.toFixed(2)} cores (mean ${mean(round.othersTurns).toFixed(2)} over its turns) (${elapsed} s)`,
     );
   }
 
@@ -961,7 +964,8 @@ async function mainRounds(started, workDir) {
   const busiest = Math.max(...rounds.flatMap((r) => [r.floor, r.demo]).flatMap((m) => Object.values(m.revs).map((v) => v.otherCores)));
   if (busiest >= NOISY_CORES) {
     console.log(
-      `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${CORES} cores busy during a measurement; ` +
+      `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${CORES} cores busy during a measurement ` +
+        `(${mean(rounds.flatMap((r) => r.othersTurns)).toFixed(2)} on average over the paired turns); ` +
         "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.",
     );
   }
