@@ -58,6 +58,7 @@ export async function runObserve(h, workDir) {
   process.env.WRANGLER_BUILD_CONDITIONS = "workerd,worker,browser,module";
   const esm = await h.bundle("observe-esm", config, workDir).finally(() => delete process.env.WRANGLER_BUILD_CONDITIONS);
   const sink = await startSink();
+  sink.server.unref(); // a failed run must not hang on it
   const variants = [
     { name: "absent", bundle: absent, extra: {} },
     { name: "off", bundle: observed, extra: {} },
@@ -92,8 +93,8 @@ export async function runObserve(h, workDir) {
         const spansBefore = sink.seen.spans;
         const worker = await h.startWorker(variant.bundle, undefined, variant.extra);
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-        up.set(variant.name, { worker, agent, pids: h.processTree(worker.pid) });
-        await sequential(1500, () => call(worker.base, agent));
+        up.set(variant.name, { worker, pids: h.processTree(worker.pid) });
+        await sequential(1500, () => call(worker.base, agent)).finally(() => agent.destroy());
         if (variant.name === "exporter") {
           // The spans leave after the answers (waitUntil, in windows): the sink must receive all three of each call,
           // the boot probe's included.
@@ -111,7 +112,12 @@ export async function runObserve(h, workDir) {
       const m = await interleave({
         sides,
         turns: sizes.length,
-        run: (name, turn) => sequential(sizes[turn], () => call(up.get(name).worker.base, up.get(name).agent)),
+        // A new keep-alive connection per batch (the same for every variant): workerd may close one that
+        // idled while the others took their turns, and a request racing that close would fail.
+        run: (name, turn) => {
+          const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+          return sequential(sizes[turn], () => call(up.get(name).worker.base, agent)).finally(() => agent.destroy());
+        },
         cpuOf: h.cpuOf,
         snapshot: h.snapshot,
         otherCores: h.otherCores,
@@ -128,7 +134,6 @@ export async function runObserve(h, workDir) {
       perRound.push(r);
       log(`bench: observe round ${round + 1}/${rounds}: ${variants.map((v) => `${v.name} ${fmt(r[v.name])} µs`).join(", ")}`);
     } finally {
-      for (const { agent } of up.values()) agent.destroy();
       await h.stopWorker();
     }
   }
