@@ -173,7 +173,7 @@ export async function runObserve(h, workDir) {
       ? [
           "",
           `note: other processes kept up to ${busiest.toFixed(2)} cores busy during a measurement ` +
-            `(${(othersTurns.reduce((a, b) => a + b, 0) / othersTurns.length).toFixed(2)} on average over the turns); the numbers are skewed.`,
+            `(${(othersTurns.reduce((a, b) => a + b, 0) / othersTurns.length).toFixed(2)} on average over the turns); the numbers are skewed, the ratios pulled towards 1 (README: How ratios are compared).`,
         ]
       : []),
     "",

@@ -966,7 +966,8 @@ async function mainRounds(started, workDir) {
     console.log(
       `\nnote: other processes kept up to ${busiest.toFixed(2)} of ${CORES} cores busy during a measurement ` +
         `(${mean(rounds.flatMap((r) => r.othersTurns)).toFixed(2)} on average over the paired turns); ` +
-        "all numbers, CPU/call too, are skewed then. Re-run on a quiet machine, or with more --rounds or a larger --noise-budget.",
+        "all numbers, CPU/call too, are skewed then, and the paired CPU ratios pulled towards 1 (README: How ratios are compared). " +
+        "Re-run on a quiet machine to judge a target.",
     );
   }
   return { lastLine: `bench: cpu_ratio=${cpuRatio.toFixed(2)} req_ratio_c32=${reqRatio.toFixed(2)} bundle_gzip_kib=${(demo.gzipBytes / 1024).toFixed(1)}` };
