@@ -403,7 +403,9 @@ function report(h, { rounds, busiest, bundle, seconds }) {
       "Locally the Worker and the session's Durable Object share one workerd, so these figures hold both sides' CPU and no network hop between them.",
   );
   if (busiest >= h.NOISY_CORES) {
-    lines.push(`\nnote: other processes kept up to ${busiest.toFixed(2)} cores busy during a session measurement; the numbers are skewed then.`);
+    lines.push(
+      `\nnote: other processes kept up to ${busiest.toFixed(2)} cores busy during a session measurement; the numbers are skewed then, the paired CPU ratio pulled towards 1 (README: How ratios are compared).`,
+    );
   }
   lines.push(`\n(session run ${seconds.toFixed(0)} s)`);
   lines.push(
