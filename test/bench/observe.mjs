@@ -144,14 +144,15 @@ export async function runObserve(h, workDir) {
   const paired = Object.fromEntries(Object.keys(pairsOf).map((key) => [key, pairedRatio(pairsOf[key])]));
   const kib = (b) => (b.gzipBytes / 1024).toFixed(1);
   const rows = [
-    ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "95 % interval", "rounds min..max", "target", "bundle gzip KiB"],
-    ["absent (no observability())", "", fmt(col("absent")), "1.000", "-", "-", "-", kib(absent)],
+    ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "95 % interval", "95 %, rounds too", "rounds min..max", "target", "bundle gzip KiB"],
+    ["absent (no observability())", "", fmt(col("absent")), "1.000", "-", "-", "-", "-", kib(absent)],
     ...["off", "exporter", "metering"].map((key) => [
       { off: "off (observability(), nothing set)", exporter: "exporter (OTLP to a local sink)", metering: "metering (MCP_USAGE bound)" }[key],
       "",
       fmt(col(key)),
       paired[key].ratio.toFixed(3),
       `${paired[key].low.toFixed(3)}..${paired[key].high.toFixed(3)}`,
+      `${paired[key].roundsLow.toFixed(3)}..${paired[key].roundsHigh.toFixed(3)}`,
       `${Math.min(...paired[key].perRound).toFixed(2)}..${Math.max(...paired[key].perRound).toFixed(2)}`,
       `≤ ${TARGETS[key].toFixed(2)}`,
       kib(observed),
@@ -161,7 +162,7 @@ export async function runObserve(h, workDir) {
   const text = [
     `edge-mcp observe runs: ${rounds} round(s), the four variants up together on fresh workerds each round, ${requests} sequential calls each after 1,500 warm-up,`,
     `in ${sizes.length} turns of batches of ~${Math.round(requests / sizes.length)} (every variant in turn, order reversed every other turn); ` +
-      `ratio = Σvariant/Σabsent over every turn, 95 % bootstrap interval over turns (within rounds); ${h.pinned()}`,
+      `ratio = Σvariant/Σabsent over every turn, 95 % bootstrap intervals over turns within rounds, and over rounds too; ${h.pinned()}`,
     `(the exporter sends the spans of each 100 ms window in one OTLP/HTTP JSON request after the answers; the sink received ` +
       `${sink.seen.spans} spans in ${sink.seen.requests} requests, ${(sink.seen.bytes / 1024).toFixed(0)} KiB)`,
     "",

@@ -168,8 +168,11 @@ function prng(/** @type {number} */ seed) {
 
 /**
  * The ratio Σ num.ns/Σ num.count over Σ den.ns/Σ den.count (CPU per call, B against A) of paired batches,
- * and a 95 % percentile-bootstrap interval: 4,000 resamples of the pairs, with replacement, within
- * each round (rounds are fresh instances, kept as they are).
+ * and 95 % percentile-bootstrap intervals of 4,000 resamples each: `low..high` resamples the pairs, with
+ * replacement, within each round (the rounds' instances kept as they are: batch-to-batch noise only);
+ * `roundsLow..roundsHigh` first resamples the rounds, then the pairs of each round drawn, so that
+ * instance-to-instance differences count too (coarse with few rounds: it cannot reach past the most
+ * extreme round).
  *
  * @param {{ a: Cost, b: Cost }[][]} rounds each round's pairs of batches
  * @param {{ seed?: number, resamples?: number }} [options]
@@ -191,16 +194,25 @@ export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) 
   const all = rounds.flat();
   const ratio = ratioOf(all);
   const random = prng(seed);
-  const draws = new Float64Array(resamples);
-  for (let i = 0; i < resamples; i++) {
-    const picks = [];
-    for (const pairs of rounds)
-      for (let j = 0; j < pairs.length; j++) picks.push(/** @type {{ a: Cost, b: Cost }} */ (pairs[Math.floor(random() * pairs.length)]));
-    draws[i] = ratioOf(picks);
-  }
-  draws.sort();
-  const at = (/** @type {number} */ q) => /** @type {number} */ (draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]);
-  return { ratio, low: at(0.025), high: at(0.975), perRound: rounds.map(ratioOf), pairs: all.length };
+  const pick = (/** @type {any[]} */ xs) => xs[Math.floor(random() * xs.length)];
+  const interval = (/** @type {boolean} */ overRounds) => {
+    const draws = new Float64Array(resamples);
+    for (let i = 0; i < resamples; i++) {
+      /** @type {{ a: Cost, b: Cost }[]} */
+      const picks = [];
+      for (const round of rounds) {
+        const pairs = overRounds ? pick(rounds) : round;
+        for (let j = 0; j < pairs.length; j++) picks.push(pick(pairs));
+      }
+      draws[i] = ratioOf(picks);
+    }
+    draws.sort();
+    const at = (/** @type {number} */ q) => /** @type {number} */ (draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]);
+    return [at(0.025), at(0.975)];
+  };
+  const [low, high] = interval(false);
+  const [roundsLow, roundsHigh] = interval(true);
+  return { ratio, low, high, roundsLow, roundsHigh, perRound: rounds.map(ratioOf), pairs: all.length };
 }
 
 /** `total` calls as batches of about `batch` each (as even as can be), summing to `total`. */

@@ -334,7 +334,7 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   const range = (xs) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
   const lines = [];
 
-  const rows = [["metric", "stateless 2026-07-28", "session 2025-11-25", "ratio session/stateless", "95 % interval", "min..max"]];
+  const rows = [["metric", "stateless 2026-07-28", "session 2025-11-25", "ratio session/stateless", "95 % interval", "95 %, rounds too", "min..max"]];
   const ratio = {};
   const cpuPaired = pairedRatio(rounds.map((r) => r.pairs));
   for (const [key, label] of [
@@ -360,16 +360,17 @@ function report(h, { rounds, busiest, bundle, seconds }) {
         fmt(med((r) => r.kinds.session[key])),
         cpuPaired.ratio.toFixed(3),
         `${cpuPaired.low.toFixed(3)}..${cpuPaired.high.toFixed(3)}`,
+        `${cpuPaired.roundsLow.toFixed(3)}..${cpuPaired.roundsHigh.toFixed(3)}`,
         range(cpuPaired.perRound),
       ]);
       continue;
     }
-    rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), "-", range(per)]);
+    rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), "-", "-", range(per)]);
   }
   lines.push(
     `edge-mcp session run: medians of ${rounds.length} round(s) on one Worker with legacy sessions on (test/bench/session); ` +
       `ratio = session/stateless within a round, median over rounds; sequential CPU: ${cpuPaired.pairs / rounds.length} pairs of batches per round ` +
-      `(the kinds in turn, ABBA), ratio = Σsession/Σstateless over every pair, 95 % bootstrap interval over pairs (within rounds); ${h.pinned()}`,
+      `(the kinds in turn, ABBA), ratio = Σsession/Σstateless over every pair, 95 % bootstrap intervals over pairs within rounds, and over rounds too; ${h.pinned()}`,
   );
   lines.push(`\nsession 1/2: tools/call add(2,3), stateless against inside an open session (${h.C32} sessions at c=${h.C32})\n`);
   lines.push(table(rows));

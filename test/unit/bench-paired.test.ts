@@ -89,6 +89,14 @@ describe("bench paired comparisons", () => {
     expect(r.pairs).toBe(7);
     expect(r.perRound).toHaveLength(2);
     expect(pairedRatio(rounds)).toEqual(r);
+    // Counting the rounds too widens the interval when the rounds (instances) disagree.
+    const apart = pairedRatio([
+      [pair(100, 101), pair(100, 101), pair(100, 102)],
+      [pair(100, 120), pair(100, 121), pair(100, 119)],
+    ]);
+    expect(apart.high - apart.low).toBeLessThan(0.03);
+    expect(apart.roundsLow).toBeLessThan(apart.low);
+    expect(apart.roundsHigh).toBeGreaterThan(apart.high);
     // Identical pairs: no spread at all.
     const flat = pairedRatio([[pair(100, 105), pair(100, 105)]]);
     expect([flat.low, flat.ratio, flat.high].map((x) => x.toFixed(6))).toEqual(["1.050000", "1.050000", "1.050000"]);
