@@ -195,6 +195,7 @@ export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) 
   const ratio = ratioOf(all);
   const random = prng(seed);
   const pick = (/** @type {any[]} */ xs) => xs[Math.floor(random() * xs.length)];
+  /** @returns {[number, number]} the 2.5th and 97.5th percentiles of the resampled ratios */
   const interval = (/** @type {boolean} */ overRounds) => {
     const draws = new Float64Array(resamples);
     for (let i = 0; i < resamples; i++) {
