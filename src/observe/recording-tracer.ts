@@ -13,7 +13,10 @@ import {
   type SpanStatus,
   type TimeInput,
 } from "@opentelemetry/api";
+import type { TraceCarrier } from "../core/admission.ts";
 import { toHex } from "../core/bytes.ts";
+import type { SpanSource } from "./span-source.ts";
+import { remoteSpanContext } from "./span-status.ts";
 
 /** A finished span, as the OTLP encoder reads it. */
 export interface FinishedSpan {
@@ -27,8 +30,18 @@ export interface FinishedSpan {
   readonly status: SpanStatus;
 }
 
+/** Random bytes drawn ahead for ids: one `getRandomValues` call per 4 KiB instead of one per id. */
+const POOL = new Uint8Array(4096);
+let drawn = POOL.length;
+
 function randomHex(bytes: number): string {
-  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
+  if (drawn + bytes > POOL.length) {
+    crypto.getRandomValues(POOL);
+    drawn = 0;
+  }
+  const hex = toHex(POOL.subarray(drawn, drawn + bytes));
+  drawn += bytes;
+  return hex;
 }
 
 function millis(time: TimeInput | undefined): number {
@@ -49,12 +62,13 @@ class RecordedSpan implements Span {
   #status: SpanStatus = { code: SpanStatusCode.UNSET };
   #ended = false;
 
-  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined) {
+  /** `attributes` become the span's own (not copied). */
+  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined, attributes: Attributes) {
     this.#sink = sink;
     this.#name = name;
     this.#kind = options.kind ?? 0;
     this.#startMs = millis(options.startTime);
-    this.#attributes = { ...options.attributes };
+    this.#attributes = attributes;
     this.#parentSpanId = parent?.spanId;
     this.#context = {
       traceId: parent?.traceId ?? randomHex(16),
@@ -95,16 +109,16 @@ class RecordedSpan implements Span {
   end(endTime?: TimeInput): void {
     if (this.#ended) return;
     this.#ended = true;
-    const { name, kind, startMs, attributes, status, parentSpanId, context } = {
+    this.#sink.push({
       name: this.#name,
       kind: this.#kind,
+      context: this.#context,
+      parentSpanId: this.#parentSpanId,
       startMs: this.#startMs,
+      endMs: millis(endTime),
       attributes: this.#attributes,
       status: this.#status,
-      parentSpanId: this.#parentSpanId,
-      context: this.#context,
-    };
-    this.#sink.push({ name, kind, context, parentSpanId, startMs, endMs: millis(endTime), attributes, status });
+    });
   }
   isRecording(): boolean {
     return !this.#ended;
@@ -117,11 +131,16 @@ class RecordedSpan implements Span {
  * `spans`, for one request's export. Parents come from the context given, never from an ambient
  * one (Workers have no context manager without nodejs_compat).
  */
-export class RecordingTracer {
+export class RecordingTracer implements SpanSource {
   readonly spans: FinishedSpan[] = [];
 
   startSpan(name: string, options: SpanOptions = {}, context?: Context): Span {
     const parent = context ? trace.getSpanContext(context) : undefined;
-    return new RecordedSpan(this.spans, name, options, options.root ? undefined : parent);
+    return new RecordedSpan(this.spans, name, options, options.root ? undefined : parent, { ...options.attributes });
+  }
+
+  /** {@link SpanSource.start}: the parent given directly, no OpenTelemetry `Context`; `options.attributes` become the span's own. */
+  start(name: string, options: SpanOptions, parent: Span | undefined, remote?: TraceCarrier): Span {
+    return new RecordedSpan(this.spans, name, options, parent ? parent.spanContext() : remoteSpanContext(remote), options.attributes ?? {});
   }
 }
