@@ -14,7 +14,6 @@ import {
   type TimeInput,
 } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
-import { toHex } from "../core/bytes.ts";
 import type { SpanSource } from "./span-source.ts";
 import { remoteSpanContext } from "./span-status.ts";
 
@@ -34,13 +33,15 @@ export interface FinishedSpan {
 const POOL = new Uint8Array(4096);
 let drawn = POOL.length;
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 function randomHex(bytes: number): string {
   if (drawn + bytes > POOL.length) {
     crypto.getRandomValues(POOL);
     drawn = 0;
   }
-  const hex = toHex(POOL.subarray(drawn, drawn + bytes));
-  drawn += bytes;
+  let hex = "";
+  for (const end = drawn + bytes; drawn < end; drawn++) hex += HEX[POOL[drawn] as number];
   return hex;
 }
 
