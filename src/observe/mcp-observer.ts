@@ -12,6 +12,7 @@ import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, RequestObservation, RequestObserver } from "../http/observer.ts";
 import { SpanBatch } from "./otlp-batch.ts";
 import type { OtlpSettings } from "./otlp-export.ts";
+import { objectInnerCalls } from "./object-calls.ts";
 import { Observation } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { tracerSource } from "./span-source.ts";
@@ -44,6 +45,10 @@ export function createObserver(options: ObserverOptions): RequestObserver {
       // only the client's trace context is passed on (to tool services, session and task objects).
       if (!source && usage.length === 0) return new CarrierOnly(request, trace_);
       return new Observation(request, trace_, tenant, { source }, usage);
+    },
+    innerCallsOf(admission, era) {
+      const spans = batch ? { batch } : providerRegistered() ? { source: global } : undefined;
+      return spans || usage.length > 0 ? objectInnerCalls(spans, usage, admission, era) : undefined;
     },
   };
 }

@@ -332,6 +332,9 @@ export class SessionEngine {
       changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),
     });
+    // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
+    const observeCall = endpoint.observer?.innerCallsOf?.(admission, "legacy");
+    if (observeCall) exchange.observeCall = observeCall;
     return exchange;
   }
 }
