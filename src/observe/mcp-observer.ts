@@ -12,7 +12,7 @@ import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, RequestObservation, RequestObserver } from "../http/observer.ts";
 import { SpanBatch } from "./otlp-batch.ts";
 import type { OtlpSettings } from "./otlp-export.ts";
-import { objectInnerCalls } from "./object-calls.ts";
+import { objectInnerCalls, objectSpanStarter, type StartObjectSpan } from "./object-calls.ts";
 import { Observation } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { tracerSource } from "./span-source.ts";
@@ -28,8 +28,14 @@ export interface ObserverOptions {
 
 const TRACER_NAME = "edge-mcp";
 
+/** The observer of an endpoint, and the span starter of the objects' own work (see src/workers/object-spans.ts). */
+export interface Observer extends RequestObserver {
+  /** Starts an object's span under a hop's trace context; undefined when nothing records spans now. */
+  readonly objectSpan: StartObjectSpan;
+}
+
 /** Builds the observer of an endpoint (once per isolate). */
-export function createObserver(options: ObserverOptions): RequestObserver {
+export function createObserver(options: ObserverOptions): Observer {
   const usage = options.usage ?? [];
   const batch = options.otlp && new SpanBatch(options.otlp);
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
@@ -45,6 +51,10 @@ export function createObserver(options: ObserverOptions): RequestObserver {
       // only the client's trace context is passed on (to tool services, session and task objects).
       if (!source && usage.length === 0) return new CarrierOnly(request, trace_);
       return new Observation(request, trace_, tenant, { source }, usage);
+    },
+    objectSpan(name, parent, attributes) {
+      const spans = batch ? { batch } : providerRegistered() ? { source: global } : undefined;
+      return spans && objectSpanStarter(spans)(name, parent, attributes);
     },
     innerCallsOf(admission, era) {
       const spans = batch ? { batch } : providerRegistered() ? { source: global } : undefined;

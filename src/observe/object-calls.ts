@@ -7,13 +7,20 @@
  */
 
 import { SpanKind } from "@opentelemetry/api";
-import type { Admission } from "../core/admission.ts";
+import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ObservedCall } from "../http/observer.ts";
 import type { SpanBatch } from "./otlp-batch.ts";
 import { carrierOf, endInner, innerRecord, writeUsage } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { callerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
+
+/** Starts a span of an object's own work under a hop's trace context (the shape src/workers/object-spans.ts registers). */
+export type StartObjectSpan = (
+  name: string,
+  parent: TraceCarrier,
+  attributes: Record<string, string | number | boolean>,
+) => { end(attributes?: Record<string, string | number | boolean>): void } | undefined;
 
 /** Where the spans of an object's inner calls go: a registered tracer, or edge-mcp's OTLP batch. */
 export type CallSpans = { readonly source: SpanSource } | { readonly batch: SpanBatch } | undefined;
@@ -57,6 +64,24 @@ export function objectInnerCalls(spans: CallSpans, usage: readonly UsageSink[], 
           };
           return writeUsage(usage, [innerRecord(request, { tool, started, ended, failure, toolError })]);
         });
+      },
+    };
+  };
+}
+
+/**
+ * Starts the span of an object's own work (the notification hub's fan-out) under the hop that
+ * reached it. Internal, not a server span: a trace keeps one server span per request.
+ */
+export function objectSpanStarter(spans: NonNullable<CallSpans>): StartObjectSpan {
+  return (name, parent, attributes) => {
+    const recorder = "batch" in spans ? new RecordingTracer() : undefined;
+    const span = (recorder ?? (spans as { source: SpanSource }).source).start(name, { kind: SpanKind.INTERNAL, attributes: { ...attributes } }, undefined, parent);
+    return {
+      end(more) {
+        if (more) span.setAttributes(more);
+        span.end();
+        if (recorder && "batch" in spans) void spans.batch.add(recorder.spans);
       },
     };
   };
