@@ -29,9 +29,10 @@ export function carrierOf(span: Span, client: TraceCarrier | undefined): TraceCa
   };
 }
 
+const warn = (error: unknown): void => console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
+
 /** Writes records to every sink; what a sink still does is returned to wait for. A failure is logged, never thrown. */
 export function writeUsage(sinks: readonly UsageSink[], records: readonly UsageRecord[]): Promise<void> | undefined {
-  const warn = (error: unknown) => console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
   let pending: Promise<void>[] | undefined;
   for (const sink of sinks) {
     try {
@@ -66,6 +67,8 @@ export class Observation implements RequestObservation {
   /** Hops still running (session, task, hub): an OTLP export waits for their spans. */
   #hops: Promise<void>[] | undefined;
   #exchange: ObservedExchange | undefined;
+  /** Whether this request writes usage records (decided when it ends). */
+  #isMetered = false;
   /** The handler has settled (known without waiting), with this failure. */
   #settled = false;
   #failure: ProtocolError | undefined;
@@ -166,6 +169,7 @@ export class Observation implements RequestObservation {
     const root = this.#root ?? this.#startRoot(answered, "refused", error);
     const exchange = this.#exchange;
     const metered = this.#metered();
+    this.#isMetered = metered;
     const callerKey = metered || root?.isRecording() ? this.#admission?.caller : undefined;
     const caller = callerKey === undefined ? undefined : knownCallerId(callerKey);
     const sessionKey = root?.isRecording() ? this.#sessionKey() : undefined;
@@ -266,7 +270,7 @@ export class Observation implements RequestObservation {
       }
     }
     const admission = this.#admission;
-    if (!this.#metered() || caller === undefined || admission === undefined) return exported;
+    if (!this.#isMetered || caller === undefined || admission === undefined) return exported;
     const record: UsageRecord = {
       tenant: admission.tenant,
       caller,

@@ -45,6 +45,8 @@ function randomHex(bytes: number): string {
   return hex;
 }
 
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+
 function millis(time: TimeInput | undefined): number {
   if (time === undefined) return Date.now();
   if (typeof time === "number") return time;
@@ -52,42 +54,41 @@ function millis(time: TimeInput | undefined): number {
   return time[0] * 1000 + time[1] / 1e6;
 }
 
-class RecordedSpan implements Span {
-  readonly #context: SpanContext;
+/** A span being recorded, and once ended the finished span itself (no copy). */
+class RecordedSpan implements Span, FinishedSpan {
   readonly #sink: FinishedSpan[];
-  readonly #parentSpanId: string | undefined;
-  readonly #kind: SpanKind;
-  readonly #startMs: number;
-  readonly #attributes: Attributes;
-  #name: string;
-  #status: SpanStatus = { code: SpanStatusCode.UNSET };
+  name: string;
+  readonly kind: SpanKind;
+  readonly context: SpanContext;
+  readonly parentSpanId: string | undefined;
+  readonly startMs: number;
+  endMs = 0;
+  readonly attributes: Attributes;
+  status: SpanStatus = UNSET;
   #ended = false;
 
   /** `attributes` become the span's own (not copied). */
   constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined, attributes: Attributes) {
     this.#sink = sink;
-    this.#name = name;
-    this.#kind = options.kind ?? 0;
-    this.#startMs = millis(options.startTime);
-    this.#attributes = attributes;
-    this.#parentSpanId = parent?.spanId;
-    this.#context = {
-      traceId: parent?.traceId ?? randomHex(16),
-      spanId: randomHex(8),
-      traceFlags: 1,
-      ...(parent?.traceState ? { traceState: parent.traceState } : {}),
-    };
+    this.name = name;
+    this.kind = options.kind ?? 0;
+    this.startMs = millis(options.startTime);
+    this.attributes = attributes;
+    this.parentSpanId = parent?.spanId;
+    this.context = parent?.traceState
+      ? { traceId: parent.traceId, spanId: randomHex(8), traceFlags: 1, traceState: parent.traceState }
+      : { traceId: parent?.traceId ?? randomHex(16), spanId: randomHex(8), traceFlags: 1 };
   }
 
   spanContext(): SpanContext {
-    return this.#context;
+    return this.context;
   }
   setAttribute(key: string, value: AttributeValue): this {
-    this.#attributes[key] = value;
+    this.attributes[key] = value;
     return this;
   }
   setAttributes(attributes: Attributes): this {
-    Object.assign(this.#attributes, attributes);
+    Object.assign(this.attributes, attributes);
     return this;
   }
   addEvent(): this {
@@ -100,26 +101,18 @@ class RecordedSpan implements Span {
     return this;
   }
   setStatus(status: SpanStatus): this {
-    this.#status = status;
+    this.status = status;
     return this;
   }
   updateName(name: string): this {
-    this.#name = name;
+    this.name = name;
     return this;
   }
   end(endTime?: TimeInput): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#sink.push({
-      name: this.#name,
-      kind: this.#kind,
-      context: this.#context,
-      parentSpanId: this.#parentSpanId,
-      startMs: this.#startMs,
-      endMs: millis(endTime),
-      attributes: this.#attributes,
-      status: this.#status,
-    });
+    this.endMs = millis(endTime);
+    this.#sink.push(this);
   }
   isRecording(): boolean {
     return !this.#ended;
