@@ -76,7 +76,12 @@ export function objectInnerCalls(spans: CallSpans, usage: readonly UsageSink[], 
 export function objectSpanStarter(spans: NonNullable<CallSpans>): StartObjectSpan {
   return (name, parent, attributes) => {
     const recorder = "batch" in spans ? new RecordingTracer() : undefined;
-    const span = (recorder ?? (spans as { source: SpanSource }).source).start(name, { kind: SpanKind.INTERNAL, attributes: { ...attributes } }, undefined, parent);
+    const span = (recorder ?? (spans as { source: SpanSource }).source).start(
+      name,
+      { kind: SpanKind.INTERNAL, attributes: { ...attributes } },
+      undefined,
+      parent,
+    );
     return {
       end(more) {
         if (more) span.setAttributes(more);

@@ -178,7 +178,7 @@ export class Observation implements RequestObservation {
     const known = (callerKey === undefined || caller !== undefined) && (sessionKey === undefined || sessionDigest !== undefined);
     if ((!exchange || this.#settled) && this.#hops === undefined && known) {
       const pending = this.#record(root, answered, status, exchange ? this.#failure : error, caller, sessionDigest);
-      if (pending) waitUntil ? waitUntil(pending) : void pending;
+      if (pending && waitUntil) waitUntil(pending);
       return;
     }
     const done = this.#finish(root, answered, status, error, callerKey, sessionKey);
@@ -222,7 +222,14 @@ export class Observation implements RequestObservation {
   }
 
   /** The slow path: waits for the handler, the hops and the digests, then records. */
-  async #finish(root: Span | undefined, answered: number, status: number, refusal: ProtocolError | undefined, callerKey?: string, sessionKey?: string): Promise<void> {
+  async #finish(
+    root: Span | undefined,
+    answered: number,
+    status: number,
+    refusal: ProtocolError | undefined,
+    callerKey?: string,
+    sessionKey?: string,
+  ): Promise<void> {
     const exchange = this.#exchange;
     const failure = exchange ? await exchange.settled : refusal;
     const ended = Math.max(answered, Date.now());

@@ -107,7 +107,9 @@ export function durableChangeRelay(
       const shards = await shardCount();
       // A hub being reset or redeployed refuses the call: each shard is retried with a fresh stub.
       await Promise.all(
-        Array.from({ length: shards }, (_, shard) => publishWithRetries(`${method} (hub ${hubName(tenant, shard)})`, () => hub(shard).publish(method, params, trace))),
+        Array.from({ length: shards }, (_, shard) =>
+          publishWithRetries(`${method} (hub ${hubName(tenant, shard)})`, () => hub(shard).publish(method, params, trace)),
+        ),
       );
     },
     subscribe(filter: SubscriptionFilter, sink: ChangeSink) {

@@ -99,7 +99,7 @@ export class McpNotificationHub extends DurableObject {
    * `trace`: the publishing request's hop, when traced (its fan-out is a span of that trace).
    */
   publish(method: string, params: JsonObject, trace?: TraceCarrier): void {
-    const span = startObjectSpan(this.env as object, "edge_mcp.hub.fanout", trace, { "edge_mcp.hop": "hub", "mcp.method.name": method });
+    const span = startObjectSpan(this.env, "edge_mcp.hub.fanout", trace, { "edge_mcp.hop": "hub", "mcp.method.name": method });
     const coalesced = this.#publish(method, params);
     span?.end({ "edge_mcp.hub.subscribers": this.#subscribers.size, "edge_mcp.hub.coalesced": coalesced, "edge_mcp.hub.seq": this.#seq });
   }

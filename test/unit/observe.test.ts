@@ -89,7 +89,11 @@ describe("OTLP JSON written by hand", () => {
   it("carries the parent, the client's trace state, strings that need escaping, arrays and unset attributes", () => {
     const tracer = new RecordingTracer();
     const parent = tracer.start("parent", {}, undefined, { traceparent: `00-${TRACE}-${SPAN}-01`, tracestate: "vendor=a,other=b" });
-    const child = tracer.start("child \"quoted\"\n", { kind: 2, startTime: 5, attributes: { list: ["a", "b"], nums: [1, 2.5], gone: undefined, "k\"ey": "v\u2028" } }, parent);
+    const child = tracer.start(
+      'child "quoted"\n',
+      { kind: 2, startTime: 5, attributes: { list: ["a", "b"], nums: [1, 2.5], gone: undefined, 'k"ey': "v\u2028" } },
+      parent,
+    );
     child.end(6);
     parent.end(7);
     const body = JSON.parse(otlpBody(tracer.spans, 'svc "x"')) as {

@@ -67,7 +67,11 @@ describe("code mode's inner calls", () => {
     const client = clientSpan();
     const reply = await resultOf(await execute("return await tools.remote_crunch({});", client.traceparent));
     expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
-    const spans = await spansOf(client.traceId, 5, (found) => named(found, "crunch in the service") !== undefined && named(found, "execute_tool remote_crunch") !== undefined);
+    const spans = await spansOf(
+      client.traceId,
+      5,
+      (found) => named(found, "crunch in the service") !== undefined && named(found, "execute_tool remote_crunch") !== undefined,
+    );
     const inner = named(spans, "execute_tool remote_crunch");
     expect(parentOf(inner)).toBe(named(spans, "execute_tool execute")?.spanContext().spanId);
     expect(parentOf(named(spans, "crunch in the service"))).toBe(inner?.spanContext().spanId);
@@ -78,7 +82,12 @@ describe("code mode's inner calls", () => {
   it("observes the inner calls of a 2025 session's program (run in the session object) like a stateless request's", async () => {
     const write = vi.spyOn(dataset, "writeDataPoint");
     const opened = await send("initech", {
-      body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
     });
     await opened.text();
     const sessionId = opened.headers.get("mcp-session-id") as string;
@@ -90,7 +99,10 @@ describe("code mode's inner calls", () => {
           jsonrpc: "2.0",
           id: 2,
           method: "tools/call",
-          params: { name: "execute", arguments: { code: `const a = await tools.add({ a: 1, b: 2 }); const r = await tools.remote_crunch({}); return [a, r];` } },
+          params: {
+            name: "execute",
+            arguments: { code: `const a = await tools.add({ a: 1, b: 2 }); const r = await tools.remote_crunch({}); return [a, r];` },
+          },
         },
         headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", traceparent: client.traceparent },
       }),
@@ -111,7 +123,9 @@ describe("code mode's inner calls", () => {
     // Usage: the session's execute (written by the Worker) and one record per inner call (written by the session object).
     const points = await vi.waitFor(
       () => {
-        const found = write.mock.calls.map((args) => args[0] as AnalyticsEngineDataPoint).filter((point) => point.indexes?.[0] === "initech" && point.blobs?.[2] === "tools/call");
+        const found = write.mock.calls
+          .map((args) => args[0] as AnalyticsEngineDataPoint)
+          .filter((point) => point.indexes?.[0] === "initech" && point.blobs?.[2] === "tools/call");
         if (found.length < 3) throw new Error(`${found.length} data points so far`);
         return found;
       },

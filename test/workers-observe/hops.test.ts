@@ -145,7 +145,11 @@ describe("hops into objects are child spans", () => {
     const client = clientSpan();
     const answer = await resultOf(await modernCall("touch", client.traceparent));
     expect(answer.result?.content[0]?.text, JSON.stringify(answer)).toBe("touched");
-    const spans = await spansOf(client.traceId, 5, (found) => named(found, "edge_mcp.hub.fanout") !== undefined && named(found, "edge_mcp.hub.publish") !== undefined);
+    const spans = await spansOf(
+      client.traceId,
+      5,
+      (found) => named(found, "edge_mcp.hub.fanout") !== undefined && named(found, "edge_mcp.hub.publish") !== undefined,
+    );
     const fanout = named(spans, "edge_mcp.hub.fanout");
     expect(parentOf(fanout)).toBe(named(spans, "edge_mcp.hub.publish")?.spanContext().spanId);
     expect(fanout?.kind).toBe(SpanKind.INTERNAL);
