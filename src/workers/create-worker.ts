@@ -5,7 +5,7 @@ import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
-import { checkOptions } from "../core/option-checks.ts";
+import { checkOptions, type OptionRules } from "../core/option-checks.ts";
 import type { Authorizer } from "../http/authorizer.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
@@ -18,7 +18,6 @@ import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
 import type { Observability } from "./observability.ts";
 import type { ToolServices } from "./tool-services.ts";
-import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
 
@@ -57,6 +56,8 @@ export interface WorkerOptions<E = McpEnv> extends Omit<
    */
   services?: ToolServices;
 }
+
+const SERVICES_RULE: OptionRules = { services: WORKER_OPTION_RULES["services"] ?? { kind: "any" } };
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
 
@@ -139,8 +140,8 @@ export function workerEndpoints<E extends object>(
 }
 
 /**
- * The server of each env: the one compiled at load, or with `services`, that server's options plus
- * the services' tools (a changed catalogue is announced through the notification hub when bound).
+ * The server of each env: the one compiled at load, or with `services`, what the services make of
+ * that server's options (the opt-in brings that code).
  */
 function workerServers<E extends object>(
   server: McpServer | ServerOptions,
@@ -149,20 +150,10 @@ function workerServers<E extends object>(
   const mcp = compiled(server);
   const services = options.services;
   if (!services) return () => mcp;
-  if (typeof services !== "object" || services.kind !== "edge-mcp/tool-services") {
-    throw new DefinitionError('createWorker option services must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers');
-  }
-  if ("handle" in server) {
-    throw new DefinitionError("createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server");
-  }
-  const tenant = options.tenant ?? "default";
-  return (env, waitUntil = () => {}) =>
-    services.server(server, env, (previous) => {
-      const relay = env.MCP_NOTIFICATIONS
-        ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, options.notificationShards) })
-        : undefined;
-      (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
-    });
+  // Options of createWorker are checked when it is called; those of a Durable Object class made
+  // without a Worker are checked here.
+  checkOptions({ services }, SERVICES_RULE, "createWorker");
+  return services.serversOf(server, options);
 }
 
 /** A cache by env, then by server (rebuilt when a tool service's catalogue changes). */
