@@ -5,12 +5,12 @@ import { createEndpointApp, type McpApp } from "../http/app.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions, type ResponseMode } from "../http/endpoint.ts";
 import type { TaskSettings } from "../http/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
-import { checkOptions, type OptionRules } from "../core/option-checks.ts";
+import { checkOptions } from "../core/option-checks.ts";
 import type { Authorizer } from "../http/authorizer.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
-import { WORKER_OPTION_RULES } from "./worker-option-rules.ts";
+import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
@@ -56,8 +56,6 @@ export interface WorkerOptions<E = McpEnv> extends Omit<
    */
   services?: ToolServices;
 }
-
-const SERVICES_RULE: OptionRules = { services: WORKER_OPTION_RULES["services"] ?? { kind: "any" } };
 
 const RESPONSE_MODES: ReadonlySet<string> = new Set(["auto", "json", "sse"]);
 
@@ -152,7 +150,7 @@ function workerServers<E extends object>(
   if (!services) return () => mcp;
   // Options of createWorker are checked when it is called; those of a Durable Object class made
   // without a Worker are checked here.
-  checkOptions({ services }, SERVICES_RULE, "createWorker");
+  checkOptions({ services }, { services: SERVICES_RULE }, "createWorker");
   return services.serversOf(server, options);
 }
 
