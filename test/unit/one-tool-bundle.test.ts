@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 
 /** The Worker of `npm run bench:bundle` (test/bench/one-tool), bundled unminified so names can be read. */
-async function oneToolBundle(): Promise<string> {
+async function bundleOneTool(): Promise<string> {
   const result = await build({
     entryPoints: [join(ROOT, "test/bench/one-tool/index.ts")],
     bundle: true,
@@ -24,6 +24,9 @@ async function oneToolBundle(): Promise<string> {
   });
   return result.outputFiles[0]?.text ?? "";
 }
+
+let bundled: Promise<string> | undefined;
+const oneToolBundle = (): Promise<string> => (bundled ??= bundleOneTool());
 
 /** Top-level declarations of a bundle that nothing else in it names (kept for side effects esbuild cannot rule out). */
 function unreferenced(code: string): string[] {
@@ -42,6 +45,12 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).toContain("createWorker");
     expect(unreferenced(code)).toEqual([]);
     expect(code).not.toContain("tenantCodeMode()");
+  }, 60_000);
+
+  it("leaves what only an opt-in reads to that opt-in: what tool search reads of a tool comes with toolSearch()", async () => {
+    const code = await oneToolBundle();
+    expect(code).not.toContain("anthropic/searchHint");
+    expect(code).not.toContain("function searchDocument");
   }, 60_000);
 
   it("finds such a value when there is one", () => {
