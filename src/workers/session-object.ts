@@ -20,7 +20,7 @@ import { SessionEngine } from "../session/session-engine.ts";
 import type { SessionStorage } from "../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv, McpWorker } from "./env.ts";
-import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
+import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, openingOf } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
 
@@ -111,7 +111,10 @@ export function createSessionObject(
       const sessionId = request.headers.get(SESSION_HEADER);
       const admission = decodeAdmission(request.headers.get(ADMISSION_HEADER));
       if (sessionId === null || admission === undefined) return Promise.resolve(errorResponse(new Error("session request without its routing headers")));
-      return this.#engine.handle(request, { sessionId, admission, create: request.headers.get(CREATE_HEADER) === "1" });
+      const create = request.headers.get(CREATE_HEADER);
+      const opening = openingOf(create);
+      if (create !== null && opening === undefined) return Promise.resolve(errorResponse(new Error("session request with a malformed opening header")));
+      return this.#engine.handle(request, { sessionId, admission, opening });
     }
 
     override alarm(): Promise<void> {

@@ -4,6 +4,7 @@ import { DEFAULT_QUOTAS, decodeAdmission, encodeAdmission } from "../../src/core
 import { constantTimeEqual, fromBase64Url, fromHex, randomToken, sha256Hex, toBase64, toBase64Url, toHex } from "../../src/core/bytes.ts";
 import { callerKey } from "../../src/core/principal.ts";
 import { createMemoryQuotaCounter, leaseFor } from "../../src/server/state/quotas.ts";
+import { openingOf } from "../../src/workers/session-gateway.ts";
 import { admission, principal } from "../admission.ts";
 
 describe("callerKey", () => {
@@ -37,6 +38,18 @@ describe("encodeAdmission and decodeAdmission", () => {
       expect(decodeAdmission(text)).toBeUndefined();
     },
   );
+});
+
+describe("openingOf (the Worker's note on a session's opening initialize)", () => {
+  const digest = "ab".repeat(32);
+  it("reads the id digest and the lease end, or no lease end", () => {
+    expect(openingOf(`${digest} 1700000000000`)).toEqual({ idHash: digest, leaseExpiresAt: 1_700_000_000_000 });
+    expect(openingOf(`${digest} `)).toEqual({ idHash: digest, leaseExpiresAt: undefined });
+  });
+
+  it.each([null, "", "1", digest, `${digest.toUpperCase()} 1`, `${digest}x 1`, `${digest} 1.5`, `${digest} soon`, `${digest} 1 2`])("refuses %j", (header) => {
+    expect(openingOf(header)).toBeUndefined();
+  });
 });
 
 describe("byte helpers", () => {
