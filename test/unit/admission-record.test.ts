@@ -1,5 +1,5 @@
 // The Admission record's pieces: unambiguous caller keys, the forwarded encoding, byte helpers, quota counting.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_QUOTAS, decodeAdmission, encodeAdmission } from "../../src/core/admission.ts";
 import { constantTimeEqual, fromBase64Url, fromHex, randomToken, sha256Hex, toBase64, toBase64Url, toHex } from "../../src/core/bytes.ts";
 import { callerKey } from "../../src/core/principal.ts";
@@ -76,6 +76,20 @@ describe("byte helpers", () => {
     expect(constantTimeEqual("abc", "abd")).toBe(false);
     expect(constantTimeEqual("abc", "abcd")).toBe(false);
     expect(constantTimeEqual(Uint8Array.from([1, 2]), Uint8Array.from([1, 2]))).toBe(true);
+    // Strings compare as they are (no encoding), including characters beyond ASCII and prefixes.
+    expect(constantTimeEqual("zoë 🦊", "zoë 🦊")).toBe(true);
+    expect(constantTimeEqual("zoë 🦊", "zoe 🦊")).toBe(false);
+    expect(constantTimeEqual("", "")).toBe(true);
+    expect(constantTimeEqual("", "a")).toBe(false);
+    expect(constantTimeEqual("a\u0000", "a")).toBe(false);
+    expect(constantTimeEqual("abc", new TextEncoder().encode("abc"))).toBe(true);
+  });
+
+  it("compares two strings without encoding them", () => {
+    const encode = vi.spyOn(TextEncoder.prototype, "encode");
+    expect(constantTimeEqual("object-id.secret", "object-id.secret")).toBe(true);
+    expect(encode).not.toHaveBeenCalled();
+    encode.mockRestore();
   });
 });
 
