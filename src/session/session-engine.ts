@@ -43,6 +43,8 @@ export interface SessionCall {
 }
 
 const TOUCH_EVERY_MS = 60_000;
+/** The methods whose success changes what the session keeps (see #remember). */
+const REMEMBERED: ReadonlySet<string> = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 const INFO_RANK = 1;
 
 function sessionGone(): ProtocolError {
@@ -92,10 +94,13 @@ export class SessionEngine {
   /** Answers one HTTP request of this session. */
   async handle(request: Request, call: SessionCall): Promise<Response> {
     try {
-      const record = await this.#load();
+      // Loaded and checked once per object instance: later requests take no turn for either.
+      const record = this.#loaded ? this.#record : await this.#load();
       const endpoint = await this.#options.endpointFor(call.admission.tenant);
       if (call.opening) return await this.#initialize(request, call, call.opening, endpoint);
-      if (!record || record.caller !== call.admission.caller || !(await this.#isSessionId(record, call.sessionId))) throw sessionGone();
+      if (!record || record.caller !== call.admission.caller) throw sessionGone();
+      if (this.#checkedId !== undefined ? !constantTimeEqual(this.#checkedId, call.sessionId) : !(await this.#isSessionId(record, call.sessionId)))
+        throw sessionGone();
       if (this.#now() - record.lastSeen > TOUCH_EVERY_MS) {
         const now = this.#now();
         await this.#save({ ...record, lastSeen: now });
@@ -110,9 +115,8 @@ export class SessionEngine {
     }
   }
 
-  /** Whether `sessionId` is this session's: its digest is the record's (checked once per object instance). */
+  /** Whether `sessionId` is this session's: its digest is the record's (then later requests compare with the id it checked). */
   async #isSessionId(record: SessionRecord, sessionId: string): Promise<boolean> {
-    if (this.#checkedId !== undefined) return constantTimeEqual(this.#checkedId, sessionId);
     if (!constantTimeEqual(record.idHash, await sha256Hex(sessionId))) return false;
     this.#checkedId = sessionId;
     return true;
@@ -285,7 +289,7 @@ export class SessionEngine {
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
       const result = await endpoint.server.handle(message, ctx);
-      await this.#remember(message, record, endpoint);
+      if (REMEMBERED.has(message.method)) await this.#remember(message, record, endpoint);
       return result;
     });
     void exchange.finished.then(() => {
