@@ -1,20 +1,22 @@
 /** Code mode's sandbox on Workers: each program runs in a fresh Dynamic Worker (Worker Loader) with no network and no bindings. */
 
 import { RpcTarget, env as workerEnv } from "cloudflare:workers";
+import { ALLOCATION_BUDGET_FILE, ALLOCATION_BUDGET_MODULE } from "../server/code-mode/allocation-budget.ts";
 import type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "../server/code-mode/sandbox.ts";
 
 /**
- * The Dynamic Worker's entry: it captures `console`, gives the program a `tools` object whose
+ * The Dynamic Worker's entry: it puts the allocation budget in place, captures `console`, gives the program a `tools` object whose
  * methods call the parent through the RPC stub it is handed, and reports how the program ended.
  * It is the only module besides the program; the program cannot reach `env` (it is empty) or the
  * network (`globalOutbound: null` refuses `fetch` and `connect`).
  */
-const HARNESS = `import { WorkerEntrypoint } from "cloudflare:workers";
+const HARNESS = `import { WorkerEntrypoint } from "cloudflare:workers"; import { installAllocationBudget } from "./${ALLOCATION_BUDGET_FILE}";
 class ToolError extends Error {
   constructor(message, code) { super(message); this.name = "ToolError"; if (code !== undefined) this.code = code; }
 }
 export default class Harness extends WorkerEntrypoint {
-  async run(bridge, maxConsoleBytes) {
+  async run(bridge, maxConsoleBytes, maxAllocationBytes) {
+    installAllocationBudget(maxAllocationBytes);
     let size = 0;
     let consoleCut = false;
     const lines = [];
@@ -33,7 +35,8 @@ export default class Harness extends WorkerEntrypoint {
     };
     const tools = new Proxy({}, { get: (_, name) => (typeof name === "string" && name !== "then" ? call(name) : undefined) });
     globalThis.tools = tools;
-    const ended = () => ({ console: lines.join("\\n"), consoleCut });
+    // Once the program is over its allocation budget every wrapped built-in throws (join too): the report uses none.
+    const ended = () => { let text = ""; for (let i = 0; i < lines.length; i++) text += (i === 0 ? "" : "\\n") + lines[i]; return { console: text, consoleCut }; };
     try {
       const program = (await import("./program.js")).default;
       if (typeof program !== "function") throw new TypeError("the module has no default export function");
@@ -67,7 +70,7 @@ export interface WorkerLoaderRunnerOptions {
 }
 
 interface HarnessEntrypoint {
-  run(bridge: ToolBridge, maxConsoleBytes: number): Promise<SandboxOutcome>;
+  run(bridge: ToolBridge, maxConsoleBytes: number, maxAllocationBytes: number): Promise<SandboxOutcome>;
 }
 
 /**
@@ -88,13 +91,13 @@ export function workerLoaderRunner(loader: WorkerLoader | string = "LOADER", opt
       const worker = binding.load({
         compatibilityDate,
         mainModule: "harness.js",
-        modules: { "harness.js": HARNESS, "program.js": run.program },
+        modules: { "harness.js": HARNESS, "program.js": run.program, [ALLOCATION_BUDGET_FILE]: ALLOCATION_BUDGET_MODULE },
         globalOutbound: null,
         env: {},
         limits: { cpuMs: run.cpuMs },
       });
       const entry = worker.getEntrypoint() as unknown as HarnessEntrypoint;
-      return await entry.run(new ToolBridge((name, args) => run.callTool(name, args)), run.maxConsoleBytes);
+      return await entry.run(new ToolBridge((name, args) => run.callTool(name, args)), run.maxConsoleBytes, run.maxAllocationBytes);
     },
   };
 }
