@@ -52,6 +52,9 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
     ["TextEncoder.encode kept each turn", 'const s = "é".repeat(1e5);\nconst kept = [];\nwhile (true) kept.push(new TextEncoder().encode(s));', 3],
     ["a Blob of one big string a thousand times", 'const big = "b".repeat(1e5);\nreturn new Blob(new Array(1e3).fill(big)).size;', 2],
     ["Object.keys of a big typed array", "return Object.keys(new Uint8Array(4e6)).length;", 1],
+    ["a WebAssembly memory of 1 GiB (no module needed)", "return new WebAssembly.Memory({ initial: 16384 }).buffer.byteLength;", 1],
+    ["a WebAssembly memory grown page by page", "const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536 });\nfor (;;) memory.grow(16);", 2],
+    ["Promise.all over a hundred thousand values", "const values = new Array(1e5).fill(0);\nreturn (await Promise.all(values)).length;", 2],
     [
       "a program that catches the limit and allocates on",
       'let caught = 0;\nfor (;;) { try { new Array(1e6).fill(0); } catch { caught++; } if (caught > 3) return "x".repeat(10); }',

@@ -1,4 +1,4 @@
-/** The allocation budget's wrappers of strings, regular expressions, JSON, encoders, `structuredClone`, `Blob` and `Object.keys` (sandbox JavaScript). */
+/** The allocation budget's wrappers of strings, regular expressions, JSON, encoders, `structuredClone`, `Blob`, `Object.keys`, promises and WebAssembly memories (sandbox JavaScript). */
 
 /**
  * Continues the body of `installAllocationBudget` (allocation-budget.ts): it uses that module's
@@ -231,4 +231,27 @@ export const TEXT_WRAPPERS = `
     charge(n * 24);
     return apply(original, OriginalObject, arguments);
   } }).assign);
+  // Promise combinators make a promise and two functions per element of an array (its iterator charges 8 bytes only).
+  for (const key of ["all", "allSettled", "any", "race"]) {
+    if (typeof Promise[key] !== "function") continue;
+    replace(Promise, key, (original) => ({ m(values) { charge((isArray(values) && !isProxy(values) ? values.length : 0) * 160); return apply(original, this, arguments); } }).m);
+  }
+  // WebAssembly memories and tables (no module needed to make one): 64 KiB a page, 8 bytes an element, charged on creation and growth.
+  if (typeof WebAssembly === "object" && WebAssembly !== null) {
+    for (const [name, unit] of [["Memory", 65536], ["Table", 8]]) {
+      constructorOf(WebAssembly, name, (args) => {
+        const d = args[0], copy = {};
+        if (!isObject(d)) return { bytes: 0, args };
+        for (const key of ["element", "initial", "minimum", "maximum", "shared", "index", "address"]) { const v = d[key]; if (v !== undefined) put(copy, key, v); }
+        const copied = [copy];
+        for (let i = 1; i < args.length; i++) put(copied, i, args[i]);
+        return { bytes: toLength(copy.initial ?? copy.minimum) * unit, args: copied };
+      });
+      replace(WebAssembly[name].prototype, "grow", (original) => ({ grow(delta) {
+        const n = +delta;
+        charge(toLength(n) * unit);
+        return apply(original, this, arguments.length > 1 ? [n, arguments[1]] : [n]);
+      } }).grow);
+    }
+  }
 `;
