@@ -26,6 +26,7 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
 
   for (const [name, code, line] of [
     ["a loop that keeps a million-element array each turn", "const kept = [];\nwhile (true) kept.push(new Array(1e6).fill(0));", 2],
+    ["a big array made and dropped each turn (the budget is cumulative)", "for (;;) {\n  new Array(1e5).fill(0);\n}", 2],
     ["new Array(1e9).fill(0)", "const n = 1e9;\nreturn new Array(n).fill(0).length;", 2],
     ['"x".repeat(2 ** 28)', 'return "x".repeat(2 ** 28).length;', 1],
     ["Array.from({ length: 1e9 })", "return Array.from({ length: 1e9 }).length;", 1],
