@@ -19,6 +19,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers: WranglerDev[] = [];
   const teardown = async (): Promise<void> => {
+    reportCrashes(servers);
     const results = await Promise.allSettled(servers.map((server) => server.stop()));
     const failures = results.filter((result) => result.status === "rejected");
     if (failures.length > 0)
@@ -43,4 +44,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("baseUrlMultiTenant", multiTenant.baseUrl);
   project.provide("baseUrlLargeCatalog", largeCatalog.baseUrl);
   return teardown;
+}
+
+/**
+ * Prints the output of every server whose workerd crashed and was restarted by miniflare: a request in flight then
+ * gets wrangler's 503 "Your worker restarted mid-request" in whichever test sent it, far from the cause.
+ */
+function reportCrashes(servers: WranglerDev[]): void {
+  for (const server of servers) {
+    const output = server.output();
+    if (output.includes("crashed unexpectedly")) console.error(`workerd of wrangler dev (${server.name}) crashed during the e2e run:\n${output}`);
+  }
 }
