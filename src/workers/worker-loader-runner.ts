@@ -16,16 +16,17 @@ class ToolError extends Error {
 }
 export default class Harness extends WorkerEntrypoint {
   async run(bridge, maxConsoleBytes, maxAllocationBytes) {
-    installAllocationBudget(maxAllocationBytes);
     let size = 0;
     let consoleCut = false;
     const lines = [];
+    // Console lines are built without the wrapped built-ins, so a program past its allocation budget can still log text.
     const show = (value) => { if (typeof value === "string") return value; try { return JSON.stringify(value); } catch { return String(value); } };
     const write = (level) => (...args) => {
-      const line = (level === "log" ? "" : level + ": ") + args.map(show).join(" ");
+      let line = level === "log" ? "" : level + ": ";
+      for (let i = 0; i < args.length; i++) line += (i === 0 ? "" : " ") + show(args[i]);
       if (consoleCut || size + line.length + 1 > maxConsoleBytes) { consoleCut = true; return; }
       size += line.length + 1;
-      lines.push(line);
+      lines[lines.length] = line;
     };
     for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = write(level);
     const call = (name) => async (args) => {
@@ -35,12 +36,14 @@ export default class Harness extends WorkerEntrypoint {
     };
     const tools = new Proxy({}, { get: (_, name) => (typeof name === "string" && name !== "then" ? call(name) : undefined) });
     globalThis.tools = tools;
-    // Once the program is over its allocation budget every wrapped built-in throws (join too): the report uses none.
     const ended = () => { let text = ""; for (let i = 0; i < lines.length; i++) text += (i === 0 ? "" : "\\n") + lines[i]; return { console: text, consoleCut }; };
+    const budget = installAllocationBudget(maxAllocationBytes);
     try {
       const program = (await import("./program.js")).default;
       if (typeof program !== "function") throw new TypeError("the module has no default export function");
       const value = await program(tools);
+      // The result is written under a budget of its own: a program that caught the limit still gives its answer.
+      budget.renew();
       return { ok: true, json: value === undefined ? undefined : JSON.stringify(value), ...ended() };
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));

@@ -75,6 +75,12 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
     expect(firstText(reply)).toBe(`The program failed at line 2: ${overBudget(33_554_432)}`);
   });
 
+  it("a program that catches the limit can still log text and give a small answer", async () => {
+    const reply = await execute('try {\n  new Array(1e9).fill(0);\n} catch (e) {\n  console.log(e.name, "caught");\n}\nreturn { answer: "fallback" };');
+    expect(reply.result?.isError).toBeUndefined();
+    expect(reply.result?.content.map((part) => part.text)).toEqual(['{"answer":"fallback"}', "console:\nLimitError caught"]);
+  });
+
   it("a result too big to serialize ends with the limit, not a crash", async () => {
     const reply = await execute('const big = "r".repeat(1e5);\nreturn new Array(1e3).fill(big);');
     expect(firstText(reply)).toBe(`The program failed: ${OVER_SECURE}`);

@@ -262,7 +262,9 @@ const BUFFER_WRAPPERS = `
 /**
  * The source of the sandbox module `allocation-budget.js`. Its one export,
  * `installAllocationBudget(maxBytes)`, runs once before the program is imported; past `maxBytes`
- * (cumulative, estimated) every wrapped call throws a `LimitError`, as the loop guard does.
+ * (cumulative, estimated) every wrapped call throws a `LimitError`, as the loop guard does. It
+ * returns `{ renew() }`, which the harness calls once when the program has returned, so its result
+ * is written under a fresh budget.
  */
 export const ALLOCATION_BUDGET_MODULE = `${CORE}${ARRAY_WRAPPERS}${BUFFER_WRAPPERS}${TEXT_WRAPPERS}
   // Proxy: every proxy the program makes is recorded, so pin() never takes one for a genuine array.
@@ -277,5 +279,8 @@ export const ALLOCATION_BUDGET_MODULE = `${CORE}${ARRAY_WRAPPERS}${BUFFER_WRAPPE
   fix(RecordedProxy, "revocable", ({ revocable(target, handler) { const r = apply(revocable, OriginalProxy, [target, handler]); apply(weakAdd, proxies, [r.proxy]); return r; } }).revocable);
   fix(globalThis, "Proxy", RecordedProxy);
   active = true;
+  // For the harness alone (the program cannot install again to get it): a fresh budget, once, to write the program's result.
+  let renewed = false;
+  return { renew() { if (!renewed) { renewed = true; used = 0; over = false; } } };
 }
 `;
