@@ -56,6 +56,18 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
     ["a WebAssembly memory of 1 GiB (no module needed)", "return new WebAssembly.Memory({ initial: 16384 }).buffer.byteLength;", 1],
     ["a WebAssembly memory grown page by page", "const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536 });\nfor (;;) memory.grow(16);", 2],
     ["Promise.all over a hundred thousand values", "const values = new Array(1e5).fill(0);\nreturn (await Promise.all(values)).length;", 2],
+    ["a subclass of Array (its constructor's line)", "class Big extends Array {}\nreturn new Big(1e9).length;", 1],
+    ["Reflect.construct(Array, [1e9])", "return Reflect.construct(Array, [1e9]).length;", 1],
+    [
+      "Array.from on a constructor that is not an array",
+      "const Plain = function () { return {}; };\nreturn Array.from.call(Plain, { length: 1e9 }).length;",
+      2,
+    ],
+    [
+      "a copy with the array's constructor (its species) replaced",
+      "const big = new Array(3e5).fill(0);\nbig.constructor = undefined;\nconst kept = [];\nfor (;;) kept.push(big.slice());",
+      4,
+    ],
     [
       "a program that catches the limit and allocates on",
       'let caught = 0;\nfor (;;) { try { new Array(1e6).fill(0); } catch { caught++; } if (caught > 3) return "x".repeat(10); }',
