@@ -182,6 +182,17 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => path.startsWith("server/apps/apps-feature") || path === "modules/service-apps.ts")).toEqual([]);
   });
 
+  it("keeps what a one-tool Worker does not declare out of createServer and createWorker: the other features, the engines, auth, tenancy", () => {
+    const core = [...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path));
+    // Skills, resources, prompts and completions come in through their define* declarations; the
+    // session and task engines through createSessionObject and createTaskObject; auth through
+    // createAuthorizer (of auth, only the metadata path's name is on the core path).
+    const optional =
+      /^(server\/(skills|resources|prompts|completions|search|apps|code-mode)\/|session\/|tasks\/|tenancy\/|modules\/|observe\/|auth\/(?!protected-resource\.ts$))/;
+    expect(core.filter((path) => optional.test(path))).toEqual([]);
+    expect(core.filter((path) => imports(join(SRC, path)).includes("jose"))).toEqual([]);
+  });
+
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
     const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
