@@ -145,7 +145,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
   });
 
-  it("keeps code mode out of createServer, createWorker and createMultiTenantWorker: codeMode() brings in exactly its folder, the runner only itself", () => {
+  it("keeps code mode out of createServer, createWorker and createMultiTenantWorker: codeMode() brings in exactly its folder, the runner itself and the sandbox's allocation budget", () => {
     const entries = ["server/server.ts", "workers/create-worker.ts", "workers/create-multi-tenant-worker.ts"];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
     // The tenants document's "codeMode" field (its limits) is read by every multi-tenant Worker, so its parser is there.
@@ -160,7 +160,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const parserUsers = files(SRC).filter((path) => imports(path).includes("acorn"));
     expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
-    expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
+    expect(runner.sort()).toEqual(["server/code-mode/allocation-budget-text.ts", "server/code-mode/allocation-budget.ts", "workers/worker-loader-runner.ts"]);
   });
 
   it("keeps MCP Apps out of createServer and createWorker: apps() brings in its folder and the resources feature it requires", () => {
