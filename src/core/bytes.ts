@@ -64,6 +64,14 @@ export function randomToken(bytes = 24): string {
  * the length, never on where they first differ. Compare digests, not secrets of varying length.
  */
 export function constantTimeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  if (typeof a === "string" && typeof b === "string") {
+    // Two strings are equal exactly when their UTF-16 code units are: compared without encoding
+    // either (a session id is compared on every request of its session).
+    let diff = a.length ^ b.length;
+    const length = Math.max(a.length, b.length);
+    for (let i = 0; i < length; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+    return diff === 0;
+  }
   const x = typeof a === "string" ? encoder.encode(a) : a;
   const y = typeof b === "string" ? encoder.encode(b) : b;
   let diff = x.length ^ y.length;

@@ -15,6 +15,7 @@ import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import { leaseFor } from "../server/state/quotas.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { SessionOpening } from "./session-gateway.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
 import { rateLimited } from "./rate-limiter.ts";
@@ -25,11 +26,15 @@ import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
 
 export { newTrace, type AdmissionTrace, type AdmittedPost } from "./admitted.ts";
 
-/** How long a session's quota place lasts without use; the session renews it while in use. */
-export const SESSION_LEASE_MS = 30 * 60_000;
+/**
+ * How long the quota place admission takes for a new session lasts: a session's default idle time
+ * (30 minutes) and a minute more, so that a session object with the default idle time need not
+ * renew the place it was just given; the session renews it while in use.
+ */
+export const SESSION_LEASE_MS = 31 * 60_000;
 
 /** The quota lease id of a session: the digest of its id (the id itself is a credential). */
-export function sessionLeaseId(sessionId: string): Promise<string> {
+function sessionLeaseId(sessionId: string): Promise<string> {
   return sha256Hex(sessionId);
 }
 
@@ -119,7 +124,7 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   const admission = await authenticate(request, endpoint, trace);
 
   const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
-  if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined };
+  if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
   const id = message.kind === "request" ? message.id : undefined;
   trace.requestId = id;
   trace.method = message.method;
@@ -134,7 +139,7 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   if (endpoint.revisions && !endpoint.revisions.has(info.protocolVersion) && !initialize) {
     throw unsupportedVersion(info.protocolVersion, id, [...endpoint.revisions]);
   }
-  if (message.kind === "notification") return { admission, text, message, info, tool: undefined, newSession: undefined };
+  if (message.kind === "notification") return { admission, text, message, info, tool: undefined, newSession: undefined, opening: undefined };
 
   // An anonymous caller of a protected tenant (one with public tools) may only discover and call public tools.
   if (endpoint.authorizer && !admission.principal && !ANONYMOUS_METHODS.has(message.method)) throw endpoint.authorizer.unauthorized(request);
@@ -152,9 +157,8 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   } else {
     await checkRateLimits(endpoint, admission, undefined, message.id);
   }
-  let newSession: string | undefined;
-  if (initialize && endpoint.sessions && info.era === "legacy") newSession = await takeSessionPlace(endpoint, admission, message.id);
-  return { admission, text, message, info, tool, newSession };
+  const opened = initialize && endpoint.sessions && info.era === "legacy" ? await takeSessionPlace(endpoint, admission, message.id) : undefined;
+  return { admission, text, message, info, tool, newSession: opened?.id, opening: opened?.opening };
 }
 
 /**
@@ -203,12 +207,14 @@ async function checkRateLimits(
 }
 
 /** Mints a session id and takes its place in the quota; 429 when the caller or tenant has too many. */
-async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: RequestId): Promise<string> {
+async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: RequestId): Promise<{ id: string; opening: SessionOpening }> {
   const sessionId = (endpoint.sessions as NonNullable<Endpoint["sessions"]>).mint();
-  if (!endpoint.quotaCounter) return sessionId;
+  const idHash = await sessionLeaseId(sessionId);
+  if (!endpoint.quotaCounter) return { id: sessionId, opening: { idHash, leaseExpiresAt: undefined } };
   const limit = admission.quotas.sessions;
-  const lease = leaseFor(admission, "sessions", await sessionLeaseId(sessionId), Date.now() + SESSION_LEASE_MS);
-  if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return sessionId;
+  const leaseExpiresAt = Date.now() + SESSION_LEASE_MS;
+  const lease = leaseFor(admission, "sessions", idHash, leaseExpiresAt);
+  if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return { id: sessionId, opening: { idHash, leaseExpiresAt } };
   throw new ProtocolError(
     ErrorCode.RateLimited,
     `Too many open sessions: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +

@@ -5,6 +5,7 @@ import type { RequestInfo } from "../core/era.ts";
 import type { InboundMessage, RequestId } from "../core/jsonrpc.ts";
 import type { Principal } from "../core/principal.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
+import type { SessionOpening } from "./session-gateway.ts";
 
 /** What admission learnt about a request so far: the access log line, and the id errors echo. */
 export interface AdmissionTrace {
@@ -44,4 +45,6 @@ export interface AdmittedPost {
   tool: CompiledTool | undefined;
   /** For an `initialize` that opens a session: its new id, whose quota place is already taken. */
   newSession: string | undefined;
+  /** For that `initialize`: the new id's digest and its quota lease, handed to the session. */
+  opening: SessionOpening | undefined;
 }

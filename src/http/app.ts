@@ -60,13 +60,13 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
       checkAcceptsStream(request);
       // A GET stream holds a place in the caller's streams quota while it is open.
       const place = await takeStreamPlace(endpoint, admission, undefined, waitUntil);
-      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false).catch((error: unknown) => {
+      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, undefined).catch((error: unknown) => {
         place.release();
         throw error;
       });
       response = holdWhileStreaming(forwarded, place, waitUntil);
     } else if (endpoint.sessions && sessionId !== null && request.method === "DELETE") {
-      response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, false);
+      response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, undefined);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
       failure = new ProtocolError(

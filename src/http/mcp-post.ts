@@ -5,7 +5,7 @@ import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
-import { admitPost, newTrace, sessionLeaseId, type AdmittedPost } from "./admit.ts";
+import { admitPost, newTrace, type AdmittedPost } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -86,13 +86,14 @@ async function route(
 /** 2025-era traffic with sessions on: `initialize` opens a session, everything else needs one. */
 async function toSession(request: Request, endpoint: Endpoint, admitted: AdmittedPost): Promise<Response> {
   const sessions = endpoint.sessions as NonNullable<Endpoint["sessions"]>;
-  const { newSession } = admitted;
-  if (newSession !== undefined) {
+  const { newSession, opening } = admitted;
+  if (newSession !== undefined && opening !== undefined) {
     const id = admitted.message.kind === "request" ? admitted.message.id : undefined;
-    const response = await sessions.forward(newSession, request, admitted.text, admitted.admission, true).catch((error: unknown) => errorResponse(error, id));
+    const response = await sessions
+      .forward(newSession, request, admitted.text, admitted.admission, opening)
+      .catch((error: unknown) => errorResponse(error, id));
     // Only an opened session answers with its id: any other answer (a refusal, whatever its status) gives the quota place back.
-    if (!response.headers.has("mcp-session-id") && endpoint.quotaCounter)
-      await endpoint.quotaCounter.release(endpoint.tenant, await sessionLeaseId(newSession));
+    if (!response.headers.has("mcp-session-id") && endpoint.quotaCounter) await endpoint.quotaCounter.release(endpoint.tenant, opening.idHash);
     return response;
   }
   const sessionId = headerReader(request)("mcp-session-id");
@@ -101,7 +102,7 @@ async function toSession(request: Request, endpoint: Endpoint, admitted: Admitte
       `Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`,
     );
   }
-  return sessions.forward(sessionId, request, admitted.text, admitted.admission, false);
+  return sessions.forward(sessionId, request, admitted.text, admitted.admission, undefined);
 }
 
 function progressTokenOf(message: InboundRequest): string | number | undefined {

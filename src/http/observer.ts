@@ -36,6 +36,12 @@ export interface Hops {
 export interface RequestObserver {
   /** A POST, GET or DELETE arrived; undefined when nothing is watching (no tracer, no usage sink). */
   begin(request: Request, trace: AdmissionTrace, tenant: string): RequestObservation | undefined;
+  /**
+   * The tools called inside a request this object runs for a Worker that observed it (a session
+   * object's code-mode programs): a span each under the admission's trace context, and a usage
+   * record each. Undefined when nothing records them.
+   */
+  innerCallsOf?(admission: Admission, era: string): ((tool: string) => ObservedCall) | undefined;
 }
 
 /** One request under observation, told of each stage; it never throws and never delays the answer. */

@@ -13,6 +13,9 @@ export const EXPORT_WINDOW_MS = 100;
 /** A window holding this many spans is sent at once. */
 export const MAX_BATCH_SPANS = 512;
 
+/** What {@link SpanBatch.add} answers when the request has nothing to wait for (another request sends its spans). */
+export const NOTHING_TO_WAIT: Promise<void> = Promise.resolve();
+
 export class SpanBatch {
   readonly #settings: OtlpSettings;
   #pending: FinishedSpan[] = [];
@@ -28,10 +31,10 @@ export class SpanBatch {
    * window sends them (no request waits on another's promise).
    */
   add(spans: readonly FinishedSpan[]): Promise<void> {
-    if (spans.length === 0) return Promise.resolve();
+    if (spans.length === 0) return NOTHING_TO_WAIT;
     for (const span of spans) this.#pending.push(span);
     if (this.#pending.length >= MAX_BATCH_SPANS) return this.#send();
-    if (this.#open) return Promise.resolve();
+    if (this.#open) return NOTHING_TO_WAIT;
     this.#open = true;
     return new Promise<void>((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS)).then(() => this.#send());
   }

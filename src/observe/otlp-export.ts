@@ -47,38 +47,47 @@ function anyValue(value: AttributeValue): unknown {
   return { arrayValue: { values: value.filter((item) => item !== null && item !== undefined).map((item) => anyValue(item as AttributeValue)) } };
 }
 
-const nanos = (ms: number): string => `${Math.round(ms * 1000)}000`;
+const json = JSON.stringify;
+const nanos = (ms: number): string => `"${Math.round(ms * 1000)}000"`;
+
+/** An attribute value as OTLP JSON (AnyValue). */
+function anyValueJson(value: AttributeValue): string {
+  if (typeof value === "string") return `{"stringValue":${json(value)}}`;
+  return json(anyValue(value));
+}
+
+/** A span's attributes as OTLP JSON (KeyValue list), written directly: the export runs once per batch, over every span. */
+function attributesJson(attributes: FinishedSpan["attributes"]): string {
+  let out = "";
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
+    out += `${out === "" ? "" : ","}{"key":${json(key)},"value":${anyValueJson(value)}}`;
+  }
+  return `[${out}]`;
+}
+
+function spanJson(span: FinishedSpan): string {
+  const { context, status } = span;
+  const parent = span.parentSpanId === undefined ? "" : `"parentSpanId":"${span.parentSpanId}",`;
+  const state = context.traceState ? `"traceState":${json(context.traceState.serialize())},` : "";
+  const statusJson =
+    status.code === SpanStatusCode.UNSET ? "{}" : json({ code: status.code, ...(status.message === undefined ? {} : { message: status.message }) });
+  // OTLP numbers kinds from 1 (internal); the API from 0.
+  return (
+    `{"traceId":"${context.traceId}","spanId":"${context.spanId}",${parent}${state}"name":${json(span.name)},"kind":${span.kind + 1},` +
+    `"startTimeUnixNano":${nanos(span.startMs)},"endTimeUnixNano":${nanos(span.endMs)},"attributes":${attributesJson(span.attributes)},"status":${statusJson}}`
+  );
+}
 
 /** The OTLP JSON body (ExportTraceServiceRequest) of some spans. */
 export function otlpBody(spans: readonly FinishedSpan[], serviceName: string): string {
-  return JSON.stringify({
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: "service.name", value: { stringValue: serviceName } }] },
-        scopeSpans: [
-          {
-            scope: { name: "edge-mcp" },
-            spans: spans.map((span) => ({
-              traceId: span.context.traceId,
-              spanId: span.context.spanId,
-              ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
-              ...(span.context.traceState ? { traceState: span.context.traceState.serialize() } : {}),
-              name: span.name,
-              // OTLP numbers kinds from 1 (internal); the API from 0.
-              kind: span.kind + 1,
-              startTimeUnixNano: nanos(span.startMs),
-              endTimeUnixNano: nanos(span.endMs),
-              attributes: Object.entries(span.attributes).flatMap(([key, value]) => (value === undefined ? [] : [{ key, value: anyValue(value) }])),
-              status:
-                span.status.code === SpanStatusCode.UNSET
-                  ? {}
-                  : { code: span.status.code, ...(span.status.message === undefined ? {} : { message: span.status.message }) },
-            })),
-          },
-        ],
-      },
-    ],
-  });
+  let out = "";
+  for (const span of spans) out += `${out === "" ? "" : ","}${spanJson(span)}`;
+  return (
+    `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":${json(serviceName)}}}]},` +
+    `"scopeSpans":[{"scope":{"name":"edge-mcp"},"spans":[${out}]}]}]}`
+  );
 }
 
 /** Sends spans to the collector; a failure is logged once per export and never thrown. */

@@ -13,7 +13,9 @@ import {
   type SpanStatus,
   type TimeInput,
 } from "@opentelemetry/api";
-import { toHex } from "../core/bytes.ts";
+import type { TraceCarrier } from "../core/admission.ts";
+import type { SpanSource } from "./span-source.ts";
+import { remoteSpanContext } from "./span-status.ts";
 
 /** A finished span, as the OTLP encoder reads it. */
 export interface FinishedSpan {
@@ -27,9 +29,23 @@ export interface FinishedSpan {
   readonly status: SpanStatus;
 }
 
+/** Random bytes drawn ahead for ids: one `getRandomValues` call per 4 KiB instead of one per id. */
+const POOL = new Uint8Array(4096);
+let drawn = POOL.length;
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 function randomHex(bytes: number): string {
-  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
+  if (drawn + bytes > POOL.length) {
+    crypto.getRandomValues(POOL);
+    drawn = 0;
+  }
+  let hex = "";
+  for (const end = drawn + bytes; drawn < end; drawn++) hex += HEX[POOL[drawn] as number];
+  return hex;
 }
+
+const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 
 function millis(time: TimeInput | undefined): number {
   if (time === undefined) return Date.now();
@@ -38,41 +54,41 @@ function millis(time: TimeInput | undefined): number {
   return time[0] * 1000 + time[1] / 1e6;
 }
 
-class RecordedSpan implements Span {
-  readonly #context: SpanContext;
+/** A span being recorded, and once ended the finished span itself (no copy). */
+class RecordedSpan implements Span, FinishedSpan {
   readonly #sink: FinishedSpan[];
-  readonly #parentSpanId: string | undefined;
-  readonly #kind: SpanKind;
-  readonly #startMs: number;
-  readonly #attributes: Attributes;
-  #name: string;
-  #status: SpanStatus = { code: SpanStatusCode.UNSET };
+  name: string;
+  readonly kind: SpanKind;
+  readonly context: SpanContext;
+  readonly parentSpanId: string | undefined;
+  readonly startMs: number;
+  endMs = 0;
+  readonly attributes: Attributes;
+  status: SpanStatus = UNSET;
   #ended = false;
 
-  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined) {
+  /** `attributes` become the span's own (not copied). */
+  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined, attributes: Attributes) {
     this.#sink = sink;
-    this.#name = name;
-    this.#kind = options.kind ?? 0;
-    this.#startMs = millis(options.startTime);
-    this.#attributes = { ...options.attributes };
-    this.#parentSpanId = parent?.spanId;
-    this.#context = {
-      traceId: parent?.traceId ?? randomHex(16),
-      spanId: randomHex(8),
-      traceFlags: 1,
-      ...(parent?.traceState ? { traceState: parent.traceState } : {}),
-    };
+    this.name = name;
+    this.kind = options.kind ?? 0;
+    this.startMs = millis(options.startTime);
+    this.attributes = attributes;
+    this.parentSpanId = parent?.spanId;
+    this.context = parent?.traceState
+      ? { traceId: parent.traceId, spanId: randomHex(8), traceFlags: 1, traceState: parent.traceState }
+      : { traceId: parent?.traceId ?? randomHex(16), spanId: randomHex(8), traceFlags: 1 };
   }
 
   spanContext(): SpanContext {
-    return this.#context;
+    return this.context;
   }
   setAttribute(key: string, value: AttributeValue): this {
-    this.#attributes[key] = value;
+    this.attributes[key] = value;
     return this;
   }
   setAttributes(attributes: Attributes): this {
-    Object.assign(this.#attributes, attributes);
+    Object.assign(this.attributes, attributes);
     return this;
   }
   addEvent(): this {
@@ -85,26 +101,18 @@ class RecordedSpan implements Span {
     return this;
   }
   setStatus(status: SpanStatus): this {
-    this.#status = status;
+    this.status = status;
     return this;
   }
   updateName(name: string): this {
-    this.#name = name;
+    this.name = name;
     return this;
   }
   end(endTime?: TimeInput): void {
     if (this.#ended) return;
     this.#ended = true;
-    const { name, kind, startMs, attributes, status, parentSpanId, context } = {
-      name: this.#name,
-      kind: this.#kind,
-      startMs: this.#startMs,
-      attributes: this.#attributes,
-      status: this.#status,
-      parentSpanId: this.#parentSpanId,
-      context: this.#context,
-    };
-    this.#sink.push({ name, kind, context, parentSpanId, startMs, endMs: millis(endTime), attributes, status });
+    this.endMs = millis(endTime);
+    this.#sink.push(this);
   }
   isRecording(): boolean {
     return !this.#ended;
@@ -117,11 +125,16 @@ class RecordedSpan implements Span {
  * `spans`, for one request's export. Parents come from the context given, never from an ambient
  * one (Workers have no context manager without nodejs_compat).
  */
-export class RecordingTracer {
+export class RecordingTracer implements SpanSource {
   readonly spans: FinishedSpan[] = [];
 
   startSpan(name: string, options: SpanOptions = {}, context?: Context): Span {
     const parent = context ? trace.getSpanContext(context) : undefined;
-    return new RecordedSpan(this.spans, name, options, options.root ? undefined : parent);
+    return new RecordedSpan(this.spans, name, options, options.root ? undefined : parent, { ...options.attributes });
+  }
+
+  /** {@link SpanSource.start}: the parent given directly, no OpenTelemetry `Context`; `options.attributes` become the span's own. */
+  start(name: string, options: SpanOptions, parent: Span | undefined, remote?: TraceCarrier): Span {
+    return new RecordedSpan(this.spans, name, options, parent ? parent.spanContext() : remoteSpanContext(remote), options.attributes ?? {});
   }
 }

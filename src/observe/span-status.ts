@@ -1,21 +1,27 @@
 /** The parent of a request's span (the client's trace context) and the statuses spans end with. */
 
-import { ROOT_CONTEXT, SpanStatusCode, createTraceState, trace, type Context, type Span } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanStatusCode, createTraceState, trace, type Context, type Span, type SpanContext } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { parseTraceparent } from "./trace-context.ts";
 
-/** The context of the client's trace, when it sent a valid one. */
-export function remoteContext(carrier: TraceCarrier | undefined): Context {
+/** The span context of the client's trace, when it sent a valid one. */
+export function remoteSpanContext(carrier: TraceCarrier | undefined): SpanContext | undefined {
   const parent = carrier ? parseTraceparent(carrier.traceparent) : undefined;
-  if (!carrier || !parent) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
+  if (!carrier || !parent) return undefined;
+  return {
     traceId: parent.traceId,
     spanId: parent.spanId,
     traceFlags: parent.sampled ? 1 : 0,
     isRemote: true,
     ...(carrier.tracestate === undefined ? {} : { traceState: createTraceState(carrier.tracestate) }),
-  });
+  };
+}
+
+/** The context of the client's trace, when it sent a valid one. */
+export function remoteContext(carrier: TraceCarrier | undefined): Context {
+  const parent = remoteSpanContext(carrier);
+  return parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
 }
 
 /** A thrown value as the JSON-RPC error a span records. */

@@ -92,7 +92,7 @@ function tracedRelay(relay: ChangeRelay, start: StartHop): ChangeRelay {
     subscribe: (filter, sink) => relay.subscribe(filter, sink),
     publish(method, params) {
       const hop = start("edge_mcp.hub.publish", { "edge_mcp.hop": "hub", "mcp.method.name": method });
-      return around(hop, () => relay.publish(method, params));
+      return around(hop, () => relay.publish(method, params, hop.trace));
     },
   };
 }

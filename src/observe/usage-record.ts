@@ -40,11 +40,26 @@ const CALLER_ID_CACHE = 1000;
 export function callerId(callerKey: string): Promise<string> {
   let id = callerIds.get(callerKey);
   if (!id) {
-    if (callerIds.size >= CALLER_ID_CACHE) callerIds.clear();
-    id = sha256Hex(`edge-mcp caller\n${callerKey}`).then((hex) => hex.slice(0, 16));
+    if (callerIds.size >= CALLER_ID_CACHE) {
+      callerIds.clear();
+      knownIds.clear();
+    }
+    id = sha256Hex(`edge-mcp caller\n${callerKey}`).then((hex) => {
+      const short = hex.slice(0, 16);
+      knownIds.set(callerKey, short);
+      return short;
+    });
     callerIds.set(callerKey, id);
   }
   return id;
+}
+
+/** The same ids once computed, read without waiting. */
+const knownIds = new Map<string, string>();
+
+/** {@link callerId} when this isolate has already computed it, else undefined (then await `callerId`). */
+export function knownCallerId(callerKey: string): string | undefined {
+  return knownIds.get(callerKey);
 }
 
 /** The Analytics Engine data point of a record: the columns the README documents (and its SQL reads). */

@@ -8,6 +8,7 @@ import { classifyMessage, type InboundRequest, type RequestId } from "../core/js
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
 import type { Endpoint } from "../http/endpoint.ts";
+import type { SessionOpening } from "../http/session-gateway.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage, toProtocolError } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
@@ -37,10 +38,13 @@ export interface SessionCall {
   sessionId: string;
   /** What the Worker's admission decided: the session is bound to `admission.caller`. */
   admission: Admission;
-  create: boolean;
+  /** Set only for the `initialize` that creates the session: the id's digest and the quota place admission took. */
+  opening?: SessionOpening | undefined;
 }
 
 const TOUCH_EVERY_MS = 60_000;
+/** The methods whose success changes what the session keeps (see #remember). */
+const REMEMBERED: ReadonlySet<string> = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 const INFO_RANK = 1;
 
 function sessionGone(): ProtocolError {
@@ -90,10 +94,13 @@ export class SessionEngine {
   /** Answers one HTTP request of this session. */
   async handle(request: Request, call: SessionCall): Promise<Response> {
     try {
-      const record = await this.#load();
+      // Loaded and checked once per object instance: later requests take no turn for either.
+      const record = this.#loaded ? this.#record : await this.#load();
       const endpoint = await this.#options.endpointFor(call.admission.tenant);
-      if (call.create) return await this.#initialize(request, call, endpoint);
-      if (!record || record.caller !== call.admission.caller || !(await this.#isSessionId(record, call.sessionId))) throw sessionGone();
+      if (call.opening) return await this.#initialize(request, call, call.opening, endpoint);
+      if (!record || record.caller !== call.admission.caller) throw sessionGone();
+      if (this.#checkedId !== undefined ? !constantTimeEqual(this.#checkedId, call.sessionId) : !(await this.#isSessionId(record, call.sessionId)))
+        throw sessionGone();
       if (this.#now() - record.lastSeen > TOUCH_EVERY_MS) {
         const now = this.#now();
         await this.#save({ ...record, lastSeen: now });
@@ -108,9 +115,8 @@ export class SessionEngine {
     }
   }
 
-  /** Whether `sessionId` is this session's: its digest is the record's (checked once per object instance). */
+  /** Whether `sessionId` is this session's: its digest is the record's (then later requests compare with the id it checked). */
   async #isSessionId(record: SessionRecord, sessionId: string): Promise<boolean> {
-    if (this.#checkedId !== undefined) return constantTimeEqual(this.#checkedId, sessionId);
     if (!constantTimeEqual(record.idHash, await sha256Hex(sessionId))) return false;
     this.#checkedId = sessionId;
     return true;
@@ -129,7 +135,7 @@ export class SessionEngine {
     return this.#options.idleTtlMs ?? 30 * 60_000;
   }
 
-  async #initialize(request: Request, call: SessionCall, endpoint: Endpoint): Promise<Response> {
+  async #initialize(request: Request, call: SessionCall, opening: SessionOpening, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
@@ -147,7 +153,8 @@ export class SessionEngine {
     }
     const params = message.params ?? {};
     const now = this.#now();
-    const idHash = await sha256Hex(call.sessionId);
+    const expiresAt = now + this.#idleTtl();
+    const { idHash, leaseExpiresAt } = opening;
     await this.#save({
       idHash,
       tenant: call.admission.tenant,
@@ -160,9 +167,10 @@ export class SessionEngine {
       createdAt: now,
       lastSeen: now,
     });
-    await this.#options.storage.scheduleExpiry(now + this.#idleTtl());
-    // Admission took the session's quota place (the lease is the id's digest); it lasts while the session does.
-    await endpoint.quotaCounter?.renew(call.admission.tenant, idHash, now + this.#idleTtl());
+    await this.#options.storage.scheduleExpiry(expiresAt);
+    // Admission took the session's quota place (the lease is the id's digest); it lasts while the
+    // session does: moved forward here only when this session may idle past the place's end.
+    if (leaseExpiresAt === undefined || leaseExpiresAt < expiresAt) await endpoint.quotaCounter?.renew(call.admission.tenant, idHash, expiresAt);
     this.#checkedId = call.sessionId;
     return jsonResponse(resultMessage(message.id, result), 200, { "mcp-session-id": call.sessionId });
   }
@@ -281,7 +289,7 @@ export class SessionEngine {
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
       const result = await endpoint.server.handle(message, ctx);
-      await this.#remember(message, record, endpoint);
+      if (REMEMBERED.has(message.method)) await this.#remember(message, record, endpoint);
       return result;
     });
     void exchange.finished.then(() => {
@@ -332,6 +340,9 @@ export class SessionEngine {
       changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),
     });
+    // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
+    const observeCall = endpoint.observer?.innerCallsOf?.(admission, "legacy");
+    if (observeCall) exchange.observeCall = observeCall;
     return exchange;
   }
 }

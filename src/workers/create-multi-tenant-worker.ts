@@ -30,7 +30,7 @@ import type { Observability } from "./observability.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
-import { MULTI_TENANT_OPTION_RULES } from "./worker-option-rules.ts";
+import { MULTI_TENANT_OPTION_RULES } from "./multi-tenant-option-rules.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */

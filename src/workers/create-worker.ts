@@ -10,7 +10,7 @@ import type { Authorizer } from "../http/authorizer.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
-import { WORKER_OPTION_RULES } from "./worker-option-rules.ts";
+import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./handle-object.ts";
 import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
@@ -18,7 +18,6 @@ import { durableSessionGateway } from "./session-gateway.ts";
 import { durableTaskGateway } from "./task-gateway.ts";
 import type { Observability } from "./observability.ts";
 import type { ToolServices } from "./tool-services.ts";
-import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
 
@@ -139,8 +138,8 @@ export function workerEndpoints<E extends object>(
 }
 
 /**
- * The server of each env: the one compiled at load, or with `services`, that server's options plus
- * the services' tools (a changed catalogue is announced through the notification hub when bound).
+ * The server of each env: the one compiled at load, or with `services`, what the services make of
+ * that server's options (the opt-in brings that code).
  */
 function workerServers<E extends object>(
   server: McpServer | ServerOptions,
@@ -149,20 +148,10 @@ function workerServers<E extends object>(
   const mcp = compiled(server);
   const services = options.services;
   if (!services) return () => mcp;
-  if (typeof services !== "object" || services.kind !== "edge-mcp/tool-services") {
-    throw new DefinitionError('createWorker option services must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers');
-  }
-  if ("handle" in server) {
-    throw new DefinitionError("createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server");
-  }
-  const tenant = options.tenant ?? "default";
-  return (env, waitUntil = () => {}) =>
-    services.server(server, env, (previous) => {
-      const relay = env.MCP_NOTIFICATIONS
-        ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, options.notificationShards) })
-        : undefined;
-      (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
-    });
+  // Options of createWorker are checked when it is called; those of a Durable Object class made
+  // without a Worker are checked here.
+  checkOptions({ services }, { services: SERVICES_RULE }, "createWorker");
+  return services.serversOf(server, options);
 }
 
 /** A cache by env, then by server (rebuilt when a tool service's catalogue changes). */

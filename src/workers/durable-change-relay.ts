@@ -103,11 +103,13 @@ export function durableChangeRelay(
   };
   const fixed = typeof given === "number" ? given : undefined;
   return {
-    async publish(method, params) {
+    async publish(method, params, trace) {
       const shards = await shardCount();
       // A hub being reset or redeployed refuses the call: each shard is retried with a fresh stub.
       await Promise.all(
-        Array.from({ length: shards }, (_, shard) => publishWithRetries(`${method} (hub ${hubName(tenant, shard)})`, () => hub(shard).publish(method, params))),
+        Array.from({ length: shards }, (_, shard) =>
+          publishWithRetries(`${method} (hub ${hubName(tenant, shard)})`, () => hub(shard).publish(method, params, trace)),
+        ),
       );
     },
     subscribe(filter: SubscriptionFilter, sink: ChangeSink) {

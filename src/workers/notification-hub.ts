@@ -17,8 +17,10 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
+import type { TraceCarrier } from "../core/admission.ts";
 import type { JsonObject } from "../core/types.ts";
 import { coalesceKey } from "../server/notifications/subscription-filter.ts";
+import { startObjectSpan } from "./object-spans.ts";
 
 const encoder = new TextEncoder();
 /**
@@ -92,17 +94,31 @@ export class McpNotificationHub extends DurableObject {
     return new Response(stream, { headers: { "content-type": "application/x-ndjson" } });
   }
 
-  /** Sends one notification to every open subscription (RPC), coalescing repeats within a window. */
-  publish(method: string, params: JsonObject): void {
+  /**
+   * Sends one notification to every open subscription (RPC), coalescing repeats within a window.
+   * `trace`: the publishing request's hop, when traced (its fan-out is a span of that trace).
+   */
+  publish(method: string, params: JsonObject, trace?: TraceCarrier): void {
+    const span = startObjectSpan(this.env, "edge_mcp.hub.fanout", trace, { "edge_mcp.hop": "hub", "mcp.method.name": method });
+    const coalesced = this.#publish(method, params);
+    span?.end({ "edge_mcp.hub.subscribers": this.#subscribers.size, "edge_mcp.hub.coalesced": coalesced, "edge_mcp.hub.seq": this.#seq });
+  }
+
+  /** Sends or holds back (coalesced: true) a notification. */
+  #publish(method: string, params: JsonObject): boolean {
     const key = coalesceKey(method, params);
-    if (key === undefined) return this.#send(method, params);
+    if (key === undefined) {
+      this.#send(method, params);
+      return false;
+    }
     const window = this.#windows.get(key);
     if (window) {
       window.pending = { method, params };
-      return;
+      return true;
     }
     this.#send(method, params);
     this.#open(key);
+    return false;
   }
 
   /** Open subscriptions and the position of the last notification (RPC; diagnostics and tests). */

@@ -7,10 +7,11 @@
  */
 
 import type { RequestObserver } from "../http/observer.ts";
-import { createObserver } from "../observe/mcp-observer.ts";
+import { createObserver, type Observer } from "../observe/mcp-observer.ts";
 import { otlpSettings, type OtlpEnv } from "../observe/otlp-export.ts";
 import { analyticsSink, type UsageSink } from "../observe/usage-record.ts";
 import { handleUsageView, USAGE_PATH } from "../observe/usage-view.ts";
+import { observeObjects } from "./object-spans.ts";
 import { durableUsage, type McpUsageObject } from "./usage-object.ts";
 
 /** The bindings and vars observability reads (all optional). */
@@ -39,20 +40,23 @@ export interface Observability {
  * export default createWorker(server, { observe: observability() });
  */
 export function observability(): Observability {
-  const observers = new WeakMap<object, RequestObserver>();
+  const observers = new WeakMap<object, Observer>();
+  const observerOf = (env: object): Observer => {
+    let observer = observers.get(env);
+    if (!observer) {
+      const vars = env as ObservabilityEnv;
+      const usage: UsageSink[] = [];
+      if (vars.MCP_USAGE) usage.push(analyticsSink(vars.MCP_USAGE));
+      if (vars.MCP_USAGE_ROLLUPS) usage.push(durableUsage(vars.MCP_USAGE_ROLLUPS));
+      observer = createObserver({ otlp: otlpSettings(vars), usage });
+      observers.set(env, observer);
+    }
+    return observer;
+  };
+  // The Worker's objects (the notification hub) run this module too: their own work joins the traces.
+  observeObjects((env) => observerOf(env).objectSpan);
   return {
-    observer(env) {
-      let observer = observers.get(env);
-      if (!observer) {
-        const vars = env as ObservabilityEnv;
-        const usage: UsageSink[] = [];
-        if (vars.MCP_USAGE) usage.push(analyticsSink(vars.MCP_USAGE));
-        if (vars.MCP_USAGE_ROLLUPS) usage.push(durableUsage(vars.MCP_USAGE_ROLLUPS));
-        observer = createObserver({ otlp: otlpSettings(vars), usage });
-        observers.set(env, observer);
-      }
-      return observer;
-    },
+    observer: observerOf,
     adminRoute(request, env) {
       const url = request.url;
       // Cheap test first: most requests are for the MCP endpoint.

@@ -31,13 +31,18 @@ export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   acquire(lease: QuotaLease, limit: QuotaLimit): boolean {
     const sql = this.ctx.storage.sql;
     sql.exec("DELETE FROM leases WHERE expires_at <= ?", Date.now());
-    const count = (query: string, ...values: unknown[]): number => sql.exec<{ n: number }>(query, ...values).one().n;
-    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND holder = ? AND id != ?", lease.kind, lease.holder, lease.id) >= limit.perPrincipal)
-      return false;
-    if (count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND id != ?", lease.kind, lease.id) >= limit.perTenant) return false;
+    // The three counts (the holder's, the tenant's, all anonymous callers') in one pass over the kind's leases.
+    const counts = sql
+      .exec<{ holder: number; tenant: number; anonymous: number }>(
+        "SELECT TOTAL(holder = ?) AS holder, COUNT(*) AS tenant, TOTAL(anonymous = 1) AS anonymous FROM leases WHERE kind = ? AND id != ?",
+        lease.holder,
+        lease.kind,
+        lease.id,
+      )
+      .one();
+    if (counts.holder >= limit.perPrincipal || counts.tenant >= limit.perTenant) return false;
     const anonymous = lease.anonymous === true;
-    if (anonymous && count("SELECT COUNT(*) AS n FROM leases WHERE kind = ? AND anonymous = 1 AND id != ?", lease.kind, lease.id) >= anonymousLimit(limit))
-      return false;
+    if (anonymous && counts.anonymous >= anonymousLimit(limit)) return false;
     sql.exec(
       "INSERT OR REPLACE INTO leases (id, kind, holder, expires_at, anonymous) VALUES (?, ?, ?, ?, ?)",
       lease.id,

@@ -5,11 +5,12 @@ import { randomToken } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
-import type { SessionGateway } from "../http/session-gateway.ts";
+import type { SessionGateway, SessionOpening } from "../http/session-gateway.ts";
 
 // Set by the Worker on forwarded requests only (never copied from the client).
 export const SESSION_HEADER = "x-edge-mcp-session";
 export const ADMISSION_HEADER = "x-edge-mcp-admission";
+/** On the `initialize` that opens a session: `<id digest> <lease end, epoch ms, or empty>` (see SessionOpening). */
 export const CREATE_HEADER = "x-edge-mcp-create";
 const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "last-event-id"];
 
@@ -24,7 +25,7 @@ export function durableSessionGateway(namespace: DurableObjectNamespace): Sessio
   if (typeof namespace?.idFromString !== "function") throw new DefinitionError("MCP_SESSIONS must be a Durable Object namespace binding");
   return {
     mint: () => `${namespace.newUniqueId().toString()}.${randomToken(24)}`,
-    forward(sessionId, request, body, admission, create) {
+    forward(sessionId, request, body, admission, opening) {
       let id: DurableObjectId;
       try {
         const dot = sessionId.indexOf(".");
@@ -34,7 +35,7 @@ export function durableSessionGateway(namespace: DurableObjectNamespace): Sessio
         return Promise.resolve(errorResponse(new ProtocolError(ErrorCode.InvalidRequest, "Session not found: initialize a new session", { status: 404 })));
       }
       const headers = new Headers({ [SESSION_HEADER]: sessionId, [ADMISSION_HEADER]: encodeAdmission(admission) });
-      if (create) headers.set(CREATE_HEADER, "1");
+      if (opening) headers.set(CREATE_HEADER, `${opening.idHash} ${opening.leaseExpiresAt ?? ""}`);
       for (const name of FORWARDED) {
         const value = request.headers.get(name);
         if (value !== null) headers.set(name, value);
@@ -46,4 +47,14 @@ export function durableSessionGateway(namespace: DurableObjectNamespace): Sessio
       return namespace.get(id).fetch(request.url, init);
     },
   };
+}
+
+/** Reads the {@link CREATE_HEADER} the Worker set; undefined when absent or malformed. */
+export function openingOf(header: string | null): SessionOpening | undefined {
+  if (header === null) return undefined;
+  const [idHash, lease, ...rest] = header.split(" ");
+  if (!idHash || !/^[0-9a-f]{64}$/.test(idHash) || lease === undefined || rest.length > 0) return undefined;
+  const leaseExpiresAt = lease === "" ? undefined : Number(lease);
+  if (leaseExpiresAt !== undefined && !Number.isSafeInteger(leaseExpiresAt)) return undefined;
+  return { idHash, leaseExpiresAt };
 }

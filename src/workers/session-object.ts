@@ -12,7 +12,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { decodeAdmission } from "../core/admission.ts";
+import { decodeAdmission, type Admission } from "../core/admission.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
@@ -20,7 +20,7 @@ import { SessionEngine } from "../session/session-engine.ts";
 import type { SessionStorage } from "../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv, McpWorker } from "./env.ts";
-import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER } from "./session-gateway.ts";
+import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, openingOf } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
 
@@ -96,6 +96,7 @@ export function createSessionObject(
         : workerEndpoints(source as McpServer | ServerOptions, { ...workerOptions, legacySessions: true });
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
+    #lastAdmission: { text: string; admission: Admission } | undefined;
 
     constructor(ctx: DurableObjectState, env: McpEnv) {
       super(ctx, env);
@@ -109,9 +110,20 @@ export function createSessionObject(
 
     override fetch(request: Request): Promise<Response> {
       const sessionId = request.headers.get(SESSION_HEADER);
-      const admission = decodeAdmission(request.headers.get(ADMISSION_HEADER));
+      const admission = this.#admissionOf(request.headers.get(ADMISSION_HEADER));
       if (sessionId === null || admission === undefined) return Promise.resolve(errorResponse(new Error("session request without its routing headers")));
-      return this.#engine.handle(request, { sessionId, admission, create: request.headers.get(CREATE_HEADER) === "1" });
+      const create = request.headers.get(CREATE_HEADER);
+      const opening = openingOf(create);
+      if (create !== null && opening === undefined) return Promise.resolve(errorResponse(new Error("session request with a malformed opening header")));
+      return this.#engine.handle(request, { sessionId, admission, opening });
+    }
+
+    /** The forwarded admission, read once per distinct record: a session's calls mostly repeat the last one. */
+    #admissionOf(text: string | null): Admission | undefined {
+      if (text !== null && text === this.#lastAdmission?.text) return this.#lastAdmission.admission;
+      const admission = decodeAdmission(text);
+      this.#lastAdmission = admission && text !== null ? { text, admission } : undefined;
+      return admission;
     }
 
     override alarm(): Promise<void> {

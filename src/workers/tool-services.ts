@@ -9,9 +9,12 @@ import { DefinitionError } from "../core/definition-error.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { collectServiceModule } from "../modules/service-parts.ts";
 import type { Skill } from "../server/skills/skill.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
+import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
+import type { McpEnv } from "./env.ts";
 
 /** One tool service bound to the Worker (`[[services]]` in wrangler.toml). */
 export interface ToolServiceBinding {
@@ -37,6 +40,15 @@ export interface ToolServices {
    * `changed(previous)` is called to announce it.
    */
   server(base: ServerOptions, env: object, changed: (previous: McpServer) => void): Promise<McpServer>;
+  /**
+   * The server of each env for a Worker made with these services (`createWorker` and the Durable
+   * Object classes made from it): {@link ToolServices.server}, a changed catalogue announced as
+   * `tools/list_changed` through the notification hub when MCP_NOTIFICATIONS is bound.
+   */
+  serversOf(
+    server: McpServer | ServerOptions,
+    worker: { tenant?: string | undefined; notificationShards?: number | undefined },
+  ): (env: McpEnv, waitUntil?: (promise: Promise<unknown>) => void) => Promise<McpServer>;
 }
 
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -126,17 +138,34 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     return built;
   };
 
+  const server: ToolServices["server"] = (base, env, changed) => {
+    const now = Date.now();
+    const cached = byEnv.get(env);
+    if (cached && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
+    const built = build(base, env, changed);
+    byEnv.set(env, { built, builtAt: now });
+    // A build that fails (a missing binding) is tried again on the next request rather than cached.
+    built.catch(() => byEnv.delete(env));
+    return built.then((b) => b.server);
+  };
+
   return {
     kind: "edge-mcp/tool-services",
-    server(base, env, changed) {
-      const now = Date.now();
-      const cached = byEnv.get(env);
-      if (cached && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
-      const built = build(base, env, changed);
-      byEnv.set(env, { built, builtAt: now });
-      // A build that fails (a missing binding) is tried again on the next request rather than cached.
-      built.catch(() => byEnv.delete(env));
-      return built.then((b) => b.server);
+    server,
+    serversOf(base, worker) {
+      if ("handle" in base) {
+        throw new DefinitionError(
+          "createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server",
+        );
+      }
+      const tenant = worker.tenant ?? "default";
+      return (env, waitUntil = () => {}) =>
+        server(base, env, (previous) => {
+          const relay = env.MCP_NOTIFICATIONS
+            ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
+            : undefined;
+          (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
+        });
     },
   };
 }

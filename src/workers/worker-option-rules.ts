@@ -1,11 +1,19 @@
-/** The allowed values of `createWorker` and `createMultiTenantWorker` options, checked when the Worker is made. */
+/** The allowed values of `createWorker` options, checked when the Worker is made (the multi-tenant Worker's: multi-tenant-option-rules.ts). */
 
 import { APP_OPTION_RULES } from "../http/app-option-rules.ts";
-import type { OptionRules } from "../core/option-checks.ts";
+import type { OptionRule, OptionRules } from "../core/option-checks.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
-import { SERVER_OPTION_RULES } from "../server/server-option-rules.ts";
 
 const { server: _server, sessions: _sessions, handleStore: _handles, quotaCounter: _quotas, relay: _relay, tasks: _tasks, ...shared } = APP_OPTION_RULES;
+
+/** The rule of `services`, also checked for Durable Object classes made from a server rather than a Worker. */
+export const SERVICES_RULE: OptionRule = {
+  kind: "check",
+  check: (value) =>
+    typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tool-services"
+      ? undefined
+      : 'must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers',
+};
 
 const TASK_SETTINGS: OptionRules = { ttlMs: { kind: "integer", min: 1, hint: "ms" }, pollIntervalMs: { kind: "integer", min: 1, hint: "ms" } };
 
@@ -34,37 +42,6 @@ export const WORKER_OPTION_RULES: OptionRules = {
     },
   },
   notificationShards: { kind: "integer", min: 1, max: MAX_RELAY_SHARDS },
-  services: {
-    kind: "check",
-    check: (value) =>
-      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tool-services"
-        ? undefined
-        : 'must be toolServices([{ binding: "WEATHER", prefix: "weather" }]) from edge-mcp/workers',
-  },
+  services: SERVICES_RULE,
   observe: { kind: "any" },
-};
-
-/** Rules of {@link MultiTenantWorkerOptions}. */
-export const MULTI_TENANT_OPTION_RULES: OptionRules = {
-  modules: {
-    kind: "check",
-    check: (value) =>
-      typeof value === "object" && value !== null && !Array.isArray(value) ? undefined : "must be an object of modules by name, such as { notes: notesModule }",
-  },
-  info: SERVER_OPTION_RULES["info"] ?? { kind: "any" },
-  tenants: { kind: "any" },
-  configTtlMs: { kind: "integer", min: 0, hint: "ms" },
-  catalogTtlMs: { kind: "integer", min: 0, hint: "ms" },
-  maxJsonDepth: APP_OPTION_RULES["maxJsonDepth"] ?? { kind: "any" },
-  responseMode: APP_OPTION_RULES["responseMode"] ?? { kind: "any" },
-  debug: { kind: "boolean" },
-  observe: { kind: "any" },
-  appAssets: { kind: "any" },
-  codeMode: {
-    kind: "check",
-    check: (value) =>
-      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tenant-code-mode"
-        ? undefined
-        : "must be tenantCodeMode() from edge-mcp/workers",
-  },
 };

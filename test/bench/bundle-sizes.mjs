@@ -12,7 +12,7 @@ const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
 /** A copy of a wrangler.toml whose `main` is absolute and whose [alias] points at dist/. */
-function distConfig(config, work, label) {
+export function distConfig(config, work, label) {
   const dir = dirname(join(ROOT, config));
   let text = readFileSync(join(ROOT, config), "utf8");
   text = text.replace(/^main = "([^"]+)"$/m, (_, main) => `main = ${JSON.stringify(join(dir, main))}`);

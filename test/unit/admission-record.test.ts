@@ -1,9 +1,10 @@
 // The Admission record's pieces: unambiguous caller keys, the forwarded encoding, byte helpers, quota counting.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_QUOTAS, decodeAdmission, encodeAdmission } from "../../src/core/admission.ts";
 import { constantTimeEqual, fromBase64Url, fromHex, randomToken, sha256Hex, toBase64, toBase64Url, toHex } from "../../src/core/bytes.ts";
 import { callerKey } from "../../src/core/principal.ts";
 import { createMemoryQuotaCounter, leaseFor } from "../../src/server/state/quotas.ts";
+import { openingOf } from "../../src/workers/session-gateway.ts";
 import { admission, principal } from "../admission.ts";
 
 describe("callerKey", () => {
@@ -39,6 +40,18 @@ describe("encodeAdmission and decodeAdmission", () => {
   );
 });
 
+describe("openingOf (the Worker's note on a session's opening initialize)", () => {
+  const digest = "ab".repeat(32);
+  it("reads the id digest and the lease end, or no lease end", () => {
+    expect(openingOf(`${digest} 1700000000000`)).toEqual({ idHash: digest, leaseExpiresAt: 1_700_000_000_000 });
+    expect(openingOf(`${digest} `)).toEqual({ idHash: digest, leaseExpiresAt: undefined });
+  });
+
+  it.each([null, "", "1", digest, `${digest.toUpperCase()} 1`, `${digest}x 1`, `${digest} 1.5`, `${digest} soon`, `${digest} 1 2`])("refuses %j", (header) => {
+    expect(openingOf(header)).toBeUndefined();
+  });
+});
+
 describe("byte helpers", () => {
   it("encodes and decodes base64url and hex", () => {
     const bytes = Uint8Array.from([0, 1, 250, 251, 252, 253, 254, 255]);
@@ -63,6 +76,20 @@ describe("byte helpers", () => {
     expect(constantTimeEqual("abc", "abd")).toBe(false);
     expect(constantTimeEqual("abc", "abcd")).toBe(false);
     expect(constantTimeEqual(Uint8Array.from([1, 2]), Uint8Array.from([1, 2]))).toBe(true);
+    // Strings compare as they are (no encoding), including characters beyond ASCII and prefixes.
+    expect(constantTimeEqual("zoë 🦊", "zoë 🦊")).toBe(true);
+    expect(constantTimeEqual("zoë 🦊", "zoe 🦊")).toBe(false);
+    expect(constantTimeEqual("", "")).toBe(true);
+    expect(constantTimeEqual("", "a")).toBe(false);
+    expect(constantTimeEqual("a\u0000", "a")).toBe(false);
+    expect(constantTimeEqual("abc", new TextEncoder().encode("abc"))).toBe(true);
+  });
+
+  it("compares two strings without encoding them", () => {
+    const encode = vi.spyOn(TextEncoder.prototype, "encode");
+    expect(constantTimeEqual("object-id.secret", "object-id.secret")).toBe(true);
+    expect(encode).not.toHaveBeenCalled();
+    encode.mockRestore();
   });
 });
 

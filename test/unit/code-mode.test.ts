@@ -15,6 +15,7 @@ describe("the codeMode field of a tenant config", () => {
     expect(parseTenantConfig({ ...base, codeMode: true }).codeMode).toEqual({});
     expect(parseTenantConfig({ ...base, codeMode: false }).codeMode).toBeUndefined();
     expect(parseTenantConfig({ ...base, codeMode: { limits: { wallTimeMs: 5000, maxToolCalls: 3 } } }).codeMode).toEqual({ wallTimeMs: 5000, maxToolCalls: 3 });
+    expect(parseTenantConfig({ ...base, codeMode: { limits: { maxAllocationBytes: 8_388_608 } } }).codeMode).toEqual({ maxAllocationBytes: 8_388_608 });
   });
 
   it.each([
@@ -24,6 +25,8 @@ describe("the codeMode field of a tenant config", () => {
     [{ codeMode: { limits: { wallTime: 1 } } }, /tenant acme: codeMode.limits.wallTime is not a known field \(wallTimeMs, cpuMs/],
     [{ codeMode: { limits: { cpuMs: 0 } } }, /tenant acme: codeMode.limits.cpuMs must be a positive integer/],
     [{ codeMode: { limits: { maxOutputBytes: "64k" } } }, /tenant acme: codeMode.limits.maxOutputBytes must be a positive integer/],
+    [{ codeMode: { limits: { maxAllocationBytes: 1.5 } } }, /tenant acme: codeMode.limits.maxAllocationBytes must be a positive integer/],
+    [{ codeMode: { limits: { maxAllocation: 1 } } }, /tenant acme: codeMode.limits.maxAllocation is not a known field \(.*maxAllocationBytes\)/],
   ])("refuses %j, naming the field", (extra, message) => {
     expect(() => parseTenantConfig({ ...base, ...extra })).toThrow(DefinitionError);
     expect(() => parseTenantConfig({ ...base, ...extra })).toThrow(message);

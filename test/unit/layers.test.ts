@@ -145,7 +145,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
   });
 
-  it("keeps code mode out of createServer, createWorker and createMultiTenantWorker: codeMode() brings in exactly its folder, the runner only itself", () => {
+  it("keeps code mode out of createServer, createWorker and createMultiTenantWorker: codeMode() brings in exactly its folder, the runner itself and the sandbox's allocation budget", () => {
     const entries = ["server/server.ts", "workers/create-worker.ts", "workers/create-multi-tenant-worker.ts"];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
     // The tenants document's "codeMode" field (its limits) is read by every multi-tenant Worker, so its parser is there.
@@ -160,7 +160,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const parserUsers = files(SRC).filter((path) => imports(path).includes("acorn"));
     expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
-    expect(runner).toEqual(["workers/worker-loader-runner.ts"]);
+    expect(runner.sort()).toEqual(["server/code-mode/allocation-budget-text.ts", "server/code-mode/allocation-budget.ts", "workers/worker-loader-runner.ts"]);
   });
 
   it("keeps MCP Apps out of createServer and createWorker: apps() brings in its folder and the resources feature it requires", () => {
@@ -180,6 +180,17 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added).toEqual(expect.arrayContaining(["modules/service-parts.ts", "modules/service-module.ts", "modules/service-skills.ts"]));
     // MCP Apps of a service are the multi-tenant Worker's: toolServices() does not bring the apps feature in.
     expect(added.filter((path) => path.startsWith("server/apps/apps-feature") || path === "modules/service-apps.ts")).toEqual([]);
+  });
+
+  it("keeps what a one-tool Worker does not declare out of createServer and createWorker: the other features, the engines, auth, tenancy", () => {
+    const core = [...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path));
+    // Skills, resources, prompts and completions come in through their define* declarations; the
+    // session and task engines through createSessionObject and createTaskObject; auth through
+    // createAuthorizer (of auth, only the metadata path's name is on the core path).
+    const optional =
+      /^(server\/(skills|resources|prompts|completions|search|apps|code-mode)\/|session\/|tasks\/|tenancy\/|modules\/|observe\/|auth\/(?!protected-resource\.ts$))/;
+    expect(core.filter((path) => optional.test(path))).toEqual([]);
+    expect(core.filter((path) => imports(join(SRC, path)).includes("jose"))).toEqual([]);
   });
 
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {

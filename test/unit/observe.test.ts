@@ -85,6 +85,43 @@ describe("OTLP export", () => {
   });
 });
 
+describe("OTLP JSON written by hand", () => {
+  it("carries the parent, the client's trace state, strings that need escaping, arrays and unset attributes", () => {
+    const tracer = new RecordingTracer();
+    const parent = tracer.start("parent", {}, undefined, { traceparent: `00-${TRACE}-${SPAN}-01`, tracestate: "vendor=a,other=b" });
+    const child = tracer.start(
+      'child "quoted"\n',
+      { kind: 2, startTime: 5, attributes: { list: ["a", "b"], nums: [1, 2.5], gone: undefined, 'k"ey': "v\u2028" } },
+      parent,
+    );
+    child.end(6);
+    parent.end(7);
+    const body = JSON.parse(otlpBody(tracer.spans, 'svc "x"')) as {
+      resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { scope: unknown; spans: Record<string, unknown>[] }[] }[];
+    };
+    expect(body.resourceSpans[0]?.resource.attributes).toEqual([{ key: "service.name", value: { stringValue: 'svc "x"' } }]);
+    expect(body.resourceSpans[0]?.scopeSpans[0]?.scope).toEqual({ name: "edge-mcp" });
+    const [first, second] = body.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+    expect(first).toEqual({
+      traceId: TRACE,
+      spanId: child.spanContext().spanId,
+      parentSpanId: parent.spanContext().spanId,
+      traceState: "vendor=a,other=b",
+      name: 'child "quoted"\n',
+      kind: 3,
+      startTimeUnixNano: "5000000",
+      endTimeUnixNano: "6000000",
+      attributes: [
+        { key: "list", value: { arrayValue: { values: [{ stringValue: "a" }, { stringValue: "b" }] } } },
+        { key: "nums", value: { arrayValue: { values: [{ intValue: 1 }, { doubleValue: 2.5 }] } } },
+        { key: 'k"ey', value: { stringValue: "v\u2028" } },
+      ],
+      status: {},
+    });
+    expect(second).toMatchObject({ traceId: TRACE, parentSpanId: SPAN, name: "parent", kind: 1 });
+  });
+});
+
 describe("usage", () => {
   const record: UsageRecord = {
     tenant: "acme",

@@ -7,6 +7,7 @@ import { defineTool } from "../../src/server/tools/tool.ts";
 import { SessionEngine } from "../../src/session/session-engine.ts";
 import { createMemorySessionStorage } from "../../src/session/session-record.ts";
 import { admission, principal } from "../admission.ts";
+import { sha256Hex } from "../../src/core/bytes.ts";
 
 const slow = defineTool({
   name: "slow",
@@ -28,17 +29,19 @@ function post(body: unknown): Request {
   });
 }
 
-async function started(now = () => Date.now()) {
+const ID_HASH = await sha256Hex(ID);
+const initialize = () =>
+  post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+
+async function started(now = () => Date.now(), { leaseExpiresAt, idleTtlMs }: { leaseExpiresAt?: number; idleTtlMs?: number } = {}) {
   const storage = createMemorySessionStorage();
   const quotas = createMemoryQuotaCounter(now);
+  const renew = vi.spyOn(quotas, "renew");
   const endpoint = createEndpoint({ server, tenant: "limited", quotaCounter: quotas });
-  const engine = new SessionEngine({ endpointFor: async () => endpoint, storage, now });
-  const init = await engine.handle(
-    post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
-    { sessionId: ID, admission: ADA, create: true },
-  );
+  const engine = new SessionEngine({ endpointFor: async () => endpoint, storage, now, ...(idleTtlMs === undefined ? {} : { idleTtlMs }) });
+  const init = await engine.handle(initialize(), { sessionId: ID, admission: ADA, opening: { idHash: ID_HASH, leaseExpiresAt } });
   expect(init.headers.get("mcp-session-id")).toBe(ID);
-  return { engine, storage, quotas };
+  return { engine, storage, quotas, renew };
 }
 
 const call = (name: string) => post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name } });
@@ -50,15 +53,15 @@ afterEach(() => {
 describe("SessionEngine", () => {
   it("applies the admission's tool deadline inside the session", async () => {
     const { engine } = await started();
-    const body = await (await engine.handle(call("slow"), { sessionId: ID, admission: ADA, create: false })).json<{ result: unknown }>();
+    const body = await (await engine.handle(call("slow"), { sessionId: ID, admission: ADA })).json<{ result: unknown }>();
     expect(body.result).toMatchObject({ isError: true, content: [{ text: "Tool slow did not finish within 30 ms" }] });
   });
 
   it("answers 404 to another id or another principal on the same object", async () => {
     const { engine } = await started();
-    expect((await engine.handle(call("quick"), { sessionId: "object-id.other", admission: ADA, create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB, create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.other", admission: ADA })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(200);
   });
 
   it("refuses a second initialize in the session", async () => {
@@ -70,7 +73,7 @@ describe("SessionEngine", () => {
         method: "initialize",
         params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
       }),
-      { sessionId: ID, admission: ADA, create: false },
+      { sessionId: ID, admission: ADA },
     );
     expect(again.status).toBe(400);
   });
@@ -85,28 +88,45 @@ describe("SessionEngine", () => {
     now += 25 * 60_000;
     await engine.expire();
     expect(await storage.loadRecord()).toBeUndefined();
-    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(404);
   });
 
   it("digests the session id once per object, and still refuses a wrong secret or another caller after that", async () => {
     const { engine, storage } = await started();
     const digest = vi.spyOn(crypto.subtle, "digest");
-    for (let i = 0; i < 3; i++) expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await engine.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(200);
     expect(digest).not.toHaveBeenCalled();
-    expect((await engine.handle(call("quick"), { sessionId: "object-id.secreT", admission: ADA, create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: "object-id.secret2", admission: ADA, create: false })).status).toBe(404);
-    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB, create: false })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.secreT", admission: ADA })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: "object-id.secret2", admission: ADA })).status).toBe(404);
+    expect((await engine.handle(call("quick"), { sessionId: ID, admission: BOB })).status).toBe(404);
     // A new instance over the same storage (the object was evicted) checks the digest once again.
     const endpoint = createEndpoint({ server, tenant: "limited" });
     const reloaded = new SessionEngine({ endpointFor: async () => endpoint, storage });
-    expect((await reloaded.handle(call("quick"), { sessionId: "object-id.other", admission: ADA, create: false })).status).toBe(404);
-    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
-    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(200);
+    expect((await reloaded.handle(call("quick"), { sessionId: "object-id.other", admission: ADA })).status).toBe(404);
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(200);
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(200);
     expect(digest).toHaveBeenCalledTimes(2);
     // Once deleted, the id is refused.
-    expect((await reloaded.handle(new Request("https://session/mcp", { method: "DELETE" }), { sessionId: ID, admission: ADA, create: false })).status).toBe(
-      204,
-    );
-    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA, create: false })).status).toBe(404);
+    expect((await reloaded.handle(new Request("https://session/mcp", { method: "DELETE" }), { sessionId: ID, admission: ADA })).status).toBe(204);
+    expect((await reloaded.handle(call("quick"), { sessionId: ID, admission: ADA })).status).toBe(404);
+  });
+
+  it("keeps the digest and the quota place admission took: initialize neither digests the id nor renews a place that outlasts its idle time", async () => {
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    const now = 1_000_000;
+    const { storage, renew } = await started(() => now, { leaseExpiresAt: now + 31 * 60_000 });
+    expect(digest).not.toHaveBeenCalled();
+    expect(renew).not.toHaveBeenCalled();
+    expect((await storage.loadRecord())?.idHash).toBe(ID_HASH);
+    expect(storage.expiry).toBe(now + 30 * 60_000);
+  });
+
+  it("renews the quota place at initialize when the session may idle past it, or when its end is unknown", async () => {
+    const now = 1_000_000;
+    const longer = await started(() => now, { leaseExpiresAt: now + 31 * 60_000, idleTtlMs: 45 * 60_000 });
+    expect(longer.renew).toHaveBeenCalledExactlyOnceWith("limited", ID_HASH, now + 45 * 60_000);
+    vi.restoreAllMocks();
+    const unknown = await started(() => now);
+    expect(unknown.renew).toHaveBeenCalledExactlyOnceWith("limited", ID_HASH, now + 30 * 60_000);
   });
 });

@@ -6,7 +6,7 @@ import { API_KEY, modern, resultOf } from "./fixture.ts";
 
 type Result = Awaited<ReturnType<typeof resultOf>>;
 
-/** Runs a program on the "secure" tenant (3 s wall time, 100000 loop turns and function calls, 5 tool calls). */
+/** Runs a program on the "secure" tenant (3 s wall time, 100000 loop turns and function calls, 5 tool calls, 8 MiB allocated). */
 async function execute(code: string, tenant = "secure"): Promise<Result> {
   return resultOf(await modern(tenant, "tools/call", { name: "execute", arguments: { code } }, `Bearer ${API_KEY}`));
 }
@@ -103,9 +103,17 @@ describe("what could bypass the guard is refused in the sandbox", () => {
 });
 
 describe("memory", () => {
-  it("a loop that grows memory a little each turn is stopped by the iteration budget", async () => {
-    const reply = await execute("const kept = [];\nwhile (true) kept.push(new Array(64).fill(kept.length));");
+  it("a loop that keeps a small literal each turn (syntax, not a built-in: no allocation charge) is stopped by the iteration budget", async () => {
+    const reply = await execute("const kept = [];\nwhile (true) kept.push([kept.length, 1, 2, 3, 4, 5, 6, 7]);");
     expect(firstText(reply)).toBe(`The program failed at line 2: ${OVER_BUDGET}`);
+    await stillAnswers();
+  });
+
+  it("a loop that builds a small array with a built-in each turn is stopped by the allocation budget first", async () => {
+    const reply = await execute("const kept = [];\nwhile (true) kept.push(new Array(64).fill(kept.length));");
+    expect(firstText(reply)).toBe(
+      "The program failed at line 2: LimitError: execute stopped: the program allocated more than 8388608 bytes (the allocation limit)",
+    );
     await stillAnswers();
   });
 

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuthorizer, defineTool, parseAuthConfig } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
-import { createToolService, createWorker, toolServices, type WorkerOptions } from "../../src/workers/index.ts";
+import { createTaskObject, createToolService, createWorker, toolServices, type WorkerOptions } from "../../src/workers/index.ts";
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
@@ -127,6 +127,11 @@ describe("createWorker with toolServices()", () => {
     expect(() => createWorker(SERVER, { services: [{ binding: "TYPED" }] } as unknown as WorkerOptions)).toThrow(
       /createWorker option services must be toolServices\(\[\{ binding: "WEATHER", prefix: "weather" \}\]\) from edge-mcp\/workers/,
     );
+    // A Durable Object class made from a server (not a Worker) is given the Worker's options again: checked the same.
+    expect(() => createTaskObject(SERVER, { services: [{ binding: "TYPED" }] } as unknown as WorkerOptions)).toThrow(
+      /createWorker option services must be toolServices\(\[\{ binding: "WEATHER", prefix: "weather" \}\]\) from edge-mcp\/workers/,
+    );
+    expect(() => createTaskObject(createServer(SERVER), { services: toolServices([{ binding: "TYPED" }]) })).toThrow(/needs the server as options/);
   });
 
   it("keeps defineTool's typed arguments in createToolService", () => {

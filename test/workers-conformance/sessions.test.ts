@@ -120,9 +120,9 @@ describe("session lifecycle", () => {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     });
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-    expect((await gateway.forward(id, request, body, admission("tenant-b", principal("bob")), false)).status).toBe(404);
-    expect((await gateway.forward(id, request, body, admission("default", principal("bob")), false)).status).toBe(404);
-    expect((await gateway.forward(id, request, body, admission("default"), false)).status).toBe(200);
+    expect((await gateway.forward(id, request, body, admission("tenant-b", principal("bob")), undefined)).status).toBe(404);
+    expect((await gateway.forward(id, request, body, admission("default", principal("bob")), undefined)).status).toBe(404);
+    expect((await gateway.forward(id, request, body, admission("default"), undefined)).status).toBe(200);
   });
 });
 

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resultOf } from "../workers-admission/fixture.ts";
+import { resultOf, send } from "../workers-admission/fixture.ts";
 import { clientSpan, modernCall, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
 spanExporter();
@@ -60,6 +60,83 @@ describe("code mode's inner calls", () => {
       ["tools/call", "add", "tool_error", "code_mode"],
     ]);
     // The inner records carry the caller of the request that ran the program.
+    expect(new Set(points.map((point) => point.blobs?.[1])).size).toBe(1);
+  });
+
+  it("runs a tool service called from a program under that inner call's span, not under execute's", async () => {
+    const client = clientSpan();
+    const reply = await resultOf(await execute("return await tools.remote_crunch({});", client.traceparent));
+    expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
+    const spans = await spansOf(
+      client.traceId,
+      5,
+      (found) => named(found, "crunch in the service") !== undefined && named(found, "execute_tool remote_crunch") !== undefined,
+    );
+    const inner = named(spans, "execute_tool remote_crunch");
+    expect(parentOf(inner)).toBe(named(spans, "execute_tool execute")?.spanContext().spanId);
+    expect(parentOf(named(spans, "crunch in the service"))).toBe(inner?.spanContext().spanId);
+    // The service was handed the inner call's span as its parent.
+    expect(JSON.stringify(reply.result)).toContain(`00-${client.traceId}-${inner?.spanContext().spanId}-01`);
+  });
+
+  it("observes the inner calls of a 2025 session's program (run in the session object) like a stateless request's", async () => {
+    const write = vi.spyOn(dataset, "writeDataPoint");
+    const opened = await send("initech", {
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+    });
+    await opened.text();
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    expect(sessionId).toBeTruthy();
+    const client = clientSpan();
+    const reply = await resultOf(
+      await send("initech", {
+        body: {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "execute",
+            arguments: { code: `const a = await tools.add({ a: 1, b: 2 }); const r = await tools.remote_crunch({}); return [a, r];` },
+          },
+        },
+        headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", traceparent: client.traceparent },
+      }),
+    );
+    expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
+
+    const inner = (spans: Awaited<ReturnType<typeof spansOf>>) => spans.filter((span) => span.attributes["edge_mcp.via"] === "code_mode");
+    const spans = await spansOf(client.traceId, 6, (found) => inner(found).length === 2 && named(found, "crunch in the service") !== undefined);
+    // Under the hop into the session object, where the program ran.
+    const hop = named(spans, "edge_mcp.session.forward");
+    const add = named(spans, "execute_tool add");
+    const crunch = named(spans, "execute_tool remote_crunch");
+    expect(parentOf(add)).toBe(hop?.spanContext().spanId);
+    expect(parentOf(crunch)).toBe(hop?.spanContext().spanId);
+    expect(add?.attributes).toMatchObject({ "gen_ai.tool.name": "add", "edge_mcp.admission": "admitted", "edge_mcp.via": "code_mode" });
+    expect(parentOf(named(spans, "crunch in the service"))).toBe(crunch?.spanContext().spanId);
+
+    // Usage: the session's execute (written by the Worker) and one record per inner call (written by the session object).
+    const points = await vi.waitFor(
+      () => {
+        const found = write.mock.calls
+          .map((args) => args[0] as AnalyticsEngineDataPoint)
+          .filter((point) => point.indexes?.[0] === "initech" && point.blobs?.[2] === "tools/call");
+        if (found.length < 3) throw new Error(`${found.length} data points so far`);
+        return found;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const rows = points.map((point) => [point.blobs?.[3], point.blobs?.[4], point.blobs?.[6], point.blobs?.[7]]).sort();
+    expect(rows).toEqual([
+      ["add", "ok", "session", "code_mode"],
+      ["execute", "ok", "session", "direct"],
+      ["remote_crunch", "ok", "session", "code_mode"],
+    ]);
     expect(new Set(points.map((point) => point.blobs?.[1])).size).toBe(1);
   });
 });

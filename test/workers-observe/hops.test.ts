@@ -140,4 +140,22 @@ describe("hops into objects are child spans", () => {
     expect(hop?.attributes).toMatchObject({ "edge_mcp.hop": "hub", "mcp.method.name": "notifications/resources/updated" });
     expect(parentOf(hop)).toBe(named(spans, "execute_tool touch")?.spanContext().spanId);
   });
+
+  it("traces the hub's own fan-out under the publish hop", async () => {
+    const client = clientSpan();
+    const answer = await resultOf(await modernCall("touch", client.traceparent));
+    expect(answer.result?.content[0]?.text, JSON.stringify(answer)).toBe("touched");
+    const spans = await spansOf(
+      client.traceId,
+      5,
+      (found) => named(found, "edge_mcp.hub.fanout") !== undefined && named(found, "edge_mcp.hub.publish") !== undefined,
+    );
+    const fanout = named(spans, "edge_mcp.hub.fanout");
+    expect(parentOf(fanout)).toBe(named(spans, "edge_mcp.hub.publish")?.spanContext().spanId);
+    expect(fanout?.kind).toBe(SpanKind.INTERNAL);
+    expect(fanout?.attributes).toMatchObject({ "edge_mcp.hop": "hub", "mcp.method.name": "notifications/resources/updated" });
+    expect(typeof fanout?.attributes["edge_mcp.hub.subscribers"]).toBe("number");
+    expect(typeof fanout?.attributes["edge_mcp.hub.coalesced"]).toBe("boolean");
+    expect(fanout?.attributes["edge_mcp.hub.seq"]).toBeGreaterThan(0);
+  });
 });

@@ -46,7 +46,7 @@ export function codeMode(options: CodeModeOptions): Feature {
       `The code is the body of an async function (or a module with a default export taking tools); call tools as \`await tools.name(args)\` ` +
       `(\`tools["a.b"](args)\` for names that are not identifiers) and \`return\` what you want to see. A tool gives its structured result, or else its text; a failed call throws. ` +
       `${TOOL_DECLARATIONS} gives the TypeScript declarations of the tools; write plain JavaScript (no type annotations). No network, no imports, no eval. ` +
-      `Limits per run: ${limits.wallTimeMs} ms, ${limits.maxIterations} loop turns and function calls, ${limits.maxToolCalls} tool calls, ${limits.maxOutputBytes} bytes of result, ${limits.maxConsoleBytes} bytes of console output.`,
+      `Limits per run: ${limits.wallTimeMs} ms, ${limits.maxIterations} loop turns and function calls, ${limits.maxAllocationBytes} bytes allocated by built-ins (cumulative), ${limits.maxToolCalls} tool calls, ${limits.maxOutputBytes} bytes of result, ${limits.maxConsoleBytes} bytes of console output.`,
     inputSchema: {
       type: "object",
       properties: {
@@ -77,10 +77,18 @@ export function codeMode(options: CodeModeOptions): Feature {
           resolve(errorResult(`The program did not finish within ${limits.wallTimeMs} ms (the wall time limit) and was stopped.`));
         }, limits.wallTimeMs);
       });
-      const run = options.runner.run({ program: source, cpuMs: limits.cpuMs, maxConsoleBytes: limits.maxConsoleBytes, callTool: inner.call }).then(
-        (outcome) => outcomeResult(outcome, lineOffset, limits.maxOutputBytes, inner.count()),
-        (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      const run = options.runner
+        .run({
+          program: source,
+          cpuMs: limits.cpuMs,
+          maxConsoleBytes: limits.maxConsoleBytes,
+          maxAllocationBytes: limits.maxAllocationBytes,
+          callTool: inner.call,
+        })
+        .then(
+          (outcome) => outcomeResult(outcome, lineOffset, limits.maxOutputBytes, inner.count()),
+          (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
+        );
       try {
         return await Promise.race([run, deadline]);
       } finally {

@@ -23,6 +23,14 @@ export interface CodeModeLimits {
    * waits, where the platform's `cpuMs` is not enforced (local workerd).
    */
   maxIterations?: number;
+  /**
+   * Most bytes a run may allocate through the built-ins whose one call allocates in proportion to
+   * an argument (`new Array(n)`, `fill`, `"x".repeat(n)`, typed arrays, `JSON.stringify`, …),
+   * estimated and counted together (default 33554432, 32 MiB): past it the call throws a
+   * `LimitError`. Cumulative: memory collected is not credited back. Allocation by syntax
+   * (literals, `+`, spread into an object) is not counted; `maxIterations` bounds it.
+   */
+  maxAllocationBytes?: number;
 }
 
 /** Code mode for a server: `codeMode({ runner, limits })`. */
@@ -40,6 +48,7 @@ export const DEFAULT_LIMITS: Required<CodeModeLimits> = {
   maxConsoleBytes: 16_384,
   maxCodeChars: 100_000,
   maxIterations: 10_000_000,
+  maxAllocationBytes: 33_554_432,
 };
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof CodeModeLimits)[];

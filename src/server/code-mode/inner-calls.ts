@@ -2,7 +2,7 @@
 
 import { ErrorCode, ProtocolError } from "../../core/errors.ts";
 import type { CallToolResult, JsonObject } from "../../core/types.ts";
-import type { HandlerContextFactory } from "../context/create-handler-context.ts";
+import { runningUnder, type HandlerContextFactory } from "../context/create-handler-context.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { InputChannel } from "../inputs/input.ts";
 import { callTool, capResult, resolveTool, withDeadline, type ToolLookup } from "../tools/call-tool.ts";
@@ -63,7 +63,9 @@ export function innerCalls(host: InnerCallHost, transport: TransportContext, max
         return { ok: false, message: `Tool ${name} runs only as a task; call it directly, not from a program` };
       }
       const params = { name, arguments: (args ?? {}) as JsonObject };
-      const pending = callTool(tool, params, host.handlerContext(transport, NO_INPUTS));
+      const ctx = host.handlerContext(transport, NO_INPUTS);
+      // The tool runs under its own span: a tool service it calls joins the trace there, not under execute's.
+      const pending = callTool(tool, params, observed?.trace ? runningUnder(ctx, observed.trace) : ctx);
       const limits = transport.admission.limits;
       let result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, name);
       if (limits.maxResultBytes !== undefined) result = capResult(result, limits.maxResultBytes, name);

@@ -12,6 +12,11 @@ export interface SandboxRun {
   /** Most bytes of `console` output the sandbox keeps; the rest is dropped and said so. */
   readonly maxConsoleBytes: number;
   /**
+   * The run's allocation budget, in estimated bytes: the sandbox installs `installAllocationBudget`
+   * of `ALLOCATION_BUDGET_MODULE` (allocation-budget.ts) with it before the program is imported.
+   */
+  readonly maxAllocationBytes: number;
+  /**
    * Runs `tools.<name>(args)` for the program: admitted and run on the caller's behalf by code
    * mode. Never throws: a refusal or a tool error comes back as `{ ok: false }`.
    */

@@ -22,6 +22,12 @@ export function createHandlerContext(transport: TransportContext, inputs: InputC
   return new RequestHandlerContext(transport, inputs);
 }
 
+/** Makes a context just built run under `trace` (a code-mode inner call's own span): what a tool service it calls joins. */
+export function runningUnder(ctx: HandlerContext, trace: TraceCarrier): HandlerContext {
+  RequestHandlerContext.runUnder(ctx, trace);
+  return ctx;
+}
+
 /** Makes handler contexts. */
 export type HandlerContextFactory = (transport: TransportContext, inputs: InputChannel) => HandlerContext;
 
@@ -53,6 +59,13 @@ class RequestHandlerContext implements HandlerContext {
   #lastProgress = -Infinity;
   #counters: Map<string, number> | undefined;
   #handles: Handles | undefined;
+
+  /** The trace context the handler runs under when it is not the request's (see {@link runningUnder}). */
+  #trace: TraceCarrier | undefined;
+
+  static runUnder(ctx: object, trace: TraceCarrier): void {
+    if (#transport in ctx) ctx.#trace = trace;
+  }
 
   static transportOf(ctx: object): TransportContext | undefined {
     return #transport in ctx ? ctx.#transport : undefined;
@@ -92,7 +105,7 @@ class RequestHandlerContext implements HandlerContext {
   }
 
   get trace(): TraceCarrier | undefined {
-    return this.#transport.admission.trace;
+    return this.#trace ?? this.#transport.admission.trace;
   }
 
   get taskId(): string | undefined {

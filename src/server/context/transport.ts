@@ -3,7 +3,7 @@
  * about one request, and what its endpoint shares with every request, by reference.
  */
 
-import type { Admission } from "../../core/admission.ts";
+import type { Admission, TraceCarrier } from "../../core/admission.ts";
 import type { ProtocolError } from "../../core/errors.ts";
 import type { RequestId } from "../../core/jsonrpc.ts";
 import type { JsonObject } from "../../core/types.ts";
@@ -72,6 +72,8 @@ export interface TransportContext {
 
 /** A tool called inside a request (from a code-mode program), as traces and usage see it. */
 export interface ObservedCall {
+  /** The trace context of the call's own span, when it has one: what the tool runs under (a tool service joins the trace there). */
+  readonly trace?: TraceCarrier | undefined;
   /** It ended: refused by admission (`admitted` false) or run, with its error or a tool error (a result with isError). */
   end(admitted: boolean, failure: ProtocolError | undefined, toolError: boolean): void;
 }

@@ -1,5 +1,6 @@
 /** Change notifications across isolates: a relay (a Durable Object hub on Workers) that every listener reads. */
 
+import type { TraceCarrier } from "../../core/admission.ts";
 import type { JsonObject } from "../../core/types.ts";
 import type { ChangeFeed, ChangeSource } from "./change-hub.ts";
 
@@ -8,8 +9,8 @@ export const MAX_RELAY_SHARDS = 64;
 
 /** Carries one tenant's change notifications between isolates. */
 export interface ChangeRelay extends ChangeSource {
-  /** Sends a notification to every listener of the tenant, on every isolate. */
-  publish(method: string, params: JsonObject): Promise<void>;
+  /** Sends a notification to every listener of the tenant, on every isolate (`trace`: the span the hub's work joins, when traced). */
+  publish(method: string, params: JsonObject, trace?: TraceCarrier): Promise<void>;
 }
 
 /**

@@ -1,12 +1,13 @@
 /** `toolSearch()`: turns tool search on, bringing its tools and index into the bundle only where it is used. */
 
+import { searchDocument } from "./search-document.ts";
 import { SearchIndex } from "./search-index.ts";
 import { callTarget, searchToolDefinitions } from "./search-tools.ts";
 import type { ToolSearch, ToolSearchEngine, ToolSearchOptions } from "../tools/tool-search.ts";
 
 const ENGINE: ToolSearchEngine = {
   definitions: searchToolDefinitions,
-  index: (documents) => new SearchIndex(documents),
+  index: (listed) => new SearchIndex(listed.map(searchDocument)),
   callTarget,
 };
 

@@ -13,16 +13,7 @@ import type { CallToolResult } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
 import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
-import {
-  CALL_TOOL,
-  SEARCH_TOOL_NAMES,
-  alwaysLoaded,
-  searchDocument,
-  type ToolCatalog,
-  type ToolSearch,
-  type ToolSearchEngine,
-  type ToolSearchResult,
-} from "./tool-search.ts";
+import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, type ToolCatalog, type ToolSearch, type ToolSearchEngine, type ToolSearchResult } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 /** A module whose tools cannot be listed (not bound, failing): calls to its prefix get an explanation. */
@@ -149,7 +140,7 @@ export class ToolRegistry implements ToolCatalog {
   search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult {
     const engine = this.#options.search?.engine;
     if (!engine) return { total: 0, matched: 0, tools: [] };
-    const index = (this.#index ??= engine.index(this.#searchable.map((tool) => searchDocument(tool.listed))));
+    const index = (this.#index ??= engine.index(this.#searchable.map((tool) => tool.listed)));
     const view = this.#view(filter);
     const allowed = this.#allowedDocs(view);
     const outcome = index.search(query, limit, allowed);

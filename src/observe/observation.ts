@@ -1,0 +1,332 @@
+/**
+ * One observed request: its span (parented by the client's trace context) with child spans for
+ * admission, the tool handler, inner calls and hops, and its usage records. Finished after the
+ * answer: at once when the handler has already settled (the common case: no `waitUntil` of its
+ * own), else under `waitUntil`.
+ */
+
+import { SpanKind, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
+import type { Admission, TraceCarrier } from "../core/admission.ts";
+import type { ProtocolError } from "../core/errors.ts";
+import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
+import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
+import type { WaitUntil } from "../core/names.ts";
+import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp-batch.ts";
+import type { RecordingTracer } from "./recording-tracer.ts";
+import type { SpanSource } from "./span-source.ts";
+import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
+import { tracedHops, type Hop } from "./traced-hops.ts";
+import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
+import { callerId, knownCallerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
+
+/** The trace context that makes a span the parent of what runs elsewhere. */
+export function carrierOf(span: Span, client: TraceCarrier | undefined): TraceCarrier {
+  const running = span.spanContext();
+  return {
+    traceparent: formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1),
+    ...(client?.tracestate === undefined ? {} : { tracestate: client.tracestate }),
+    ...(client?.baggage === undefined ? {} : { baggage: client.baggage }),
+  };
+}
+
+const warn = (error: unknown): void => console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
+
+/** Writes records to every sink; what a sink still does is returned to wait for. A failure is logged, never thrown. */
+export function writeUsage(sinks: readonly UsageSink[], records: readonly UsageRecord[]): Promise<void> | undefined {
+  let pending: Promise<void>[] | undefined;
+  for (const sink of sinks) {
+    try {
+      const written = sink.write(records);
+      if (written) (pending ??= []).push(Promise.resolve(written).catch(warn));
+    } catch (error) {
+      warn(error);
+    }
+  }
+  return pending && Promise.all(pending).then(() => undefined);
+}
+
+/** Where an observation's spans go: the source (none: usage only), and the OTLP batch when edge-mcp records them itself. */
+export interface SpanTarget {
+  readonly source: SpanSource | undefined;
+  readonly recorder?: { readonly tracer: RecordingTracer; readonly batch: SpanBatch } | undefined;
+}
+
+const toolError = (exchange: ObservedExchange | undefined) => exchange?.toolError === true;
+
+export class Observation implements RequestObservation {
+  readonly #request: Request;
+  readonly #trace: AdmissionTrace;
+  readonly #tenant: string;
+  readonly #spans: SpanTarget;
+  readonly #usage: readonly UsageSink[];
+  #carrier: TraceCarrier | undefined;
+  #root: Span | undefined;
+  #handler: Span | undefined;
+  #admitted: AdmittedPost | undefined;
+  #admission: Admission | undefined;
+  /** Hops still running (session, task, hub): an OTLP export waits for their spans. */
+  #hops: Promise<void>[] | undefined;
+  #exchange: ObservedExchange | undefined;
+  /** Whether this request writes usage records (decided when it ends). */
+  #isMetered = false;
+  /** The handler has settled (known without waiting), with this failure. */
+  #settled = false;
+  #failure: ProtocolError | undefined;
+  /** Usage of the tools called inside the request (code mode), written with the request's own. */
+  readonly #innerUsage: InnerUsage[] = [];
+
+  constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[]) {
+    this.#request = request;
+    this.#trace = trace_;
+    this.#tenant = tenant;
+    this.#spans = spans;
+    this.#usage = usage;
+  }
+
+  admitted(admitted: AdmittedPost): Admission {
+    this.#admitted = admitted;
+    return this.#run(admitted.admission, true);
+  }
+
+  admittedStream(admission: Admission): Admission {
+    return this.#run(admission, false);
+  }
+
+  routed<E extends Hops>(endpoint: E): E {
+    if (!this.#root?.isRecording() || (!endpoint.sessions && !endpoint.tasks && !endpoint.relay)) return endpoint;
+    return tracedHops(endpoint, (name, attributes) => this.#hop(name, attributes));
+  }
+
+  /** The admission to run with: the trace context of the span the request runs in (the tool's, for a tool call). */
+  #run(admission: Admission, post: boolean): Admission {
+    this.#admission = admission;
+    const now = Date.now();
+    const root = this.#startRoot(now, "admitted");
+    const carrier = this.#carrier;
+    if (!root?.isRecording()) return carrier ? { ...admission, trace: carrier } : admission;
+    const { method, target } = this.#trace;
+    if (post && method === "tools/call" && this.#admitted?.tool) {
+      this.#handler = this.#spans.source?.start(
+        `execute_tool ${target ?? ""}`.trim(),
+        { kind: SpanKind.INTERNAL, startTime: now, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": target ?? "" } },
+        root,
+      );
+    }
+    // Services, session and task objects join the trace under the span the call runs in.
+    return { ...admission, trace: carrierOf(this.#handler ?? root, carrier) };
+  }
+
+  innerCall(tool: string): ObservedCall {
+    const started = Date.now();
+    const parent = this.#handler ?? this.#root;
+    const span = parent?.isRecording()
+      ? this.#spans.source?.start(
+          `execute_tool ${tool}`,
+          { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "edge_mcp.via": "code_mode" } },
+          parent,
+        )
+      : undefined;
+    let done = false;
+    return {
+      ...(span ? { trace: carrierOf(span, this.#carrier) } : {}),
+      end: (admitted, failure, toolError_) => {
+        if (done) return;
+        done = true;
+        if (span) endInner(span, admitted, failure, toolError_);
+        // Metered like a direct call: only once admitted.
+        if (admitted && this.#usage.length > 0) this.#innerUsage.push({ tool, started, ended: Date.now(), failure, toolError: toolError_ });
+      },
+    };
+  }
+
+  /** A hop into another object: a client span under the span the request runs in. */
+  #hop(name: string, attributes: Attributes): Hop {
+    const span = (this.#spans.source as SpanSource).start(name, { kind: SpanKind.CLIENT, attributes }, this.#handler ?? this.#root);
+    let ended: () => void = () => {};
+    (this.#hops ??= []).push(new Promise<void>((resolve) => (ended = resolve)));
+    return {
+      trace: carrierOf(span, this.#carrier),
+      end(failure, more) {
+        if (more) span.setAttributes(more);
+        if (typeof failure === "number") span.setStatus({ code: SpanStatusCode.ERROR });
+        else if (failure !== undefined) setError(span, toFailure(failure));
+        span.end();
+        ended();
+      },
+    };
+  }
+
+  handling(exchange: ObservedExchange): void {
+    this.#exchange = exchange;
+    void exchange.settled.then((failure) => {
+      this.#failure = failure;
+      this.#settled = true;
+    });
+  }
+
+  end(status: number, error: ProtocolError | undefined, waitUntil: WaitUntil | undefined): void {
+    const answered = Date.now();
+    const root = this.#root ?? this.#startRoot(answered, "refused", error);
+    const exchange = this.#exchange;
+    const metered = this.#metered();
+    this.#isMetered = metered;
+    const callerKey = metered || root?.isRecording() ? this.#admission?.caller : undefined;
+    const caller = callerKey === undefined ? undefined : knownCallerId(callerKey);
+    const sessionKey = root?.isRecording() ? this.#sessionKey() : undefined;
+    const sessionDigest = sessionKey === undefined ? undefined : knownCallerId(sessionKey);
+    // The common case: everything is known now (the handler settled, no hop running, the digests computed).
+    const known = (callerKey === undefined || caller !== undefined) && (sessionKey === undefined || sessionDigest !== undefined);
+    if ((!exchange || this.#settled) && this.#hops === undefined && known) {
+      const pending = this.#record(root, answered, status, exchange ? this.#failure : error, caller, sessionDigest);
+      if (pending && waitUntil) waitUntil(pending);
+      return;
+    }
+    const done = this.#finish(root, answered, status, error, callerKey, sessionKey);
+    if (waitUntil) waitUntil(done);
+    else void done;
+  }
+
+  /** Usage counts MCP messages: a GET stream or a DELETE is traced, not metered. */
+  #metered(): boolean {
+    return this.#admission !== undefined && this.#usage.length > 0 && this.#request.method === "POST";
+  }
+
+  /** The key of the session's digest (spans carry a digest of the session id, a credential, never the id). */
+  #sessionKey(): string | undefined {
+    const id = this.#admitted?.newSession ?? this.#request.headers.get("mcp-session-id");
+    return id === null || id === undefined ? undefined : `session\n${id}`;
+  }
+
+  /** The request's span and its finished admission span; the parent is the client's context. None without a span source. */
+  #startRoot(admissionEnd: number, outcome: "admitted" | "refused", error?: ProtocolError): Span | undefined {
+    const { method, target, started } = this.#trace;
+    this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    const source = this.#spans.source;
+    if (!source) return undefined;
+    const verb = this.#request.method;
+    // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
+    const stream = verb !== "POST";
+    const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
+    const attributes: Attributes = { "edge_mcp.admission": outcome };
+    if (stream) attributes["http.request.method"] = verb;
+    else if (method !== undefined) attributes["mcp.method.name"] = method;
+    const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
+    this.#root = root;
+    if (root.isRecording()) {
+      this.#trace.traceId = root.spanContext().traceId;
+      const admission = source.start("edge_mcp.admission", { startTime: started, attributes: { "edge_mcp.admission": outcome } }, root);
+      if (error) setError(admission, error);
+      admission.end(admissionEnd);
+    }
+    return root;
+  }
+
+  /** The slow path: waits for the handler, the hops and the digests, then records. */
+  async #finish(
+    root: Span | undefined,
+    answered: number,
+    status: number,
+    refusal: ProtocolError | undefined,
+    callerKey?: string,
+    sessionKey?: string,
+  ): Promise<void> {
+    const exchange = this.#exchange;
+    const failure = exchange ? await exchange.settled : refusal;
+    const ended = Math.max(answered, Date.now());
+    const caller = callerKey === undefined ? undefined : await callerId(callerKey);
+    const session = sessionKey === undefined ? undefined : await callerId(sessionKey);
+    if (this.#hops) await Promise.all(this.#hops);
+    await this.#record(root, ended, status, failure, caller, session);
+  }
+
+  /** Ends the spans and writes the usage records; returns what is still being sent, if anything. */
+  #record(
+    root: Span | undefined,
+    ended: number,
+    status: number,
+    failure: ProtocolError | undefined,
+    caller: string | undefined,
+    sessionDigest: string | undefined,
+  ): Promise<void> | undefined {
+    const trace_ = this.#trace;
+    const era = this.#admitted?.info?.era;
+    const failed = toolError(this.#exchange);
+    let exported: Promise<void> | undefined;
+    if (root?.isRecording()) {
+      const attributes: Attributes = { "edge_mcp.tenant": this.#tenant, "http.response.status_code": status };
+      if (trace_.revision !== undefined) attributes["mcp.protocol.version"] = trace_.revision;
+      if (trace_.requestId !== undefined) attributes["jsonrpc.request.id"] = String(trace_.requestId);
+      if (trace_.method === "tools/call" && trace_.target !== undefined) attributes["gen_ai.tool.name"] = trace_.target;
+      if (caller !== undefined) attributes["edge_mcp.caller"] = caller;
+      if (era !== undefined) attributes["edge_mcp.era"] = era;
+      if (sessionDigest !== undefined) attributes["mcp.session.id"] = sessionDigest;
+      root.setAttributes(attributes);
+      if (this.#handler) {
+        if (failure) setError(this.#handler, failure);
+        else if (failed) setToolError(this.#handler);
+        this.#handler.end(ended);
+      }
+      if (failure) setError(root, failure);
+      else if (failed) setToolError(root);
+      else if (status >= 400) root.setStatus({ code: SpanStatusCode.ERROR });
+      root.end(ended);
+      const recorder = this.#spans.recorder;
+      if (recorder) {
+        const sent = recorder.batch.add(recorder.tracer.spans);
+        if (sent !== NOTHING_TO_WAIT) exported = sent;
+      }
+    }
+    const admission = this.#admission;
+    if (!this.#isMetered || caller === undefined || admission === undefined) return exported;
+    const record: UsageRecord = {
+      tenant: admission.tenant,
+      caller,
+      method: trace_.method ?? "",
+      tool: trace_.method === "tools/call" ? (trace_.target ?? "") : "",
+      outcome: failure ? String(failure.code) : failed ? TOOL_ERROR : "ok",
+      errorCode: failure ? failure.code : 0,
+      durationMs: ended - trace_.started,
+      bytesIn: this.#admitted?.text.length ?? 0,
+      bytesOut: this.#exchange?.bytesOut ?? 0,
+      era: era ?? "",
+      session: this.#admitted?.newSession !== undefined || this.#request.headers.has("mcp-session-id"),
+      at: trace_.started,
+    };
+    const records = this.#innerUsage.length === 0 ? [record] : [record, ...this.#innerUsage.map((inner) => innerRecord(record, inner))];
+    const written = writeUsage(this.#usage, records);
+    return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
+  }
+}
+
+/** Ends an inner call's span: refused or admitted, failed or a tool error. */
+export function endInner(span: Span, admitted: boolean, failure: ProtocolError | undefined, toolError_: boolean): void {
+  span.setAttribute("edge_mcp.admission", admitted ? "admitted" : "refused");
+  if (failure) setError(span, failure);
+  else if (toolError_) setToolError(span);
+  span.end();
+}
+
+/** A tool called inside the request, for its usage record. */
+export interface InnerUsage {
+  readonly tool: string;
+  readonly started: number;
+  readonly ended: number;
+  readonly failure: ProtocolError | undefined;
+  readonly toolError: boolean;
+}
+
+/** The usage record of a tool called inside a request: the request's record with the call's own tool, outcome and times. */
+export function innerRecord(request: UsageRecord, inner: InnerUsage): UsageRecord {
+  return {
+    ...request,
+    method: "tools/call",
+    tool: inner.tool,
+    outcome: inner.failure ? String(inner.failure.code) : inner.toolError ? TOOL_ERROR : "ok",
+    errorCode: inner.failure ? inner.failure.code : 0,
+    durationMs: inner.ended - inner.started,
+    bytesIn: 0,
+    bytesOut: 0,
+    at: inner.started,
+    via: "code_mode",
+  };
+}

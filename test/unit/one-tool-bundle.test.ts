@@ -1,0 +1,59 @@
+// What a one-tool Worker bundles keeps only what it uses: esbuild keeps a top-level value it cannot
+// prove free of side effects (a table built from property reads, a `new` call) wherever its module is
+// bundled, even when nothing reads it. Bundled as wrangler does (esbuild, the workerd conditions), from src/.
+import { join } from "node:path";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+/** The Worker of `npm run bench:bundle` (test/bench/one-tool), bundled unminified so names can be read. */
+async function bundleOneTool(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(ROOT, "test/bench/one-tool/index.ts")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    alias: { "edge-mcp": join(ROOT, "src/index.ts"), "edge-mcp/workers": join(ROOT, "src/workers/index.ts") },
+    external: ["cloudflare:*", "node:*"],
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]?.text ?? "";
+}
+
+let bundled: Promise<string> | undefined;
+const oneToolBundle = (): Promise<string> => (bundled ??= bundleOneTool());
+
+/** Top-level declarations of a bundle that nothing else in it names (kept for side effects esbuild cannot rule out). */
+function unreferenced(code: string): string[] {
+  const names = [...code.matchAll(/^(?:var|let|const|function|async function|class) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1] as string);
+  return names.filter((name) => {
+    const escaped = name.replaceAll("$", "\\$");
+    // A name counts where it is not a property (`.name`), spreads (`...name`) included.
+    const uses = code.match(new RegExp(`(?<![\\w$]|[^.]\\.)${escaped}(?![\\w$])`, "g"))?.length ?? 0;
+    return uses <= 1;
+  });
+}
+
+describe("a one-tool Worker's bundle", () => {
+  it("holds no top-level value that nothing uses (the multi-tenant Worker's option rules once were)", async () => {
+    const code = await oneToolBundle();
+    expect(code).toContain("createWorker");
+    expect(unreferenced(code)).toEqual([]);
+    expect(code).not.toContain("tenantCodeMode()");
+  }, 60_000);
+
+  it("leaves what only an opt-in reads to that opt-in: what tool search reads of a tool comes with toolSearch()", async () => {
+    const code = await oneToolBundle();
+    expect(code).not.toContain("anthropic/searchHint");
+    expect(code).not.toContain("function searchDocument");
+  }, 60_000);
+
+  it("finds such a value when there is one", () => {
+    expect(unreferenced("var used = 1;\nvar left = new Map();\nconsole.log(used, [...spread]);\nvar spread = [];\n")).toEqual(["left"]);
+  });
+});
