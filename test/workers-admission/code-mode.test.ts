@@ -1,7 +1,7 @@
 // Code mode inside workerd: programs run in a Dynamic Worker (Worker Loader) with no network and no bindings,
 // and every inner call is admitted exactly as a direct call of the caller (scopes, rate limits, handles).
 import { describe, expect, it } from "vitest";
-import { API_KEY, bearer, modern, resultOf, send } from "./fixture.ts";
+import { API_KEY, bearer, modern, resultOf, send, clearOfMinuteEnd } from "./fixture.ts";
 
 type Result = Awaited<ReturnType<typeof resultOf>>;
 
@@ -81,7 +81,8 @@ describe("inner calls are admitted exactly as direct calls", () => {
     expect(uncaught.result?.content[0]?.text).toBe(`The program failed at line 2: ToolError: ${direct.error?.message}`);
   });
 
-  it("counts inner calls against the tool's rate limit, then refuses them like a direct call (429)", async () => {
+  it("counts inner calls against the tool's rate limit, then refuses them like a direct call (429)", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd();
     const headers = { "cf-connecting-ip": "203.0.113.25", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     let id = 1;

@@ -113,3 +113,13 @@ export async function resultOf(response: Response): Promise<{
       : text;
   return { status: response.status, ...(JSON.parse(json) as object) };
 }
+
+/**
+ * Waits, when the clock minute has less than `marginMs` left, until the next one starts. Rate-limit windows
+ * (miniflare's `ratelimits`, as Cloudflare's) are aligned to the clock minute, so a test that counts calls to a
+ * limit across the end of a minute would see its count start again halfway and get no 429.
+ */
+export async function clearOfMinuteEnd(marginMs = 8_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

@@ -3,7 +3,7 @@
 import { SignJWT, importJWK, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import privateJwk from "../../examples/multi-tenant/dev-keys/private.jwk.json";
-import { ISSUER_ONE, WITH_TASKS, inSession, initialize, modern, resultOf, send } from "./fixture.ts";
+import { ISSUER_ONE, WITH_TASKS, inSession, initialize, modern, resultOf, send, clearOfMinuteEnd } from "./fixture.ts";
 
 /** A bearer for the roles tenant carrying the given claims. */
 async function token(claims: Record<string, unknown>, sub = "grant-user"): Promise<string> {
@@ -149,7 +149,8 @@ describe("public tools on a protected tenant", () => {
     await probe.text();
   });
 
-  it("rate-limits anonymous callers per client address", async () => {
+  it("rate-limits anonymous callers per client address", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd();
     const from = (address: string) => call("whoami", {}, undefined, { "cf-connecting-ip": address });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {

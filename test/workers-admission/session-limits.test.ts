@@ -2,19 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { sseReader } from "../workers-conformance/sse-reader.ts";
 import { from, initializeFrom } from "./network.ts";
-import { send } from "./fixture.ts";
-
-/** The rate limit's window is aligned to the clock minute: runs `steps` again (once) when a minute boundary fell inside it. */
-async function withinOneMinute(steps: () => Promise<void>): Promise<void> {
-  const minute = () => Math.floor(Date.now() / 60_000);
-  const start = minute();
-  try {
-    await steps();
-  } catch (error) {
-    if (minute() === start) throw error;
-    await steps();
-  }
-}
+import { clearOfMinuteEnd, send } from "./fixture.ts";
 
 describe("a refused initialize", () => {
   it("answers 400 with the request's id, and gives its session place back: after 3 refusals, 3 sessions open (cap 3)", async () => {
@@ -41,26 +29,25 @@ describe("a refused initialize", () => {
 
 describe("GET and DELETE of a session", () => {
   it("meet the same rate limit as POST (429 with Retry-After)", async () => {
+    await clearOfMinuteEnd();
     const address = "2001:db8:c2:1::1";
     const opened = await initializeFrom("anon", address);
     const sessionId = opened.headers.get("mcp-session-id") as string;
     expect(sessionId).toBeTruthy();
-    await withinOneMinute(async () => {
-      // POSTs until the caller's limit (10 a minute) answers 429.
-      for (let i = 0; i < 12; i++) {
-        const response = await from("anon", address, "server/discover");
-        await response.text();
-        if (response.status === 429) break;
-      }
-      const session = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", "cf-connecting-ip": address };
-      const get = await send("anon", { method: "GET", headers: { ...session, accept: "text/event-stream" } });
-      await get.body?.cancel();
-      const del = await send("anon", { method: "DELETE", headers: session });
-      await del.body?.cancel();
-      expect([get.status, del.status]).toEqual([429, 429]);
-      expect(get.headers.get("retry-after")).toBe("60");
-      expect(del.headers.get("retry-after")).toBe("60");
-    });
+    // POSTs until the caller's limit (10 a minute) answers 429.
+    for (let i = 0; i < 12; i++) {
+      const response = await from("anon", address, "server/discover");
+      await response.text();
+      if (response.status === 429) break;
+    }
+    const session = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25", "cf-connecting-ip": address };
+    const get = await send("anon", { method: "GET", headers: { ...session, accept: "text/event-stream" } });
+    await get.body?.cancel();
+    const del = await send("anon", { method: "DELETE", headers: session });
+    await del.body?.cancel();
+    expect([get.status, del.status]).toEqual([429, 429]);
+    expect(get.headers.get("retry-after")).toBe("60");
+    expect(del.headers.get("retry-after")).toBe("60");
   }, 30_000);
 });
 

@@ -1,6 +1,6 @@
 // Session traffic passes the same admission as stateless traffic: scopes, rate limits, identity, auth before 405.
 import { describe, expect, it } from "vitest";
-import { API_KEY, bearer, inSession, initialize, modern, resultOf, send } from "./fixture.ts";
+import { API_KEY, bearer, inSession, initialize, modern, resultOf, send, clearOfMinuteEnd } from "./fixture.ts";
 
 describe("admission inside 2025-11-25 sessions", () => {
   it("refuses a tool call in a session when the token lacks the tool's scope, with the 403 challenge", async () => {
@@ -24,7 +24,8 @@ describe("admission inside 2025-11-25 sessions", () => {
     expect(allowed.result?.content[0]?.text).toBe("Total: 3");
   });
 
-  it("answers 429 with Retry-After once a session passes the tenant's per-tool rate limit", async () => {
+  it("answers 429 with Retry-After once a session passes the tenant's per-tool rate limit", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd();
     const { sessionId } = await initialize("open");
     const statuses: number[] = [];
     let limited: Response | undefined;

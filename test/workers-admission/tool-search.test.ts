@@ -1,7 +1,7 @@
 // Tool search inside workerd: ranking on a fixed catalogue, detail levels, exposure modes, and call_tool
 // admitted exactly as a direct call (scopes 403, rate limits 429, unknown -32602), statelessly and in sessions.
 import { describe, expect, it } from "vitest";
-import { API_KEY, bearer, inSession, initialize, modern, resultOf, send } from "./fixture.ts";
+import { API_KEY, bearer, inSession, initialize, modern, resultOf, send, clearOfMinuteEnd } from "./fixture.ts";
 
 type Tools = { tools: { name: string; _meta?: Record<string, unknown> }[]; nextCursor?: string; cacheScope?: string };
 
@@ -179,7 +179,8 @@ describe("call_tool gets the admission of a direct call", () => {
     expect(b).toMatchObject({ status: 200, error: { code: -32602, message: "Unknown tool: ghost" } });
   });
 
-  it("counts the target against its rate limit: past it, call_tool gets 429 with Retry-After", async () => {
+  it("counts the target against its rate limit: past it, call_tool gets 429 with Retry-After", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd();
     // A client address of its own: the limit is counted per caller and tool, apart from other tests.
     const headers = { "cf-connecting-ip": "203.0.113.13", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
@@ -203,7 +204,8 @@ describe("call_tool gets the admission of a direct call", () => {
     expect(await limited.json()).toMatchObject({ error: { code: -31429, data: { retryAfterSeconds: 60 } } });
   });
 
-  it("counts call_tool's target with the target's own limit when call_tool is under its own", async () => {
+  it("counts call_tool's target with the target's own limit when call_tool is under its own", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd();
     const headers = { "cf-connecting-ip": "203.0.113.14", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     let id = 100;
