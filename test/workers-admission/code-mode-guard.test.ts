@@ -2,24 +2,9 @@
 // keeps answering. Local workerd ignores the loader's cpuMs and runs the Dynamic Worker on the parent's thread,
 // so without the guard each of these programs would hang the whole runtime.
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_KEY, modern, resultOf } from "./fixture.ts";
+import { execute, firstText, stillAnswers } from "./code-mode-runs.ts";
 
-type Result = Awaited<ReturnType<typeof resultOf>>;
-
-/** Runs a program on the "secure" tenant (3 s wall time, 100000 loop turns and function calls, 5 tool calls, 8 MiB allocated). */
-async function execute(code: string, tenant = "secure"): Promise<Result> {
-  return resultOf(await modern(tenant, "tools/call", { name: "execute", arguments: { code } }, `Bearer ${API_KEY}`));
-}
-
-const firstText = (reply: Result): string => reply.result?.content[0]?.text ?? "";
 const OVER_BUDGET = "LimitError: execute stopped: the program ran more than 100000 loop turns and function calls (the iteration limit)";
-
-/** The Worker still runs programs, and they still call tools. */
-async function stillAnswers(): Promise<void> {
-  const reply = await execute(`return await tools.invoice_total({ lines: [2, 3] });`);
-  expect(reply.result?.isError).toBeUndefined();
-  expect(firstText(reply)).toBe("Total: 5");
-}
 
 describe("a program that never ends is stopped by the loop guard", () => {
   // The first run loads the Worker and its code: the timings below are of warm runs.

@@ -2,24 +2,10 @@
 // answering. Local workerd has no memory limit of its own for a Dynamic Worker: without the budget each of these
 // programs aborts the whole runtime ("Reached heap limit").
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_KEY, modern, resultOf } from "./fixture.ts";
+import { execute, firstText, stillAnswers } from "./code-mode-runs.ts";
 
-type Result = Awaited<ReturnType<typeof resultOf>>;
-
-/** Runs a program on the "secure" tenant (8 MiB allocation budget, 100000 loop turns) or another. */
-async function execute(code: string, tenant = "secure"): Promise<Result> {
-  return resultOf(await modern(tenant, "tools/call", { name: "execute", arguments: { code } }, `Bearer ${API_KEY}`));
-}
-
-const firstText = (reply: Result): string => reply.result?.content[0]?.text ?? "";
 const overBudget = (bytes: number): string => `LimitError: execute stopped: the program allocated more than ${bytes} bytes (the allocation limit)`;
 const OVER_SECURE = overBudget(8_388_608);
-
-/** The Worker still runs programs, and they still call tools. */
-async function stillAnswers(): Promise<void> {
-  const reply = await execute(`return await tools.invoice_total({ lines: [2, 3] });`);
-  expect(firstText(reply)).toBe("Total: 5");
-}
 
 describe("a memory bomb fails alone, with the allocation limit and its line", () => {
   beforeAll(stillAnswers, 60_000);
