@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { availableParallelism, setPriority } from "node:os";
+import { seededRandom } from "../seeded-random.mjs";
 
 /**
  * @typedef {{ schedNs: number, tickNs: number }} TreeCpu CPU of a process tree so far (ns)
@@ -154,18 +155,6 @@ export async function interleave({ sides, turns, run, cpuOf, snapshot, otherCore
   return { batches, others };
 }
 
-/** A small seeded PRNG (mulberry32): the same interval for the same figures, run after run. */
-function prng(/** @type {number} */ seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The ratio Σ num.ns/Σ num.count over Σ den.ns/Σ den.count (CPU per call, B against A) of paired batches,
  * and 95 % percentile-bootstrap intervals of 4,000 resamples each: `low..high` resamples the pairs, with
@@ -193,7 +182,7 @@ export function pairedRatio(rounds, { seed = 20261202, resamples = 4000 } = {}) 
   };
   const all = rounds.flat();
   const ratio = ratioOf(all);
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = (/** @type {any[]} */ xs) => xs[Math.floor(random() * xs.length)];
   /** @returns {[number, number]} the 2.5th and 97.5th percentiles of the resampled ratios */
   const interval = (/** @type {boolean} */ overRounds) => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../src/core/types.ts";
 import { flatSchemaCheck } from "../../src/server/tools/flat-schema.ts";
 import { compileSchema } from "../../src/server/tools/schema-validator.ts";
-import { seededRandom } from "../seeded-random.ts";
+import { seededRandom } from "../seeded-random.mjs";
 
 const FLAT: JsonSchema[] = [
   { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },

@@ -1,7 +1,7 @@
 // Fuzz (seeded, deterministic): every spelling of one address gives one key, and no input makes clientNetwork throw.
 import { describe, expect, it } from "vitest";
 import { clientNetwork } from "../../src/core/client-address.ts";
-import { seededRandom as random } from "../seeded-random.ts";
+import { seededRandom as random } from "../seeded-random.mjs";
 
 /** One of the ways to write eight groups: full, leading zeros padded or not, upper case, the longest zero run as `::`. */
 function spell(groups: number[], next: () => number): string {

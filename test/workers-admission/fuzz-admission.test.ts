@@ -6,7 +6,7 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { WITH_TASKS, modern, resultOf, send } from "./fixture.ts";
 import { from, initializeFrom } from "./network.ts";
-import { seededRandom as random } from "../seeded-random.ts";
+import { seededRandom as random } from "../seeded-random.mjs";
 
 const tasksNamespace = (env as unknown as { MCP_TASKS: DurableObjectNamespace }).MCP_TASKS;
 
