@@ -49,10 +49,10 @@ describe("observability() with nothing on", () => {
     const server = createServer({ info: { name: "off", version: "1" }, tools: [add] });
     const observed = createWorker(server, { observe: observability() });
     const plain = createWorker(server);
-    const [a, b] = [await observed.fetch(call("/mcp") as never, {} as never, ctx), await plain.fetch(call("/mcp") as never, {} as never, ctx)];
+    const [a, b] = [await observed.fetch(call("/mcp") as never, {}, ctx), await plain.fetch(call("/mcp") as never, {}, ctx)];
     expect(a.status).toBe(200);
     expect(await a.text()).toBe(await b.text());
-    const view = await observed.fetch(new Request("http://127.0.0.1:8787/admin/usage?tenant=acme") as never, {} as never, ctx);
+    const view = await observed.fetch(new Request("http://127.0.0.1:8787/admin/usage?tenant=acme") as never, {}, ctx);
     expect(view.status).toBe(404);
     expect(await view.text()).toContain("the MCP endpoint is /mcp");
   });
