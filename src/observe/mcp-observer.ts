@@ -3,20 +3,18 @@
  * MCP (parented by the client's trace context), child spans for admission and the tool handler,
  * and one usage record per admitted request (observation.ts). Everything is finished after the answer.
  * What can be decided once per isolate is: the exporter, the sinks, the tracer; per request only
- * whether an OpenTelemetry provider has been registered since (one property read when none is).
+ * whether an OpenTelemetry provider has been registered since (one property read when none is);
+ * with nothing to record, no observation at all: the request takes the plain path.
  */
 
 import { ProxyTracerProvider, trace } from "@opentelemetry/api";
-import type { Admission } from "../core/admission.ts";
-import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
-import type { Hops, ObservedCall, RequestObservation, RequestObserver } from "../http/observer.ts";
+import type { RequestObserver } from "../http/observer.ts";
 import { SpanBatch } from "./otlp-batch.ts";
 import type { OtlpSettings } from "./otlp-export.ts";
 import { objectInnerCalls, objectSpanStarter, type StartObjectSpan } from "./object-calls.ts";
 import { Observation } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { tracerSource } from "./span-source.ts";
-import { readTraceCarrier } from "./trace-context.ts";
 import type { UsageSink } from "./usage-record.ts";
 
 export interface ObserverOptions {
@@ -48,8 +46,8 @@ export function createObserver(options: ObserverOptions): Observer {
       }
       const source = providerRegistered() ? global : undefined;
       // Nothing records spans or usage (no exporter, no usage sink, no provider registered yet):
-      // only the client's trace context is passed on (to tool services, session and task objects).
-      if (!source && usage.length === 0) return new CarrierOnly(request, trace_);
+      // the request takes the path of a Worker without observability().
+      if (!source && usage.length === 0) return undefined;
       return new Observation(request, trace_, tenant, { source }, usage);
     },
     objectSpan(name, parent, attributes) {
@@ -75,37 +73,3 @@ function providerRegistered(): boolean {
   const provider = trace.getTracerProvider();
   return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_PROVIDER;
 }
-
-/** A request nobody records: its admission carries the client's trace context on, nothing more. */
-class CarrierOnly implements RequestObservation {
-  readonly #request: Request;
-  readonly #trace: AdmissionTrace;
-
-  constructor(request: Request, trace_: AdmissionTrace) {
-    this.#request = request;
-    this.#trace = trace_;
-  }
-
-  admitted(admitted: AdmittedPost): Admission {
-    return this.admittedStream(admitted.admission);
-  }
-
-  admittedStream(admission: Admission): Admission {
-    const carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
-    return carrier ? { ...admission, trace: carrier } : admission;
-  }
-
-  routed<E extends Hops>(endpoint: E): E {
-    return endpoint;
-  }
-
-  innerCall(): ObservedCall {
-    return UNRECORDED_CALL;
-  }
-
-  handling(): void {}
-
-  end(): void {}
-}
-
-const UNRECORDED_CALL: ObservedCall = { end() {} };

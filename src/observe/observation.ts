@@ -17,32 +17,17 @@ import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
 import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
-import { callerId, knownCallerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
+import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
 
 /** The trace context that makes a span the parent of what runs elsewhere. */
 export function carrierOf(span: Span, client: TraceCarrier | undefined): TraceCarrier {
   const running = span.spanContext();
-  return {
-    traceparent: formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1),
-    ...(client?.tracestate === undefined ? {} : { tracestate: client.tracestate }),
-    ...(client?.baggage === undefined ? {} : { baggage: client.baggage }),
-  };
-}
-
-const warn = (error: unknown): void => console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
-
-/** Writes records to every sink; what a sink still does is returned to wait for. A failure is logged, never thrown. */
-export function writeUsage(sinks: readonly UsageSink[], records: readonly UsageRecord[]): Promise<void> | undefined {
-  let pending: Promise<void>[] | undefined;
-  for (const sink of sinks) {
-    try {
-      const written = sink.write(records);
-      if (written) (pending ??= []).push(Promise.resolve(written).catch(warn));
-    } catch (error) {
-      warn(error);
-    }
-  }
-  return pending && Promise.all(pending).then(() => undefined);
+  const traceparent = formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1);
+  if (client === undefined) return { traceparent };
+  const carrier: { traceparent: string; tracestate?: string; baggage?: string } = { traceparent };
+  if (client.tracestate !== undefined) carrier.tracestate = client.tracestate;
+  if (client.baggage !== undefined) carrier.baggage = client.baggage;
+  return carrier;
 }
 
 /** Where an observation's spans go: the source (none: usage only), and the OTLP batch when edge-mcp records them itself. */
@@ -73,7 +58,9 @@ export class Observation implements RequestObservation {
   #settled = false;
   #failure: ProtocolError | undefined;
   /** Usage of the tools called inside the request (code mode), written with the request's own. */
-  readonly #innerUsage: InnerUsage[] = [];
+  #innerUsage: InnerUsage[] | undefined;
+  /** When admission ended (the admission span's end, the tool span's start). */
+  #admittedAt = 0;
 
   constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[]) {
     this.#request = request;
@@ -100,20 +87,23 @@ export class Observation implements RequestObservation {
   /** The admission to run with: the trace context of the span the request runs in (the tool's, for a tool call). */
   #run(admission: Admission, post: boolean): Admission {
     this.#admission = admission;
-    const now = Date.now();
-    const root = this.#startRoot(now, "admitted");
-    const carrier = this.#carrier;
-    if (!root?.isRecording()) return carrier ? { ...admission, trace: carrier } : admission;
+    // No span recorded (metering alone): no trace context is read or passed on.
+    const root = this.#startRoot("admitted");
+    if (!root?.isRecording()) return admission;
     const { method, target } = this.#trace;
     if (post && method === "tools/call" && this.#admitted?.tool) {
       this.#handler = this.#spans.source?.start(
         `execute_tool ${target ?? ""}`.trim(),
-        { kind: SpanKind.INTERNAL, startTime: now, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": target ?? "" } },
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: this.#admittedAt,
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": target ?? "" },
+        },
         root,
       );
     }
     // Services, session and task objects join the trace under the span the call runs in.
-    return { ...admission, trace: carrierOf(this.#handler ?? root, carrier) };
+    return { ...admission, trace: carrierOf(this.#handler ?? root, this.#carrier) };
   }
 
   innerCall(tool: string): ObservedCall {
@@ -134,7 +124,7 @@ export class Observation implements RequestObservation {
         done = true;
         if (span) endInner(span, admitted, failure, toolError_);
         // Metered like a direct call: only once admitted.
-        if (admitted && this.#usage.length > 0) this.#innerUsage.push({ tool, started, ended: Date.now(), failure, toolError: toolError_ });
+        if (admitted && this.#usage.length > 0) (this.#innerUsage ??= []).push({ tool, started, ended: Date.now(), failure, toolError: toolError_ });
       },
     };
   }
@@ -166,7 +156,7 @@ export class Observation implements RequestObservation {
 
   end(status: number, error: ProtocolError | undefined, waitUntil: WaitUntil | undefined): void {
     const answered = Date.now();
-    const root = this.#root ?? this.#startRoot(answered, "refused", error);
+    const root = this.#root ?? this.#startRoot("refused", error, answered);
     const exchange = this.#exchange;
     const metered = this.#metered();
     this.#isMetered = metered;
@@ -186,23 +176,32 @@ export class Observation implements RequestObservation {
     else void done;
   }
 
-  /** Usage counts MCP messages: a GET stream or a DELETE is traced, not metered. */
+  /** Usage counts MCP messages (an admitted POST): a GET stream or a DELETE is traced, not metered. */
   #metered(): boolean {
-    return this.#admission !== undefined && this.#usage.length > 0 && this.#request.method === "POST";
+    return this.#admitted !== undefined && this.#usage.length > 0;
+  }
+
+  /** Whether the request is a 2026 (modern) message: no session, whatever headers it carries. */
+  #modern(): boolean {
+    return this.#admitted?.info?.era === "modern";
   }
 
   /** The key of the session's digest (spans carry a digest of the session id, a credential, never the id). */
   #sessionKey(): string | undefined {
-    const id = this.#admitted?.newSession ?? this.#request.headers.get("mcp-session-id");
-    return id === null || id === undefined ? undefined : `session\n${id}`;
+    const opened = this.#admitted?.newSession;
+    if (opened !== undefined) return `session\n${opened}`;
+    if (this.#modern()) return undefined;
+    const id = this.#request.headers.get("mcp-session-id");
+    return id === null ? undefined : `session\n${id}`;
   }
 
   /** The request's span and its finished admission span; the parent is the client's context. None without a span source. */
-  #startRoot(admissionEnd: number, outcome: "admitted" | "refused", error?: ProtocolError): Span | undefined {
-    const { method, target, started } = this.#trace;
-    this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+  #startRoot(outcome: "admitted" | "refused", error?: ProtocolError, admissionEnd?: number): Span | undefined {
     const source = this.#spans.source;
     if (!source) return undefined;
+    const { method, target, started } = this.#trace;
+    this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    this.#admittedAt = admissionEnd ?? Date.now();
     const verb = this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
     const stream = verb !== "POST";
@@ -216,7 +215,7 @@ export class Observation implements RequestObservation {
       this.#trace.traceId = root.spanContext().traceId;
       const admission = source.start("edge_mcp.admission", { startTime: started, attributes: { "edge_mcp.admission": outcome } }, root);
       if (error) setError(admission, error);
-      admission.end(admissionEnd);
+      admission.end(this.#admittedAt);
     }
     return root;
   }
@@ -253,14 +252,15 @@ export class Observation implements RequestObservation {
     const failed = toolError(this.#exchange);
     let exported: Promise<void> | undefined;
     if (root?.isRecording()) {
-      const attributes: Attributes = { "edge_mcp.tenant": this.#tenant, "http.response.status_code": status };
-      if (trace_.revision !== undefined) attributes["mcp.protocol.version"] = trace_.revision;
-      if (trace_.requestId !== undefined) attributes["jsonrpc.request.id"] = String(trace_.requestId);
-      if (trace_.method === "tools/call" && trace_.target !== undefined) attributes["gen_ai.tool.name"] = trace_.target;
-      if (caller !== undefined) attributes["edge_mcp.caller"] = caller;
-      if (era !== undefined) attributes["edge_mcp.era"] = era;
-      if (sessionDigest !== undefined) attributes["mcp.session.id"] = sessionDigest;
-      root.setAttributes(attributes);
+      // One attribute at a time: no intermediate object merged in.
+      root.setAttribute("edge_mcp.tenant", this.#tenant);
+      root.setAttribute("http.response.status_code", status);
+      if (trace_.revision !== undefined) root.setAttribute("mcp.protocol.version", trace_.revision);
+      if (trace_.requestId !== undefined) root.setAttribute("jsonrpc.request.id", String(trace_.requestId));
+      if (trace_.method === "tools/call" && trace_.target !== undefined) root.setAttribute("gen_ai.tool.name", trace_.target);
+      if (caller !== undefined) root.setAttribute("edge_mcp.caller", caller);
+      if (era !== undefined) root.setAttribute("edge_mcp.era", era);
+      if (sessionDigest !== undefined) root.setAttribute("mcp.session.id", sessionDigest);
       if (this.#handler) {
         if (failure) setError(this.#handler, failure);
         else if (failed) setToolError(this.#handler);
@@ -289,10 +289,11 @@ export class Observation implements RequestObservation {
       bytesIn: this.#admitted?.text.length ?? 0,
       bytesOut: this.#exchange?.bytesOut ?? 0,
       era: era ?? "",
-      session: this.#admitted?.newSession !== undefined || this.#request.headers.has("mcp-session-id"),
+      session: this.#admitted?.newSession !== undefined || (!this.#modern() && this.#request.headers.has("mcp-session-id")),
       at: trace_.started,
     };
-    const records = this.#innerUsage.length === 0 ? [record] : [record, ...this.#innerUsage.map((inner) => innerRecord(record, inner))];
+    const inner = this.#innerUsage;
+    const records = inner === undefined ? [record] : [record, ...inner.map((call) => innerRecord(record, call))];
     const written = writeUsage(this.#usage, records);
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
@@ -304,29 +305,4 @@ export function endInner(span: Span, admitted: boolean, failure: ProtocolError |
   if (failure) setError(span, failure);
   else if (toolError_) setToolError(span);
   span.end();
-}
-
-/** A tool called inside the request, for its usage record. */
-export interface InnerUsage {
-  readonly tool: string;
-  readonly started: number;
-  readonly ended: number;
-  readonly failure: ProtocolError | undefined;
-  readonly toolError: boolean;
-}
-
-/** The usage record of a tool called inside a request: the request's record with the call's own tool, outcome and times. */
-export function innerRecord(request: UsageRecord, inner: InnerUsage): UsageRecord {
-  return {
-    ...request,
-    method: "tools/call",
-    tool: inner.tool,
-    outcome: inner.failure ? String(inner.failure.code) : inner.toolError ? TOOL_ERROR : "ok",
-    errorCode: inner.failure ? inner.failure.code : 0,
-    durationMs: inner.ended - inner.started,
-    bytesIn: 0,
-    bytesOut: 0,
-    at: inner.started,
-    via: "code_mode",
-  };
 }

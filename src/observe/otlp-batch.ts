@@ -20,6 +20,8 @@ export class SpanBatch {
   readonly #settings: OtlpSettings;
   #pending: FinishedSpan[] = [];
   #open = false;
+  /** The number of the window opened last. */
+  #window = 0;
 
   constructor(settings: OtlpSettings) {
     this.#settings = settings;
@@ -36,7 +38,9 @@ export class SpanBatch {
     if (this.#pending.length >= MAX_BATCH_SPANS) return this.#send();
     if (this.#open) return NOTHING_TO_WAIT;
     this.#open = true;
-    return new Promise<void>((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS)).then(() => this.#send());
+    const window = ++this.#window;
+    // A window already sent because it filled up sends nothing more when its time is up.
+    return new Promise<void>((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS)).then(() => (window === this.#window && this.#open ? this.#send() : undefined));
   }
 
   #send(): Promise<void> {

@@ -53,18 +53,40 @@ const nanos = (ms: number): string => `"${Math.round(ms * 1000)}000"`;
 /** An attribute value as OTLP JSON (AnyValue). */
 function anyValueJson(value: AttributeValue): string {
   if (typeof value === "string") return `{"stringValue":${json(value)}}`;
+  if (typeof value === "number" && Number.isInteger(value)) return `{"intValue":${value}}`;
+  if (typeof value === "boolean") return value ? `{"boolValue":true}` : `{"boolValue":false}`;
   return json(anyValue(value));
+}
+
+/** JSON text of the attribute keys and span names met so far (a small set, mostly fixed): each escaped once. */
+const written = new Map<string, string>();
+/** The cache's bounds: names can come from clients (a resource URI), so it holds few and short ones. */
+const MAX_WRITTEN = 512;
+const MAX_WRITTEN_LENGTH = 128;
+
+/** `text` as JSON: from the cache when met before. */
+function jsonText(text: string): string {
+  let out = written.get(text);
+  if (out === undefined) {
+    out = json(text);
+    if (written.size < MAX_WRITTEN && text.length <= MAX_WRITTEN_LENGTH) written.set(text, out);
+  }
+  return out;
+}
+
+function keyPrefix(key: string): string {
+  return `{"key":${jsonText(key)},"value":`;
 }
 
 /** A span's attributes as OTLP JSON (KeyValue list), written directly: the export runs once per batch, over every span. */
 function attributesJson(attributes: FinishedSpan["attributes"]): string {
-  let out = "";
+  let out = "[";
   for (const key in attributes) {
     const value = attributes[key];
     if (value === undefined) continue;
-    out += `${out === "" ? "" : ","}{"key":${json(key)},"value":${anyValueJson(value)}}`;
+    out += `${out.length === 1 ? "" : ","}${keyPrefix(key)}${anyValueJson(value)}}`;
   }
-  return `[${out}]`;
+  return `${out}]`;
 }
 
 function spanJson(span: FinishedSpan): string {
@@ -75,7 +97,7 @@ function spanJson(span: FinishedSpan): string {
     status.code === SpanStatusCode.UNSET ? "{}" : json({ code: status.code, ...(status.message === undefined ? {} : { message: status.message }) });
   // OTLP numbers kinds from 1 (internal); the API from 0.
   return (
-    `{"traceId":"${context.traceId}","spanId":"${context.spanId}",${parent}${state}"name":${json(span.name)},"kind":${span.kind + 1},` +
+    `{"traceId":"${context.traceId}","spanId":"${context.spanId}",${parent}${state}"name":${jsonText(span.name)},"kind":${span.kind + 1},` +
     `"startTimeUnixNano":${nanos(span.startMs)},"endTimeUnixNano":${nanos(span.endMs)},"attributes":${attributesJson(span.attributes)},"status":${statusJson}}`
   );
 }

@@ -32,6 +32,8 @@ export interface FinishedSpan {
 /** Random bytes drawn ahead for ids: one `getRandomValues` call per 4 KiB instead of one per id. */
 const POOL = new Uint8Array(4096);
 let drawn = POOL.length;
+/** The pool as hex, written once per draw: an id is a slice of it, not a string built byte by byte. */
+let poolHex = "";
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
@@ -39,10 +41,13 @@ function randomHex(bytes: number): string {
   if (drawn + bytes > POOL.length) {
     crypto.getRandomValues(POOL);
     drawn = 0;
+    const hex: string[] = [];
+    for (const byte of POOL) hex.push(HEX[byte] as string);
+    poolHex = hex.join("");
   }
-  let hex = "";
-  for (const end = drawn + bytes; drawn < end; drawn++) hex += HEX[POOL[drawn] as number];
-  return hex;
+  const start = drawn;
+  drawn += bytes;
+  return poolHex.slice(2 * start, 2 * drawn);
 }
 
 const UNSET: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });

@@ -1,6 +1,8 @@
 /** The usage record of one admitted request, and its Analytics Engine data point. */
 
 import { sha256Hex } from "../core/bytes.ts";
+import type { ProtocolError } from "../core/errors.ts";
+import { TOOL_ERROR } from "./span-status.ts";
 
 /** One admitted request, as metering counts it. */
 export interface UsageRecord {
@@ -89,5 +91,46 @@ export function analyticsSink(dataset: AnalyticsEngineDataset): UsageSink {
     write(records) {
       for (const record of records) dataset.writeDataPoint(usageDataPoint(record));
     },
+  };
+}
+
+const warn = (error: unknown): void => console.warn(`edge-mcp: usage record not written: ${error instanceof Error ? error.message : String(error)}`);
+
+/** Writes records to every sink; what a sink still does is returned to wait for. A failure is logged, never thrown. */
+export function writeUsage(sinks: readonly UsageSink[], records: readonly UsageRecord[]): Promise<void> | undefined {
+  let pending: Promise<void>[] | undefined;
+  for (const sink of sinks) {
+    try {
+      const written = sink.write(records);
+      if (written) (pending ??= []).push(Promise.resolve(written).catch(warn));
+    } catch (error) {
+      warn(error);
+    }
+  }
+  return pending && Promise.all(pending).then(() => undefined);
+}
+
+/** A tool called inside the request, for its usage record. */
+export interface InnerUsage {
+  readonly tool: string;
+  readonly started: number;
+  readonly ended: number;
+  readonly failure: ProtocolError | undefined;
+  readonly toolError: boolean;
+}
+
+/** The usage record of a tool called inside a request: the request's record with the call's own tool, outcome and times. */
+export function innerRecord(request: UsageRecord, inner: InnerUsage): UsageRecord {
+  return {
+    ...request,
+    method: "tools/call",
+    tool: inner.tool,
+    outcome: inner.failure ? String(inner.failure.code) : inner.toolError ? TOOL_ERROR : "ok",
+    errorCode: inner.failure ? inner.failure.code : 0,
+    durationMs: inner.ended - inner.started,
+    bytesIn: 0,
+    bytesOut: 0,
+    at: inner.started,
+    via: "code_mode",
   };
 }

@@ -58,10 +58,12 @@ export function observability(): Observability {
   return {
     observer: observerOf,
     adminRoute(request, env) {
+      const vars = env as ObservabilityEnv;
+      // Without the token the view is off: the request goes on untouched (its URL is not even read).
+      if (!vars.MCP_ADMIN_TOKEN) return undefined;
       const url = request.url;
       // Cheap test first: most requests are for the MCP endpoint.
       if (!url.includes(USAGE_PATH) || new URL(url).pathname !== USAGE_PATH) return undefined;
-      const vars = env as ObservabilityEnv;
       return handleUsageView(request, vars.MCP_ADMIN_TOKEN, vars.MCP_USAGE_ROLLUPS ? durableUsage(vars.MCP_USAGE_ROLLUPS) : undefined);
     },
   };

@@ -60,6 +60,21 @@ describe("SpanBatch", () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it("gives the window opened after a full one its own time: the full window's timer sends nothing early", async () => {
+    const batch = new SpanBatch(SETTINGS);
+    const opener = batch.add(spans(10));
+    await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS / 2);
+    await batch.add(spans(MAX_BATCH_SPANS));
+    const second = batch.add(spans(5));
+    // The first window's time is up: its spans left already, and the second window's stay.
+    await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS / 2);
+    await opener;
+    expect(exported(fetch)).toEqual([MAX_BATCH_SPANS + 10]);
+    await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS / 2);
+    await second;
+    expect(exported(fetch)).toEqual([MAX_BATCH_SPANS + 10, 5]);
+  });
+
   it("adds nothing and opens no window for a request without spans", async () => {
     const batch = new SpanBatch(SETTINGS);
     await batch.add([]);
@@ -68,4 +83,4 @@ describe("SpanBatch", () => {
   });
 });
 
-// The observer with nothing to watch (no span, trace context still passed on, a late provider): observer-idle.test.ts.
+// The observer with nothing to watch (no observation at all, a late provider): observer-idle.test.ts.
