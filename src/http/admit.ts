@@ -121,7 +121,8 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   checkContentType(request);
   const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs);
   if (endpoint.debug) logMessage("in", text, request.headers);
-  const admission = await authenticate(request, endpoint, trace);
+  // Without an authorizer there is nothing to wait for (the hot path of most Workers).
+  const admission = endpoint.authorizer ? await authenticate(request, endpoint, trace) : admissionOf(request, endpoint, undefined);
 
   const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
   if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
@@ -154,7 +155,7 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
         ? (found: CompiledTool) => checkHeaderParams(found, message.params ? own(message.params, "arguments") : undefined, header, message.id)
         : undefined;
     tool = await admitToolCall(endpoint, admission, request, message.params ? own(message.params, "name") : undefined, message.id, beforeLimits);
-  } else {
+  } else if (endpoint.rateLimiter) {
     await checkRateLimits(endpoint, admission, undefined, message.id);
   }
   const opened = initialize && endpoint.sessions && info.era === "legacy" ? await takeSessionPlace(endpoint, admission, message.id) : undefined;
@@ -189,7 +190,7 @@ export async function admitToolCall(
   }
   if (tool) beforeLimits?.(tool);
   if (endpoint.authorizer && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
-  await checkRateLimits(endpoint, admission, toolName, requestId, withinRequest);
+  if (endpoint.rateLimiter) await checkRateLimits(endpoint, admission, toolName, requestId, withinRequest);
   if (tool === undefined) throw unknownTool;
   return tool;
 }

@@ -40,10 +40,11 @@ export async function withInputs(
   if (responses !== undefined && !isObject(responses)) throw invalidParams(`params.inputResponses must be an object keyed by the inputRequests keys`);
   const token = own(params, "requestState");
   if (token !== undefined && typeof token !== "string") throw invalidParams(`params.requestState must be the string from the previous input_required result`);
-  const fullBinding: StateBinding = { ...binding, scope: transport.admission.caller };
+  // Built when state is opened or sealed only: most calls do neither.
+  const fullBinding = (): StateBinding => ({ ...binding, scope: transport.admission.caller });
   // Most calls carry neither: then no state is opened and no answers are merged.
   const answers: Record<string, unknown> =
-    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.endpoint.sealer.open(token, fullBinding)), ...(responses ?? {}) };
+    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.endpoint.sealer.open(token, fullBinding())), ...(responses ?? {}) };
   const used: Record<string, unknown> = {};
 
   const inputs: InputChannel = {
@@ -69,6 +70,6 @@ export async function withInputs(
     return await run(inputs);
   } catch (error) {
     if (!(error instanceof InputRequired)) throw error;
-    return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.endpoint.sealer.seal(fullBinding, used) };
+    return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.endpoint.sealer.seal(fullBinding(), used) };
   }
 }

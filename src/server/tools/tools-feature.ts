@@ -30,7 +30,8 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
         }
         const call = params === request.params ? request : { ...request, params };
         for (const hook of hooks()) {
-          const answer = await hook(tool, call, ctx);
+          const pending = hook(tool, call, ctx);
+          const answer = pending instanceof Promise ? await pending : pending;
           if (answer !== undefined) return answer;
         }
         const run = tool;
