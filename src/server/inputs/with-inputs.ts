@@ -27,14 +27,29 @@ const STATELESS_LEGACY: InputChannel = {
  * ends the run with `{resultType: "input_required", inputRequests, requestState}`; the retry
  * carries `inputResponses` and the signed `requestState`, and the handler runs again.
  */
-export async function withInputs(
+export function withInputs(
   request: InboundRequest,
   transport: TransportContext,
   binding: Omit<StateBinding, "scope">,
   run: (inputs: InputChannel) => Promise<JsonObject>,
 ): Promise<JsonObject> {
-  if (transport.era !== "modern") return run(transport.inputs ?? STATELESS_LEGACY);
+  if (transport.era !== "modern") {
+    // 2025: the run's own promise (no async wrapper to wait through); a synchronous throw rejects it all the same.
+    try {
+      return run(transport.inputs ?? STATELESS_LEGACY);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return withModernInputs(request, transport, binding, run);
+}
 
+async function withModernInputs(
+  request: InboundRequest,
+  transport: TransportContext,
+  binding: Omit<StateBinding, "scope">,
+  run: (inputs: InputChannel) => Promise<JsonObject>,
+): Promise<JsonObject> {
   const params = request.params ?? {};
   const responses = own(params, "inputResponses");
   if (responses !== undefined && !isObject(responses)) throw invalidParams(`params.inputResponses must be an object keyed by the inputRequests keys`);

@@ -66,11 +66,17 @@ function checkedOutput(tool: CompiledTool, result: CallToolResult, outcome: Vali
  * model what to fix (2025-11-25 tools "Error Handling"); a thrown {@link ProtocolError} becomes a
  * JSON-RPC error instead.
  */
-export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
-  const pending = argumentsOf(tool, params);
-  const checked = pending instanceof Promise ? await pending : pending;
-  if (!checked.ok) return checked.result;
-  return runHandler(tool, (args) => tool.handler(args as never, ctx), checked.args);
+export function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
+  const run = (args: unknown): unknown => tool.handler(args as never, ctx);
+  let pending: CheckedArguments | Promise<CheckedArguments>;
+  try {
+    pending = argumentsOf(tool, params);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // No async wrapper: the handler's own run is the answer, without a wait in between.
+  if (pending instanceof Promise) return pending.then((checked) => (checked.ok ? runHandler(tool, run, checked.args) : checked.result));
+  return pending.ok ? runHandler(tool, run, pending.args) : Promise.resolve(pending.result);
 }
 
 type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
