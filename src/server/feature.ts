@@ -84,11 +84,7 @@ export interface FeatureHost {
  * `params` are the call's (for tool search's `call_tool`: its target's). A hook that declines at
  * once may return undefined itself rather than a promise of it (no wait on every call).
  */
-export type ToolCallHook = (
-  tool: CompiledTool,
-  request: InboundRequest,
-  ctx: TransportContext,
-) => Promise<JsonObject | undefined> | JsonObject | undefined;
+export type ToolCallHook = (tool: CompiledTool, request: InboundRequest, ctx: TransportContext) => Promise<JsonObject | undefined> | JsonObject | undefined;
 
 /** What an installed feature brings. Every member is optional: a feature brings only what it has. */
 export interface FeatureParts {

@@ -127,7 +127,9 @@ describe("the stateless tools/call path", () => {
     };
     const mcp = app({}, [declining, answering]);
     expect(resultOf((await legacy(mcp, "tools/call", { name: "sync", arguments: { a: 1, b: 2 } })).body)).toMatchObject({ structuredContent: { sum: 3 } });
-    expect(resultOf((await legacy(mcp, "tools/call", { name: "async", arguments: { a: 1, b: 2 } })).body)).toEqual({ content: [{ type: "text", text: "hooked" }] });
+    expect(resultOf((await legacy(mcp, "tools/call", { name: "async", arguments: { a: 1, b: 2 } })).body)).toEqual({
+      content: [{ type: "text", text: "hooked" }],
+    });
   });
 
   it("answers an allowed Origin with CORS headers and refuses another, reading the header once", async () => {
