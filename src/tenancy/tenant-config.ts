@@ -1,29 +1,26 @@
 /** The tenant configuration document: its shape, and validation with errors naming tenant and field. */
 
 import { parseCodeModeConfig, type CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
-import { DEFAULT_QUOTAS, type QuotaKind, type QuotaLimit } from "../core/admission.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
-import { closestName } from "../core/suggest.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
-import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
-import { TOOL_NAME } from "../core/names.ts";
+import { positiveInt, refuseUnknown, stringList, type Fail } from "./config-fields.ts";
+import {
+  BINDING,
+  parseModule,
+  parseNotifications,
+  parseQuotas,
+  parseTasks,
+  parseToolSearch,
+  type ModuleRef,
+  type TenantNotifications,
+  type TenantQuotas,
+  type TenantTasks,
+} from "./tenant-sections.ts";
 
-/** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
-export interface ModuleRef {
-  /** A bundled module's name (as passed to the Worker), or, with `service`, a label for logs. */
-  name: string;
-  /** The service binding of a Worker that provides tools over the RPC contract. */
-  service?: string;
-  /** Prefixed to the module's names: `<prefix>_<name>`. Default: none for bundled, `name` for services. */
-  prefix?: string;
-  /** Per-call timeout for a service module in ms (default: the tenant's toolTimeoutMs, else 10000). */
-  timeoutMs?: number;
-  /** On an auth tenant, the module's tools are public (listed and callable without a token). */
-  public?: boolean;
-}
+export type { ModuleRef, TenantNotifications, TenantQuotas, TenantTasks } from "./tenant-sections.ts";
 
 export interface TenantLimits {
   maxBodyBytes?: number;
@@ -32,9 +29,6 @@ export interface TenantLimits {
   maxResultBytes?: number;
   toolTimeoutMs?: number;
 }
-
-/** Live handles, sessions, tasks and listen streams a principal, all anonymous callers, and the whole tenant may hold (defaults: DEFAULT_QUOTAS). */
-export type TenantQuotas = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 /** Rate limiting bindings (Workers rate limiting API), each with its own limit and period. */
 export interface TenantRateLimits {
@@ -46,16 +40,6 @@ export interface TenantRateLimits {
   tool?: string;
   /** Seconds sent in Retry-After (the bindings' period; default 60). */
   retryAfterSeconds?: number;
-}
-
-/** Change notifications of a tenant (the McpNotificationHub objects). */
-export interface TenantNotifications {
-  /** Hub objects the notifications are spread over, 1 to 64 (default 1). */
-  shards?: number;
-  /** The slow-listener limit of listen streams, in bytes queued (default 65536). */
-  maxQueuedBytes?: number;
-  /** A listen stream writes an SSE comment after this many ms without a write (default 15000). */
-  heartbeatMs?: number;
 }
 
 export interface TenantConfig {
@@ -77,7 +61,7 @@ export interface TenantConfig {
    * Tasks (tools declaring `task`), on by default when the Worker binds MCP_TASKS: `false` turns
    * them off; an object sets `ttlMs` and `pollIntervalMs`.
    */
-  tasks?: boolean | { ttlMs?: number; pollIntervalMs?: number };
+  tasks?: TenantTasks;
   /** Authorization settings (see src/auth); validated by the auth module. */
   auth?: Record<string, unknown>;
   /** Tool search over the tenant's tools: `{}` turns it on (see docs/tool-search.md). */
@@ -95,60 +79,8 @@ export interface TenantConfig {
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const PREFIX = /^[A-Za-z0-9_.-]{1,32}$/;
-const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const HOST = /^[a-z0-9.-]{1,253}$/;
 const PATH_PREFIX = /^(\/[A-Za-z0-9._~-]+)+$/;
-
-type Fail = (field: string, problem: string) => never;
-
-/** Refuses an unknown field, suggesting the known one it most likely meant ("limit … did you mean limits?"). */
-function unknownField(key: string, known: readonly string[], path: string, fail: Fail): never {
-  const meant = closestName(key, known);
-  return fail(`${path}${key}`, `is not a known field${meant === undefined ? ` (${known.join(", ")})` : `; did you mean ${path}${meant}?`}`);
-}
-
-function refuseUnknown(keys: Iterable<string>, known: readonly string[], path: string, fail: Fail): void {
-  for (const key of keys) unknownField(key, known, path, fail);
-}
-
-function stringList(value: unknown, field: string, fail: Fail, pattern?: RegExp): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && (!pattern || pattern.test(item)))) {
-    fail(field, pattern ? `must be an array of strings matching ${pattern}` : "must be an array of strings");
-  }
-  return value as string[];
-}
-
-function positiveInt(value: unknown, field: string, fail: Fail): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) <= 0) fail(field, "must be a positive integer");
-  return value as number;
-}
-
-function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
-  const field = `modules[${index}]`;
-  if (!isObject(value)) return fail(field, "must be an object with a name");
-  const { name, service, prefix, timeoutMs, public: open, ...unknown } = value;
-  refuseUnknown(Object.keys(unknown), ["name", "service", "prefix", "timeoutMs", "public"], `${field}.`, fail);
-  if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
-  const module: ModuleRef = { name: name };
-  if (service !== undefined) {
-    if (typeof service !== "string" || !BINDING.test(service)) fail(`${field}.service`, "must be a binding name");
-    module.service = service;
-  }
-  if (prefix !== undefined) {
-    if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`${field}.prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
-    module.prefix = prefix;
-  }
-  const timeout = positiveInt(timeoutMs, `${field}.timeoutMs`, fail);
-  if (timeout !== undefined) module.timeoutMs = timeout;
-  if (open !== undefined) {
-    if (typeof open !== "boolean") fail(`${field}.public`, "must be true or false");
-    if (open) module.public = true;
-  }
-  return module;
-}
 
 const LIMIT_KEYS = ["maxBodyBytes", "bodyTimeoutMs", "maxResultBytes", "toolTimeoutMs"] as const;
 const RATE_LIMIT_KEYS = ["tenant", "principal", "tool", "retryAfterSeconds"];
@@ -172,68 +104,6 @@ const TENANT_FIELDS = [
   "codeMode",
   "apps",
 ];
-
-function parseQuotas(value: unknown, fail: Fail): TenantQuotas {
-  if (!isObject(value)) return fail("quotas", `must be an object such as {"handles": {"perPrincipal": 100}}`);
-  const quotas: TenantQuotas = {};
-  for (const [kind, limit] of Object.entries(value)) {
-    if (!Object.hasOwn(DEFAULT_QUOTAS, kind)) unknownField(kind, Object.keys(DEFAULT_QUOTAS), "quotas.", fail);
-    if (!isObject(limit)) fail(`quotas.${kind}`, "must be an object with perPrincipal, perTenant and/or anonymous");
-    const parsed: { perPrincipal?: number; perTenant?: number; anonymous?: number } = {};
-    for (const [key, n] of Object.entries(limit)) {
-      if (key !== "perPrincipal" && key !== "perTenant" && key !== "anonymous")
-        unknownField(key, ["perPrincipal", "perTenant", "anonymous"], `quotas.${kind}.`, fail);
-      parsed[key] = positiveInt(n, `quotas.${kind}.${key}`, fail) as number;
-    }
-    quotas[kind as QuotaKind] = parsed;
-  }
-  return quotas;
-}
-
-function parseTasks(value: unknown, fail: Fail): NonNullable<TenantConfig["tasks"]> {
-  if (typeof value === "boolean") return value;
-  if (!isObject(value)) return fail("tasks", `must be true, false, or an object such as {"ttlMs": 3600000, "pollIntervalMs": 1000}`);
-  const settings: { ttlMs?: number; pollIntervalMs?: number } = {};
-  for (const [key, n] of Object.entries(value)) {
-    if (key !== "ttlMs" && key !== "pollIntervalMs") unknownField(key, ["ttlMs", "pollIntervalMs"], "tasks.", fail);
-    settings[key] = positiveInt(n, `tasks.${key}`, fail) as number;
-  }
-  return settings;
-}
-
-function parseToolSearch(value: unknown, fail: Fail): ToolSearchOptions {
-  if (!isObject(value)) return fail("toolSearch", `must be an object such as {"exposure": "pinned", "pinned": ["tool_name"]}`);
-  const { exposure, pinned, ...unknown } = value;
-  refuseUnknown(Object.keys(unknown), ["exposure", "pinned"], "toolSearch.", fail);
-  const options: ToolSearchOptions = {};
-  if (exposure !== undefined) {
-    if (exposure !== "all" && exposure !== "pinned") fail("toolSearch.exposure", `must be "all" or "pinned"`);
-    options.exposure = exposure;
-  }
-  const names = stringList(pinned, "toolSearch.pinned", fail, TOOL_NAME);
-  if (names) options.pinned = names;
-  return options;
-}
-
-function parseNotifications(value: unknown, fail: Fail): TenantNotifications {
-  if (!isObject(value)) return fail("notifications", 'must be an object such as {"shards": 4}');
-  const { shards, maxQueuedBytes, heartbeatMs, ...unknown } = value;
-  refuseUnknown(Object.keys(unknown), ["shards", "maxQueuedBytes", "heartbeatMs"], "notifications.", fail);
-  const out: TenantNotifications = {};
-  const count = positiveInt(shards, "notifications.shards", fail);
-  if (count !== undefined) {
-    if (count > MAX_RELAY_SHARDS) fail("notifications.shards", `must be at most ${MAX_RELAY_SHARDS}`);
-    out.shards = count;
-  }
-  const bytes = positiveInt(maxQueuedBytes, "notifications.maxQueuedBytes", fail);
-  if (bytes !== undefined) out.maxQueuedBytes = bytes;
-  const heartbeat = positiveInt(heartbeatMs, "notifications.heartbeatMs", fail);
-  if (heartbeat !== undefined) {
-    if (heartbeat < 100 || heartbeat > 300_000) fail("notifications.heartbeatMs", "must be from 100 to 300000 (ms)");
-    out.heartbeatMs = heartbeat;
-  }
-  return out;
-}
 
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
 export function parseTenantConfig(value: unknown, index = 0): TenantConfig {

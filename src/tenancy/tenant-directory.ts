@@ -2,26 +2,17 @@
 
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.ts";
 import { withSecuritySchemes } from "./security-schemes.ts";
-import { sha256Hex } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { hostnameOf, requestHost } from "../core/host.ts";
 import type { Implementation } from "../core/types.ts";
 import type { ToolService } from "../modules/service-contract.ts";
-import { clash, collectServiceModule, skillKey } from "../modules/service-parts.ts";
-import { serviceApps } from "../modules/service-apps.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
-import type { AppAssetLoader, AppDefinition } from "../server/apps/app.ts";
-import { appUnderPrefix, plainAppTools } from "../server/apps/app-prefix.ts";
+import type { AppAssetLoader } from "../server/apps/app.ts";
 import { apps as appsFeature } from "../server/apps/apps-feature.ts";
-import type { PromptDefinition } from "../server/prompts/prompt.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/resources/resource.ts";
-import type { Skill } from "../server/skills/skill.ts";
-import { underPrefix } from "../server/skills/skill-registry.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import { toolSearch } from "../server/search/tool-search-engine.ts";
-import type { UnavailableModule } from "../server/tools/tool-registry.ts";
-import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
+import { checkBundledModules, collectTenantParts, type Collected } from "./tenant-parts.ts";
 import { brokenTenant, TenantRoutes, type BrokenTenant } from "./tenant-document.ts";
 import type { CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
 import type { Feature } from "../server/feature.ts";
@@ -66,29 +57,6 @@ interface Built {
 interface CompiledTenant {
   built: Promise<Built>;
   builtAt: number;
-}
-
-/** Everything a tenant's server is built from, and the digest of what may change between reads. */
-interface Collected {
-  tools: ToolDefinition[];
-  resources: ResourceDefinition[];
-  templates: ResourceTemplateDefinition[];
-  prompts: PromptDefinition[];
-  skills: Skill[];
-  apps: AppDefinition[];
-  unavailable: UnavailableModule[];
-  catalog: string;
-}
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
-function prefixed(skills: readonly Skill[] | undefined, prefix: string | undefined): Skill[] {
-  return (skills ?? []).map((skill) => (prefix === undefined ? skill : underPrefix(skill, prefix)));
-}
-
-function renamed<T extends { name: string }>(items: readonly T[] | undefined, prefix: string | undefined): T[] {
-  return (items ?? []).map((item) => (prefix === undefined ? item : { ...item, name: `${prefix}_${item.name}` }));
 }
 
 /**
@@ -165,34 +133,9 @@ export class TenantDirectory {
 
   /** Throws a DefinitionError naming the tenant when its auth settings or bundled modules are wrong. */
   #check(tenant: TenantConfig): void {
-    const options = this.#options;
     // Auth settings are validated with the rest of the config: errors name the tenant and field.
     if (tenant.auth !== undefined) this.#auth.set(tenant.id, withPublicModules(parseAuthConfig(tenant.auth, tenant.id), tenant, this.#options.modules));
-    const names = new Map<string, string>();
-    const skills = new Map<string, string>();
-    for (const ref of tenant.modules) {
-      if (ref.service !== undefined) continue;
-      const module = options.modules[ref.name];
-      if (!module)
-        throw new DefinitionError(
-          `tenant ${tenant.id}: modules names ${ref.name}, which this Worker does not bundle (known: ${Object.keys(options.modules).join(", ") || "none"})`,
-        );
-      for (const tool of renamed(module.tools, ref.prefix)) {
-        const owner = names.get(tool.name);
-        if (owner !== undefined)
-          throw new DefinitionError(`tenant ${tenant.id}: tool ${tool.name} of module ${ref.name} collides with module ${owner}; give one a prefix`);
-        names.set(tool.name, ref.name);
-      }
-      for (const skill of prefixed(module.skills, ref.prefix)) {
-        const other = clash(skillKey(skill), skills.keys());
-        if (other !== undefined) {
-          throw new DefinitionError(
-            `tenant ${tenant.id}: skill ${skillKey(skill)} of module ${ref.name} collides with skill ${other} of module ${skills.get(other)}; give one a prefix`,
-          );
-        }
-        skills.set(skillKey(skill), ref.name);
-      }
-    }
+    checkBundledModules(tenant, this.#options.modules);
   }
 
   /** The tenant set aside whose host or path prefix this request names, when no served tenant is reached. */
@@ -242,7 +185,7 @@ export class TenantDirectory {
   }
 
   async #refresh(tenant: TenantConfig, previous: Built | undefined, waitUntil: WaitUntil | undefined): Promise<Built> {
-    const collected = await this.#collect(tenant);
+    const collected = await collectTenantParts(tenant, this.#options.modules, (binding) => this.#options.service(binding));
     if (previous && previous.catalog === collected.catalog) return previous;
     const server = this.#build(tenant, collected);
     if (previous) {
@@ -250,58 +193,6 @@ export class TenantDirectory {
       else previous.server.changes.toolsListChanged();
     }
     return { server, catalog: collected.catalog };
-  }
-
-  async #collect(tenant: TenantConfig): Promise<Collected> {
-    const tools: ToolDefinition[] = [];
-    const resources: ResourceDefinition[] = [];
-    const templates: ResourceTemplateDefinition[] = [];
-    const prompts: PromptDefinition[] = [];
-    const skills: Skill[] = [];
-    const apps: AppDefinition[] = [];
-    const unavailable: UnavailableModule[] = [];
-    // What the server is built from and may change: the tenant's config, and what its services returned.
-    const catalogs: unknown[] = [tenant];
-    const taken = new Set<string>();
-    const takenSkills = new Set<string>();
-    for (const ref of tenant.modules) {
-      if (ref.service === undefined) {
-        const module = this.#options.modules[ref.name] as ToolModule;
-        for (const tool of renamed(module.tools, ref.prefix)) taken.add(tool.name);
-        tools.push(...renamed(module.tools, ref.prefix));
-        resources.push(...(module.resources ?? []));
-        templates.push(...(module.resourceTemplates ?? []));
-        prompts.push(...renamed(module.prompts, ref.prefix));
-        for (const skill of prefixed(module.skills, ref.prefix)) {
-          takenSkills.add(skillKey(skill));
-          skills.push(skill);
-        }
-        for (const app of module.apps ?? []) {
-          const served = ref.prefix === undefined ? app : appUnderPrefix(app, ref.prefix);
-          // A tenant with apps off serves the model's tools of each app as plain tools.
-          if (tenant.apps === false) tools.push(...plainAppTools(served));
-          else apps.push(served);
-          for (const tool of [...(served.tools ?? []), ...(served.appTools ?? [])]) taken.add(tool.name);
-        }
-        continue;
-      }
-      const prefix = ref.prefix ?? ref.name;
-      const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const service = this.#options.service(ref.service);
-      const parts = await collectServiceModule(
-        service,
-        { name: ref.name, prefix, timeoutMs, binding: ref.service },
-        { tools: taken, skills: takenSkills },
-        `tenant ${tenant.id}: `,
-        tenant.apps === false ? undefined : serviceApps,
-      );
-      catalogs.push(parts.catalog);
-      if (parts.unavailable) unavailable.push(parts.unavailable);
-      tools.push(...parts.tools);
-      skills.push(...parts.skills);
-      apps.push(...parts.apps);
-    }
-    return { tools, resources, templates, prompts, skills, apps, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
   }
 
   #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, apps, unavailable }: Collected): McpServer {

@@ -12,10 +12,9 @@ import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
 import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./handle-object.ts";
-import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
+import { notificationShardsOf } from "./notification-shards.ts";
+import { durableWiring } from "./durable-wiring.ts";
 import { durableQuotaCounter } from "./quota-object.ts";
-import { durableSessionGateway } from "./session-gateway.ts";
-import { durableTaskGateway } from "./task-gateway.ts";
 import type { Observability } from "./observability.ts";
 import type { ToolServices } from "./tool-services.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
@@ -89,12 +88,33 @@ export function durableBindings(
       "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
     );
   }
+  // The gateways and the relay come with the classes this Worker exports (durable-wiring.ts).
+  const { relay, sessions, tasks: taskGateway } = durableWiring;
+  const missing = (binding: string, fix: string): never => {
+    throw new DefinitionError(`${binding} is bound but this Worker does not export its class, which brings the Worker's wiring to it: ${fix}`);
+  };
   return {
     ...(env.MCP_HANDLES ? { handleStore: durableHandleStore(env.MCP_HANDLES) } : {}),
-    ...(sessionsOn && env.MCP_SESSIONS ? { sessions: durableSessionGateway(env.MCP_SESSIONS) } : {}),
-    ...(tasksOn && env.MCP_TASKS ? { tasks: durableTaskGateway(env.MCP_TASKS, typeof tasks === "object" ? tasks : undefined) } : {}),
+    ...(sessionsOn && env.MCP_SESSIONS
+      ? {
+          sessions: (
+            sessions ??
+            missing("MCP_SESSIONS", "export const McpSessionObject = createSessionObject(worker) (createMultiTenantSessionObject(options) with many tenants)")
+          )(env.MCP_SESSIONS),
+        }
+      : {}),
+    ...(tasksOn && env.MCP_TASKS
+      ? {
+          tasks: (
+            taskGateway ??
+            missing("MCP_TASKS", "export const McpTaskObject = createTaskObject(worker) (createMultiTenantTaskObject(options) with many tenants)")
+          )(env.MCP_TASKS, typeof tasks === "object" ? tasks : undefined),
+        }
+      : {}),
     ...(env.MCP_QUOTAS ? { quotaCounter: durableQuotaCounter(env.MCP_QUOTAS) } : {}),
-    ...(env.MCP_NOTIFICATIONS ? { relay: durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards }) } : {}),
+    ...(env.MCP_NOTIFICATIONS
+      ? { relay: (relay ?? missing("MCP_NOTIFICATIONS", 'export { McpNotificationHub } from "edge-mcp/workers"'))(env.MCP_NOTIFICATIONS, tenant, { shards }) }
+      : {}),
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
   };
 }

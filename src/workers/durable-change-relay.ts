@@ -3,14 +3,22 @@
  * isolate share one subscription to the shard their isolate hashes to.
  */
 
-import { DefinitionError } from "../core/definition-error.ts";
 import { MAX_RELAY_SHARDS, type ChangeRelay } from "../server/notifications/change-relay.ts";
 import type { ChangeSink } from "../server/notifications/change-hub.ts";
 import { crossRequestWakeSupported } from "../server/notifications/doorbell.ts";
 import { publishWithRetries } from "../server/notifications/publish-retry.ts";
 import { SharedSubscription, type HubPosition } from "../server/notifications/shared-subscription.ts";
 import type { SubscriptionFilter } from "../server/notifications/subscription-filter.ts";
-import type { McpNotificationHub } from "./notification-hub.ts";
+import type { DurableObject } from "cloudflare:workers";
+import type { TraceCarrier } from "../core/admission.ts";
+import type { JsonObject } from "../core/types.ts";
+
+export { notificationShardsOf } from "./notification-shards.ts";
+
+/** The hub's RPC the relay calls: McpNotificationHub's (whose module brings the relay, so it is not imported here). */
+interface NotificationHubRpc extends DurableObject {
+  publish(method: string, params: JsonObject, trace?: TraceCarrier): void;
+}
 
 export interface DurableChangeRelayOptions {
   /**
@@ -50,26 +58,11 @@ function checkShards(shards: number): number {
 }
 
 /**
- * The shard count of a single-tenant Worker and its session objects: the option, else
- * MCP_NOTIFICATION_SHARDS (a var); 1 when neither is set. Throws a DefinitionError naming the bad value.
- */
-export function notificationShardsOf(env: { MCP_NOTIFICATION_SHARDS?: string }, option: number | undefined): number {
-  // The option wins over the var; the var sets what the code leaves unset.
-  const text = option === undefined ? env.MCP_NOTIFICATION_SHARDS?.trim() : undefined;
-  const value = text === undefined || text === "" ? (option ?? 1) : /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_RELAY_SHARDS) {
-    const given = text === undefined || text === "" ? `notificationShards ${String(option)}` : `MCP_NOTIFICATION_SHARDS "${text}"`;
-    throw new DefinitionError(`the notification hub shard count must be an integer from 1 to ${MAX_RELAY_SHARDS}; got ${given}`);
-  }
-  return value;
-}
-
-/**
  * A {@link ChangeRelay} over the McpNotificationHub objects of one tenant. Build one per isolate
  * and tenant (the Worker entries do): its listeners then share one hub subscription.
  */
-export function durableChangeRelay(
-  namespace: DurableObjectNamespace<McpNotificationHub>,
+export function durableChangeRelay<Hub extends NotificationHubRpc>(
+  namespace: DurableObjectNamespace<Hub>,
   tenant: string,
   options: DurableChangeRelayOptions = {},
 ): ChangeRelay {

@@ -20,7 +20,8 @@ import { SessionEngine } from "../session/session-engine.ts";
 import type { SessionStorage } from "../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv, McpWorker } from "./env.ts";
-import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, openingOf } from "./session-gateway.ts";
+import { durableWiring } from "./durable-wiring.ts";
+import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, durableSessionGateway, openingOf } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
 
@@ -87,6 +88,8 @@ export function createSessionObject(
   options: SessionObjectOptions = {},
 ): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
+  // The Worker reaches MCP_SESSIONS through the gateway this class brings.
+  durableWiring.sessions = durableSessionGateway;
   const made = makingOf(source);
   const resolve: SessionEndpointResolver =
     typeof source === "function"

@@ -24,7 +24,8 @@ import { TaskEngine, type CreateOutcome } from "../tasks/task-engine.ts";
 import type { TaskRecord, TaskStorage } from "../tasks/task-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv, McpWorker } from "./env.ts";
-import type { TaskObjectRpc } from "./task-gateway.ts";
+import { durableWiring } from "./durable-wiring.ts";
+import { durableTaskGateway, type TaskObjectRpc } from "./task-gateway.ts";
 
 function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
   return {
@@ -55,6 +56,8 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createTaskObject(source: McpWorker<never> | McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
+  // The Worker reaches MCP_TASKS through the gateway this class brings.
+  durableWiring.tasks = durableTaskGateway;
   const made = makingOf(source);
   const resolve: TaskEndpointResolver =
     typeof source === "function"

@@ -1,7 +1,8 @@
 // `npm run bench:bundle:attribution`: where the bytes of a Worker's bundle come from. Bundles the one-tool
-// Worker and the demo against dist/ as bench:bundle does (wrangler deploy --dry-run, with --metafile) and
-// prints each source module's minified bytes in the bundle, by module and by folder, largest first.
-// --no-build reuses dist/; --top N rows per table (default 25); --config path.toml [--config …] instead of the two.
+// Worker, the demo without its opt-ins (demo-core) and the demo against dist/ as bench:bundle does
+// (wrangler deploy --dry-run, with --metafile) and prints each source module's minified bytes in the
+// bundle, by module and by folder, largest first.
+// --no-build reuses dist/; --top N rows per table (default 25); --config path.toml [--config …] instead of the three.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ const workers =
     ? configs.map((config, i) => [config, `worker-${i}`])
     : [
         ["test/bench/one-tool/wrangler.toml", "one-tool"],
+        ["test/bench/demo-core/wrangler.toml", "demo-core"],
         ["wrangler.toml", "demo"],
       ];
 

@@ -1,5 +1,6 @@
-// `npm run bench:bundle`: the deployable gzip size of the demo and of a one-tool Worker, each bundled
-// the way a user deploys it (against dist/, the built package), with wrangler deploy --dry-run.
+// `npm run bench:bundle`: the deployable gzip size of a one-tool Worker, of the demo as issue 19 sized it
+// (handles, a skill, a task tool) and of the whole demo (with its MCP App and observability()), each
+// bundled the way a user deploys it (against dist/, the built package), with wrangler deploy --dry-run.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,6 +40,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     for (const [config, label] of [
       ["test/bench/one-tool/wrangler.toml", "one-tool"],
+      ["test/bench/demo-core/wrangler.toml", "demo-core"],
       ["wrangler.toml", "demo"],
     ]) {
       const size = bundleSize(config, label, work);

@@ -193,6 +193,18 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(core.filter((path) => imports(join(SRC, path)).includes("jose"))).toEqual([]);
   });
 
+  it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and McpNotificationHub bring theirs", () => {
+    const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    const wiring = ["workers/task-gateway.ts", "workers/session-gateway.ts", "workers/durable-change-relay.ts", "server/notifications/shared-subscription.ts"];
+    expect(wiring.filter((path) => core.has(path))).toEqual([]);
+    const brought = (entry: string) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path));
+    expect(brought("workers/task-object.ts")).toContain("workers/task-gateway.ts");
+    expect(brought("workers/session-object.ts")).toContain("workers/session-gateway.ts");
+    expect(brought("workers/notification-hub.ts")).toEqual(
+      expect.arrayContaining(["workers/durable-change-relay.ts", "server/notifications/shared-subscription.ts"]),
+    );
+  });
+
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
     const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));

@@ -3,7 +3,7 @@
 // service, and refusals (401, 403, 429, -32602) as failed spans.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it, vi } from "vitest";
-import { bearer, resultOf, send } from "../workers-admission/fixture.ts";
+import { bearer, clearOfMinuteEnd, resultOf, send } from "../workers-admission/fixture.ts";
 import { clientSpan, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
 const exporter = spanExporter();
@@ -153,7 +153,8 @@ describe("traces", () => {
     expect(named(spans, "execute_tool add")?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
-  it("records a call over the rate limit (429) as failed", async () => {
+  it("records a call over the rate limit (429) as failed", { timeout: 30_000 }, async () => {
+    await clearOfMinuteEnd(); // the limit's window is the clock minute: its count must not restart midway
     const authorization = await bearer({ tenant: "acme", sub: `limited-${hex(4)}` });
     let client = clientSpan();
     let response: Response | undefined;
