@@ -52,12 +52,15 @@ export const NAME_FIELD: ReadonlyMap<string, string> = new Map([
   ["tasks/cancel", "taskId"],
 ]);
 
-function checkModern(message: InboundRequest | InboundNotification, header: HeaderReader): ModernRequestInfo {
+function checkModern(
+  message: InboundRequest | InboundNotification,
+  header: HeaderReader,
+  headerVersion: string | null,
+  m: Params | undefined,
+): ModernRequestInfo {
   const id = message.kind === "request" ? message.id : undefined;
   const invalid = (text: string): ProtocolError =>
     new ProtocolError(ErrorCode.InvalidParams, text, id === undefined ? { status: 400 } : { status: 400, requestId: id });
-  const headerVersion = header("mcp-protocol-version");
-  const m = meta(message.params);
   if (!m)
     throw invalid(`Missing params._meta: every 2026-07-28 request carries "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}" in params._meta`);
   const version = own(m, MetaKey.protocolVersion);
@@ -105,7 +108,7 @@ function checkModern(message: InboundRequest | InboundNotification, header: Head
 export function detectEra(message: InboundRequest | InboundNotification, header: HeaderReader): RequestInfo {
   const m = meta(message.params);
   const headerVersion = header("mcp-protocol-version");
-  if ((m && own(m, MetaKey.protocolVersion) !== undefined) || headerVersion === MODERN_VERSION) return checkModern(message, header);
+  if ((m && own(m, MetaKey.protocolVersion) !== undefined) || headerVersion === MODERN_VERSION) return checkModern(message, header, headerVersion, m);
   if (message.method === "initialize") {
     const requested = message.params ? own(message.params, "protocolVersion") : undefined;
     return { era: "legacy", protocolVersion: typeof requested === "string" && isLegacyVersion(requested) ? requested : DEFAULT_LEGACY_VERSION };

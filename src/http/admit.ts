@@ -121,7 +121,8 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   checkContentType(request);
   const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs);
   if (endpoint.debug) logMessage("in", text, request.headers);
-  const admission = await authenticate(request, endpoint, trace);
+  // Without an authorizer there is nothing to wait for (the hot path of most Workers).
+  const admission = endpoint.authorizer ? await authenticate(request, endpoint, trace) : admissionOf(request, endpoint, undefined);
 
   const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
   if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
@@ -153,8 +154,12 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
       info.era === "modern"
         ? (found: CompiledTool) => checkHeaderParams(found, message.params ? own(message.params, "arguments") : undefined, header, message.id)
         : undefined;
-    tool = await admitToolCall(endpoint, admission, request, message.params ? own(message.params, "name") : undefined, message.id, beforeLimits);
-  } else {
+    const name = message.params ? own(message.params, "name") : undefined;
+    // Without a rate limiter the tool is admitted without a wait (the hot path).
+    tool = endpoint.rateLimiter
+      ? await admitToolCall(endpoint, admission, request, name, message.id, beforeLimits)
+      : admitToolNow(endpoint, admission, request, name, beforeLimits);
+  } else if (endpoint.rateLimiter) {
     await checkRateLimits(endpoint, admission, undefined, message.id);
   }
   const opened = initialize && endpoint.sessions && info.era === "legacy" ? await takeSessionPlace(endpoint, admission, message.id) : undefined;
@@ -179,19 +184,47 @@ export async function admitToolCall(
   beforeLimits?: (tool: CompiledTool) => void,
   withinRequest = false,
 ): Promise<CompiledTool> {
-  const toolName = typeof name === "string" ? name : undefined;
-  let tool: CompiledTool | undefined;
-  let unknownTool: unknown;
+  const found = resolveAuthorized(endpoint, admission, request, name, beforeLimits);
+  if (endpoint.rateLimiter) await checkRateLimits(endpoint, admission, typeof name === "string" ? name : undefined, requestId, withinRequest);
+  if (found instanceof UnknownTool) throw found.error;
+  return found;
+}
+
+/** {@link admitToolCall} for an endpoint without rate limits: the same checks in the same order, with nothing to wait for. */
+function admitToolNow(
+  endpoint: Endpoint,
+  admission: Admission,
+  request: Request,
+  name: unknown,
+  beforeLimits: ((tool: CompiledTool) => void) | undefined,
+): CompiledTool {
+  const found = resolveAuthorized(endpoint, admission, request, name, beforeLimits);
+  if (found instanceof UnknownTool) throw found.error;
+  return found;
+}
+
+/** A tool name that resolved to no tool: its error is thrown once the checks that come first have passed. */
+class UnknownTool {
+  constructor(readonly error: unknown) {}
+}
+
+/** The part of tool admission before rate limits: resolve the tool, run `beforeLimits` on it, check its scopes (403). */
+function resolveAuthorized(
+  endpoint: Endpoint,
+  admission: Admission,
+  request: Request,
+  name: unknown,
+  beforeLimits: ((tool: CompiledTool) => void) | undefined,
+): CompiledTool | UnknownTool {
+  let found: CompiledTool | UnknownTool;
   try {
-    tool = resolveTool(endpoint.server.tools, { name });
+    found = resolveTool(endpoint.server.tools, { name });
   } catch (error) {
-    unknownTool = error;
+    found = new UnknownTool(error);
   }
-  if (tool) beforeLimits?.(tool);
-  if (endpoint.authorizer && toolName !== undefined) endpoint.authorizer.authorizeTool(admission.principal, toolName, request);
-  await checkRateLimits(endpoint, admission, toolName, requestId, withinRequest);
-  if (tool === undefined) throw unknownTool;
-  return tool;
+  if (!(found instanceof UnknownTool)) beforeLimits?.(found);
+  if (endpoint.authorizer && typeof name === "string") endpoint.authorizer.authorizeTool(admission.principal, name, request);
+  return found;
 }
 
 async function checkRateLimits(

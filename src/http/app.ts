@@ -125,14 +125,16 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
       if (card !== undefined && pathOf(request.url) === cardPath) return card.serve(request, endpoint);
       // The Host/Origin check runs first for every route; browsers get CORS headers on every
       // answer to an allowed Origin (refusals included).
+      // The Origin header is read once here, for the policy and for CORS.
+      const origin = request.headers.get("origin");
       let response: Response;
       try {
-        const refused = policy.check(request);
+        const refused = policy.check(request, origin);
         response = refused ? errorResponse(refused) : await route(request, ctx);
       } catch (error) {
         response = errorResponse(error);
       }
-      return request.headers.has("origin") ? withCors(request, response) : response;
+      return origin !== null ? withCors(request, response) : response;
     },
   };
 }

@@ -86,8 +86,11 @@ export class Exchange implements TransportContext {
   #wake: ((streamed: boolean) => void) | undefined;
   #disconnectRequested = false;
   #promotion: ReturnType<typeof setTimeout> | undefined;
-  #finished: Promise<void> = Promise.resolve();
-  #settled: Promise<ProtocolError | undefined> = Promise.resolve(undefined);
+  // The handler's outcome once respond() ran; `settled` and `finished` are made from it when read
+  // (observers read them; an unobserved request pays for neither).
+  #outcome: Promise<Outcome> | undefined;
+  #finished: Promise<void> | undefined;
+  #settled: Promise<ProtocolError | undefined> | undefined;
   #bytesOut = 0;
   #toolError = false;
 
@@ -182,19 +185,22 @@ export class Exchange implements TransportContext {
         return { ok: false, error: protocolError };
       },
     );
-    this.#settled = outcome.then((done) => (done.ok ? undefined : done.error));
-    this.#finished = this.#settled.then(() => undefined);
+    this.#outcome = outcome;
     if (this.endpoint.responseMode !== "sse") {
+      // Only the handler's outcome resolves this with false, and it leaves `done` set.
+      let done: Outcome | undefined;
       const streamed = await new Promise<boolean>((resolve) => {
         this.#wake = resolve;
-        void outcome.then(() => resolve(this.#buffered !== undefined));
+        void outcome.then((settled) => {
+          done = settled;
+          resolve(this.#buffered !== undefined);
+        });
         if (this.#buffered !== undefined) resolve(true);
         else this.#armPromotion();
       });
       this.#wake = undefined;
       if (this.#promotion !== undefined) clearTimeout(this.#promotion);
-      if (!streamed) {
-        const done = await outcome;
+      if (!streamed && done !== undefined) {
         // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
         if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
         // An error's headers go too: a tool admitted by a handler (call_tool) gets the same 403 challenge or Retry-After.
@@ -216,12 +222,14 @@ export class Exchange implements TransportContext {
 
   /** Settles when the handler has finished (its result may still be streaming out). */
   get finished(): Promise<void> {
-    return this.#finished;
+    if (this.#outcome === undefined) return Promise.resolve();
+    return (this.#finished ??= this.settled.then(() => undefined));
   }
 
   /** Settles like {@link finished}, with the handler's error if it failed (what observers record). */
   get settled(): Promise<ProtocolError | undefined> {
-    return this.#settled;
+    if (this.#outcome === undefined) return Promise.resolve(undefined);
+    return (this.#settled ??= this.#outcome.then((done) => (done.ok ? undefined : done.error)));
   }
 
   /** Characters of the JSON-RPC messages this exchange wrote (what usage metering counts out). */

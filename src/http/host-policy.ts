@@ -35,8 +35,11 @@ function forbidden(message: string): ProtocolError {
 }
 
 export interface HostPolicy {
-  /** Returns an error (HTTP 403) when the Host or Origin is not allowed, else undefined. */
-  check(request: Request): ProtocolError | undefined;
+  /**
+   * Returns an error (HTTP 403) when the Host or Origin is not allowed, else undefined. `origin` is
+   * the request's Origin header when the caller has read it already (read here otherwise).
+   */
+  check(request: Request, origin?: string | null): ProtocolError | undefined;
 }
 
 /**
@@ -51,13 +54,13 @@ export function createHostPolicy(options: HostPolicyOptions = {}): HostPolicy {
   const anyOrigin = origins.has("*");
 
   return {
-    check(request) {
+    check(request, originHeader) {
       const host = requestHost(request);
       const hostname = hostnameOf(host);
       if (!hostAllowed(hostname)) {
         return forbidden(`Host '${host}' is not allowed (DNS rebinding protection); add it to ALLOWED_HOSTS to serve it`);
       }
-      const origin = request.headers.get("origin");
+      const origin = originHeader === undefined ? request.headers.get("origin") : originHeader;
       if (origin === null || anyOrigin) return undefined;
       const normalised = origin.trim().toLowerCase();
       if (origins.has(normalised)) return undefined;

@@ -80,7 +80,8 @@ async function route(
   if (observation) exchange.observeCall = (tool) => observation.innerCall(tool);
   const response = exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
   observation?.handling(exchange);
-  return response;
+  // Awaited rather than returned: an async function that returns a promise waits longer for it.
+  return await response;
 }
 
 /** 2025-era traffic with sessions on: `initialize` opens a session, everything else needs one. */

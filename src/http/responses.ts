@@ -30,8 +30,13 @@ export function toProtocolError(error: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InternalError, "Internal error", { status: 500, cause: error });
 }
 
+/** A JSON response; a plain 200 (most answers) is built without an init object, which workerd converts at a cost. */
 export function jsonResponse(body: string, status = 200, headers?: Record<string, string>): Response {
-  return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
+  if (status !== 200 || headers !== undefined) return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
+  const response = new Response(body);
+  // Replaces the text/plain type a string body gets.
+  response.headers.set("content-type", JSON_CONTENT_TYPE);
+  return response;
 }
 
 export function errorResponse(error: unknown, id?: RequestId, headers?: Record<string, string>): Response {

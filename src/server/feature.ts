@@ -81,9 +81,10 @@ export interface FeatureHost {
 /**
  * Runs a `tools/call` in the feature's own way, or returns undefined to let it run in the request
  * as usual (tasks: a task tool called by a client that declared the extension becomes a task).
- * `params` are the call's (for tool search's `call_tool`: its target's).
+ * `params` are the call's (for tool search's `call_tool`: its target's). A hook that declines at
+ * once may return undefined itself rather than a promise of it (no wait on every call).
  */
-export type ToolCallHook = (tool: CompiledTool, request: InboundRequest, ctx: TransportContext) => Promise<JsonObject | undefined>;
+export type ToolCallHook = (tool: CompiledTool, request: InboundRequest, ctx: TransportContext) => Promise<JsonObject | undefined> | JsonObject | undefined;
 
 /** What an installed feature brings. Every member is optional: a feature brings only what it has. */
 export interface FeatureParts {

@@ -105,7 +105,7 @@ export function apps(list: readonly AppDefinition[], options: AppsOptions = {}):
             toolFilter: (ctx: TransportContext, reader: ToolReader) => (reader === "model" || knownWithoutApps(ctx) ? hidden : undefined),
             callTool: (tool, _request, ctx) => {
               if (compiled.appOnly.has(tool.name) && knownWithoutApps(ctx)) throw invalidParams(`Unknown tool: ${tool.name}`);
-              return Promise.resolve(undefined);
+              return undefined;
             },
           }),
     }),

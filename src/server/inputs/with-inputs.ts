@@ -27,23 +27,39 @@ const STATELESS_LEGACY: InputChannel = {
  * ends the run with `{resultType: "input_required", inputRequests, requestState}`; the retry
  * carries `inputResponses` and the signed `requestState`, and the handler runs again.
  */
-export async function withInputs(
+export function withInputs(
   request: InboundRequest,
   transport: TransportContext,
   binding: Omit<StateBinding, "scope">,
   run: (inputs: InputChannel) => Promise<JsonObject>,
 ): Promise<JsonObject> {
-  if (transport.era !== "modern") return run(transport.inputs ?? STATELESS_LEGACY);
+  if (transport.era !== "modern") {
+    // 2025: the run's own promise (no async wrapper to wait through); a synchronous throw rejects it all the same.
+    try {
+      return run(transport.inputs ?? STATELESS_LEGACY);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return withModernInputs(request, transport, binding, run);
+}
 
+async function withModernInputs(
+  request: InboundRequest,
+  transport: TransportContext,
+  binding: Omit<StateBinding, "scope">,
+  run: (inputs: InputChannel) => Promise<JsonObject>,
+): Promise<JsonObject> {
   const params = request.params ?? {};
   const responses = own(params, "inputResponses");
   if (responses !== undefined && !isObject(responses)) throw invalidParams(`params.inputResponses must be an object keyed by the inputRequests keys`);
   const token = own(params, "requestState");
   if (token !== undefined && typeof token !== "string") throw invalidParams(`params.requestState must be the string from the previous input_required result`);
-  const fullBinding: StateBinding = { ...binding, scope: transport.admission.caller };
+  // Built when state is opened or sealed only: most calls do neither.
+  const fullBinding = (): StateBinding => ({ ...binding, scope: transport.admission.caller });
   // Most calls carry neither: then no state is opened and no answers are merged.
   const answers: Record<string, unknown> =
-    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.endpoint.sealer.open(token, fullBinding)), ...(responses ?? {}) };
+    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.endpoint.sealer.open(token, fullBinding())), ...(responses ?? {}) };
   const used: Record<string, unknown> = {};
 
   const inputs: InputChannel = {
@@ -69,6 +85,6 @@ export async function withInputs(
     return await run(inputs);
   } catch (error) {
     if (!(error instanceof InputRequired)) throw error;
-    return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.endpoint.sealer.seal(fullBinding, used) };
+    return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.endpoint.sealer.seal(fullBinding(), used) };
   }
 }

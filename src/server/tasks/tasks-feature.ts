@@ -18,7 +18,7 @@ export const tasksFeature: Feature = {
       declaredFor: (ctx) => ctx.tasks !== undefined,
       modernMethods: taskMethods(),
       // A task tool runs as a task whether it is called directly or through call_tool.
-      callTool: (tool, request, ctx) => (tool.task === "never" ? Promise.resolve(undefined) : callAsTask(tool, request, ctx, handlerContext)),
+      callTool: (tool, request, ctx) => (tool.task === "never" ? undefined : callAsTask(tool, request, ctx, handlerContext)),
     };
   },
 };

@@ -8,6 +8,7 @@ import type { CompiledTool } from "./compile-tool.ts";
 import { InputRequired } from "../inputs/input.ts";
 import type { ToolContext } from "../context/handler-context.ts";
 import type { ToolReturn } from "./tool.ts";
+import type { ValidationOutcome } from "./schema-validator.ts";
 
 /** A tool result that reports a failure to the model (`isError: true`). */
 export function errorResult(text: string): CallToolResult {
@@ -43,13 +44,18 @@ function normalise(tool: CompiledTool, value: ToolReturn): CallToolResult {
   return errorResult(`Tool ${tool.name} returned an invalid result (a server bug); it cannot be used right now.`);
 }
 
-async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
+/** Checks a result against the tool's output schema; synchronous when its validator is (no wait on the hot path). */
+function checkOutput(tool: CompiledTool, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
   if (!tool.output || result.isError) return result;
   if (result.structuredContent === undefined) {
     console.error(`edge-mcp: tool ${tool.name} declares an outputSchema but returned no structuredContent`);
     return errorResult(`Tool ${tool.name} returned no structured content although it declares an output schema (a server bug).`);
   }
-  const outcome = await tool.output.validate(result.structuredContent);
+  const validated = tool.output.validate(result.structuredContent);
+  return validated instanceof Promise ? validated.then((outcome) => checkedOutput(tool, result, outcome)) : checkedOutput(tool, result, validated);
+}
+
+function checkedOutput(tool: CompiledTool, result: CallToolResult, outcome: ValidationOutcome): CallToolResult {
   if (outcome.ok) return result;
   console.error(`edge-mcp: tool ${tool.name} returned structuredContent that does not match its outputSchema: ${outcome.issues.join("; ")}`);
   return errorResult(`Tool ${tool.name} returned a result that does not match its declared output schema (a server bug).`);
@@ -60,24 +66,38 @@ async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<
  * model what to fix (2025-11-25 tools "Error Handling"); a thrown {@link ProtocolError} becomes a
  * JSON-RPC error instead.
  */
-export async function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
-  const checked = await checkArguments(tool, params);
-  if (!checked.ok) return checked.result;
-  return runHandler(tool, (args) => tool.handler(args as never, ctx), checked.args);
+export function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
+  const run = (args: unknown): unknown => tool.handler(args as never, ctx);
+  let pending: CheckedArguments | Promise<CheckedArguments>;
+  try {
+    pending = argumentsOf(tool, params);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // No async wrapper: the handler's own run is the answer, without a wait in between.
+  if (pending instanceof Promise) return pending.then((checked) => (checked.ok ? runHandler(tool, run, checked.args) : checked.result));
+  return pending.ok ? runHandler(tool, run, pending.args) : Promise.resolve(pending.result);
 }
+
+type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
 
 /**
  * Validates the arguments of a `tools/call`: the validator's output, or the `isError` result that
  * tells the model what to fix. Throws -32602 when `arguments` is not an object at all.
  */
-export async function checkArguments(
-  tool: CompiledTool,
-  params: Params | undefined,
-): Promise<{ ok: true; args: unknown } | { ok: false; result: CallToolResult }> {
+export async function checkArguments(tool: CompiledTool, params: Params | undefined): Promise<CheckedArguments> {
+  return argumentsOf(tool, params);
+}
+
+/** {@link checkArguments}, synchronous when the tool's input validator is (the hot path waits for nothing). */
+function argumentsOf(tool: CompiledTool, params: Params | undefined): CheckedArguments | Promise<CheckedArguments> {
   const rawArgs = params ? own(params, "arguments") : undefined;
   if (rawArgs !== undefined && !isObject(rawArgs)) throw invalidParams(`tools/call params.arguments must be an object`);
   const validated = tool.input.validate(rawArgs ?? {});
-  const outcome = validated instanceof Promise ? await validated : validated;
+  return validated instanceof Promise ? validated.then((outcome) => checkedArguments(tool, outcome)) : checkedArguments(tool, validated);
+}
+
+function checkedArguments(tool: CompiledTool, outcome: ValidationOutcome): CheckedArguments {
   if (outcome.ok) return { ok: true, args: outcome.value };
   const issues = outcome.issues.map((issue) => issue.replace(/\.$/, "")).join("; ");
   return {
@@ -102,7 +122,9 @@ export async function runHandler(
 ): Promise<CallToolResult | undefined> {
   let value: unknown;
   try {
-    value = await run(args);
+    value = run(args);
+    // A handler that returns its result (not a promise) is not waited for.
+    if (isThenable(value)) value = await value;
   } catch (error) {
     // Protocol errors and input requests are answered by the server, not shown to the model.
     if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
@@ -111,6 +133,10 @@ export async function runHandler(
   }
   if (value === undefined && passUndefined) return undefined;
   return checkOutput(tool, normalise(tool, value as ToolReturn));
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /** Answers with an isError result when the call has not finished within `ms` (its late result is dropped). */

@@ -2,13 +2,20 @@
 
 import { own } from "../../core/json.ts";
 import type { InboundRequest } from "../../core/jsonrpc.ts";
-import type { JsonObject } from "../../core/types.ts";
+import type { CallLimits } from "../../core/admission.ts";
+import type { CallToolResult, JsonObject } from "../../core/types.ts";
 import type { Feature, Method, ToolCallHook } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
 import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
 
 const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
+
+/** A call under the caller's limits: its deadline (an isError result when it runs over) and the size of its result. */
+async function limited(pending: Promise<CallToolResult>, limits: CallLimits, name: string): Promise<JsonObject> {
+  const result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, name);
+  return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, name)) as unknown as JsonObject;
+}
 
 /**
  * Tools, with the hooks of other features that run some calls their own way (tasks). Tool search's
@@ -30,16 +37,18 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
         }
         const call = params === request.params ? request : { ...request, params };
         for (const hook of hooks()) {
-          const answer = await hook(tool, call, ctx);
+          const pending = hook(tool, call, ctx);
+          const answer = pending instanceof Promise ? await pending : pending;
           if (answer !== undefined) return answer;
         }
         const run = tool;
         const binding = { method: "tools/call", target: run.name, args: param(call, "arguments") };
-        return withInputs(request, ctx, binding, async (inputs) => {
+        return await withInputs(request, ctx, binding, (inputs) => {
           const pending = callTool(run, params, handlerContext(ctx, inputs));
           const limits = ctx.admission.limits;
-          const result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, run.name);
-          return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, run.name)) as unknown as JsonObject;
+          // Without limits the call's own promise is the answer (no wait in between).
+          if (limits.toolTimeoutMs === undefined && limits.maxResultBytes === undefined) return pending as unknown as Promise<JsonObject>;
+          return limited(pending, limits, run.name);
         });
       };
       return {
