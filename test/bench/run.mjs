@@ -650,7 +650,7 @@ async function coldFlows(base, rev, seconds, concurrency) {
  * checked and warmed; then, per revision, their sequential calls in alternating batches (ABBA…, see
  * paired.mjs), c=32 in two turns each and cold flows in two turns each, the same way.
  */
-async function measurePair(bundles, first) {
+async function measurePair(bundles, first, revisions = REVISIONS) {
   await awaitQuiet([]);
   const names = first === "floor" ? ["floor", "demo"] : ["demo", "floor"];
   const workers = {};
@@ -680,7 +680,7 @@ async function measurePair(bundles, first) {
     out.othersTurns.push(...r.others);
     return r.batches;
   };
-  for (const rev of REVISIONS) {
+  for (const rev of revisions) {
     const t = (name) => templates[name][rev.name];
     // (a) + c=1: sequential requests on one keep-alive connection per Worker, in alternating batches.
     const sizes = batchSizes(SEQ_REQUESTS, BATCH);
@@ -877,7 +877,7 @@ async function mainRounds(started, workDir) {
 
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const round = await measurePair({ floor, demo }, i % 2 === 0 ? "floor" : "demo");
+    const round = await measurePair({ floor, demo }, i % 2 === 0 ? "floor" : "demo", i % 2 === 0 ? REVISIONS : [...REVISIONS].reverse());
     const { floor: f, demo: d } = round;
     rounds.push(round);
     const show = (rev) => `${rev} cpu ${fmt(f.revs[rev].cpuUs)}/${fmt(d.revs[rev].cpuUs)} µs, c32 ${fmt(f.revs[rev].rpsC32)}/${fmt(d.revs[rev].rpsC32)} req/s`;
