@@ -1,28 +1,10 @@
 // The Durable Object wiring rides with the classes, in a bundle as wrangler builds it (esbuild, with the
 // package's `sideEffects: false`): a Worker exporting the classes keeps their registrations, one without drops the code.
-import { join } from "node:path";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleAsWrangler } from "./wrangler-bundle.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
-
-/** An entry module (its source) bundled unminified as wrangler would, from src/. */
-async function bundle(contents: string): Promise<string> {
-  const result = await build({
-    stdin: { contents, resolveDir: ROOT, sourcefile: "worker.ts", loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["browser", "module", "main"],
-    alias: { "edge-mcp": join(ROOT, "src/index.ts"), "edge-mcp/workers": join(ROOT, "src/workers/index.ts") },
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]?.text ?? "";
-}
+/** An entry module (its source) bundled as wrangler would. */
+const bundle = (contents: string): Promise<string> => bundleAsWrangler({ contents });
 
 const SERVER = `const worker = createWorker(createServer({ info: { name: "w", version: "1" }, tools: [] }));\nexport default worker;\n`;
 

@@ -2,28 +2,11 @@
 // prove free of side effects (a table built from property reads, a `new` call) wherever its module is
 // bundled, even when nothing reads it. Bundled as wrangler does (esbuild, the workerd conditions), from src/.
 import { join } from "node:path";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleAsWrangler, ROOT } from "./wrangler-bundle.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
-
-/** The Worker of `npm run bench:bundle` (test/bench/one-tool), bundled unminified so names can be read. */
-async function bundleOneTool(): Promise<string> {
-  const result = await build({
-    entryPoints: [join(ROOT, "test/bench/one-tool/index.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["browser", "module", "main"],
-    alias: { "edge-mcp": join(ROOT, "src/index.ts"), "edge-mcp/workers": join(ROOT, "src/workers/index.ts") },
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]?.text ?? "";
-}
+/** The Worker of `npm run bench:bundle` (test/bench/one-tool). */
+const bundleOneTool = (): Promise<string> => bundleAsWrangler({ file: join(ROOT, "test/bench/one-tool/index.ts") });
 
 let bundled: Promise<string> | undefined;
 const oneToolBundle = (): Promise<string> => (bundled ??= bundleOneTool());
