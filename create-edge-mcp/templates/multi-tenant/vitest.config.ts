@@ -11,6 +11,12 @@ export default defineConfig({
       remoteBindings: false,
     }),
   ],
-  // Console output (such as the access log) is shown for failing tests only.
-  test: { include: ["test/**/*.test.ts"], silent: "passed-only" },
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Console output (such as the access log) is shown for failing tests only.
+    silent: "passed-only",
+    // The first request of a run also builds and loads the Worker's modules in workerd, which takes
+    // seconds on a small or busy machine; vitest's default of 5 s would fail that first test.
+    testTimeout: 30_000,
+  },
 });

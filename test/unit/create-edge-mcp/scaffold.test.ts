@@ -58,6 +58,13 @@ describe("create-edge-mcp", () => {
     expect(allFiles(target).some((file) => file.endsWith("/gitignore"))).toBe(false);
   });
 
+  it.each(TEMPLATES)("gives in %s the first test time to load the Worker, which takes more than vitest's 5 s on a busy machine", (template) => {
+    const config = readFileSync(new URL(`create-edge-mcp/templates/${template}/vitest.config.ts`, ROOT), "utf8");
+    const timeout = /testTimeout:\s*([\d_]+)/.exec(config)?.[1];
+    expect(timeout, `${template}/vitest.config.ts sets no testTimeout`).toBeDefined();
+    expect(Number(timeout!.replaceAll("_", ""))).toBeGreaterThanOrEqual(30_000);
+  });
+
   it("gives each auth project its own API key in .dev.vars, and only the key's SHA-256 in wrangler.toml", async () => {
     const keys = [];
     for (const dir of [tempDir(), tempDir()]) {
