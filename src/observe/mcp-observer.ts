@@ -39,16 +39,16 @@ export function createObserver(options: ObserverOptions): Observer {
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = tracerSource(trace.getTracer(TRACER_NAME));
   return {
-    begin(request, trace_, tenant) {
+    begin(request, trace_, tenant, costlyAdmission) {
       if (batch) {
         const tracer = new RecordingTracer();
-        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch } }, usage);
+        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch } }, usage, costlyAdmission);
       }
       const source = providerRegistered() ? global : undefined;
       // Nothing records spans or usage (no exporter, no usage sink, no provider registered yet):
       // the request takes the path of a Worker without observability().
       if (!source && usage.length === 0) return undefined;
-      return new Observation(request, trace_, tenant, { source }, usage);
+      return new Observation(request, trace_, tenant, { source }, usage, costlyAdmission);
     },
     objectSpan(name, parent, attributes) {
       const spans = batch ? { batch } : providerRegistered() ? { source: global } : undefined;
