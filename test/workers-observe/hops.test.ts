@@ -2,7 +2,7 @@
 // session object (whose work, a tool service's span, joins the same trace), a task object, and a
 // publish to the notifications hub.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WITH_TASKS, resultOf, send } from "../workers-admission/fixture.ts";
 import { clientSpan, modernCall, named, parentOf, serverSpan, spanExporter, spansOf } from "./span-exporter.ts";
 
@@ -157,5 +157,34 @@ describe("hops into objects are child spans", () => {
     expect(typeof fanout?.attributes["edge_mcp.hub.subscribers"]).toBe("number");
     expect(typeof fanout?.attributes["edge_mcp.hub.coalesced"]).toBe("boolean");
     expect(fanout?.attributes["edge_mcp.hub.seq"]).toBeGreaterThan(0);
+  });
+
+  it("traces the notification the hub sends when a coalescing window closes, under the hop of the publish it held back", async () => {
+    // Changes published together fall into one window: the first goes out at once, the last held back goes
+    // out when the window closes. Retried in the rare case that no two publishes met in one window.
+    const found = await vi.waitFor(
+      async () => {
+        const clients = [clientSpan(), clientSpan(), clientSpan(), clientSpan()];
+        await Promise.all(clients.map(async (client) => (await modernCall("touch", client.traceparent)).text()));
+        const traces = await Promise.all(
+          clients.map((client) => spansOf(client.traceId, 4, (spans) => named(spans, "edge_mcp.hub.fanout") !== undefined)),
+        );
+        const held = traces.filter((spans) => named(spans, "edge_mcp.hub.fanout")?.attributes["edge_mcp.hub.coalesced"] === true);
+        if (held.length === 0) throw new Error("no publish was held back");
+        // Only the last publish held back in a window is sent when it closes: one of them carries the span.
+        const sent = await vi.waitFor(() => {
+          const spans = spanExporter().getFinishedSpans();
+          const trace = held.find((mine) => spans.some((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === mine[0]?.spanContext().traceId));
+          if (!trace) throw new Error("the window has not closed yet");
+          return { trace, send: spans.find((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === trace[0]?.spanContext().traceId) };
+        });
+        return sent;
+      },
+      { timeout: 30_000, interval: 0 },
+    );
+    expect(parentOf(found.send)).toBe(named(found.trace, "edge_mcp.hub.publish")?.spanContext().spanId);
+    expect(found.send?.kind).toBe(SpanKind.INTERNAL);
+    expect(found.send?.attributes).toMatchObject({ "edge_mcp.hop": "hub", "mcp.method.name": "notifications/resources/updated" });
+    expect(found.send?.attributes["edge_mcp.hub.seq"]).toBeGreaterThan(0);
   });
 });
