@@ -209,10 +209,11 @@ export class Observation implements RequestObservation {
     const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
     this.#root = root;
     // Admission gets a span of its own when it refused the request or did work (authentication, a
-    // rate limit); otherwise its outcome is the request span's `edge_mcp.admission` attribute.
+    // rate limit, a session's quota place); otherwise its outcome is the request span's
+    // `edge_mcp.admission` attribute.
     if (!root.isRecording()) return root;
     this.#trace.traceId = root.spanContext().traceId;
-    if (error !== undefined || this.#costlyAdmission) {
+    if (error !== undefined || this.#costlyAdmission || this.#admitted?.opening !== undefined) {
       const admission = source.start("edge_mcp.admission", { startTime: started, attributes: { "edge_mcp.admission": outcome } }, root);
       if (error) setError(admission, error);
       admission.end(this.#admittedAt);

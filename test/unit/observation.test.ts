@@ -1,6 +1,6 @@
 // One observed request: which spans it records (admission only when it cost something), and that a
 // plain JSON answer's outcome is read from the exchange without waiting on it.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Admission } from "../../src/core/admission.ts";
 import { ProtocolError } from "../../src/core/errors.ts";
 import { createMcpApp } from "../../src/http/app.ts";
@@ -8,7 +8,7 @@ import { newTrace, type AdmittedPost } from "../../src/http/admitted.ts";
 import type { ObservedExchange, RequestObservation, RequestObserver } from "../../src/http/observer.ts";
 import { Observation } from "../../src/observe/observation.ts";
 import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
-import type { UsageRecord } from "../../src/observe/usage-record.ts";
+import { callerId, type UsageRecord } from "../../src/observe/usage-record.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { modern } from "./app-client.ts";
@@ -43,6 +43,11 @@ function settledExchange(failure: ProtocolError | undefined): ObservedExchange {
     },
   };
 }
+
+// The caller's id is computed once per isolate (a digest): known from then on, as for every request after an isolate's first.
+beforeAll(async () => {
+  await callerId("anonymous");
+});
 
 describe("an observation's spans", () => {
   it("records admission as the request span's attribute when it did no work (no authorizer, no rate limiter)", () => {
