@@ -15,8 +15,7 @@ export const MAX_BATCH_RECORDS = 256;
 /** Sends one tenant's records; `sendId` is the same when a failed send is retried. */
 export type SendUsage = (tenant: string, records: readonly UsageRecord[], sendId: string) => Promise<void>;
 
-const warn = (error: unknown): void =>
-  console.warn(`edge-mcp: usage records not rolled up: ${error instanceof Error ? error.message : String(error)}`);
+const warn = (error: unknown): void => console.warn(`edge-mcp: usage records not rolled up: ${error instanceof Error ? error.message : String(error)}`);
 
 export class UsageBatch {
   readonly #send: SendUsage;
@@ -49,9 +48,7 @@ export class UsageBatch {
     this.#open = true;
     const window = ++this.#window;
     // A window already sent because it filled up sends nothing more when its time is up.
-    return new Promise<void>((resolve) => setTimeout(resolve, USAGE_WINDOW_MS)).then(() =>
-      window === this.#window && this.#open ? this.#flush() : undefined,
-    );
+    return new Promise<void>((resolve) => setTimeout(resolve, USAGE_WINDOW_MS)).then(() => (window === this.#window && this.#open ? this.#flush() : undefined));
   }
 
   #flush(): Promise<void> {

@@ -100,11 +100,7 @@ export async function runObserve(h, workDir) {
           // (the demo has no authorizer or rate limiter: admission is an attribute, not a span), the boot probe's included.
           const expected = 2 * 1501;
           for (let i = 0; i < 250 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
-          expect(
-            sink.seen.spans - spansBefore === expected,
-            "exporter: the sink received every call's spans (server, tool)",
-            sink.seen.spans - spansBefore,
-          );
+          expect(sink.seen.spans - spansBefore === expected, "exporter: the sink received every call's spans (server, tool)", sink.seen.spans - spansBefore);
         }
       }
       const sides = new Map(order.map((v) => [v.name, { pids: up.get(v.name).pids }]));

@@ -23,7 +23,14 @@ function observed(options: { costlyAdmission?: boolean; refusal?: ProtocolError;
   trace_.method = "tools/call";
   trace_.target = "add";
   const sinks = options.usage ? [{ write: (records: readonly UsageRecord[]) => void options.usage?.push(...records) }] : [];
-  const observation = new Observation(new Request("https://mcp.example/mcp", { method: "POST" }), trace_, "default", { source: tracer }, sinks, options.costlyAdmission);
+  const observation = new Observation(
+    new Request("https://mcp.example/mcp", { method: "POST" }),
+    trace_,
+    "default",
+    { source: tracer },
+    sinks,
+    options.costlyAdmission,
+  );
   const waited: Promise<unknown>[] = [];
   if (!options.refusal) observation.admitted(admitted);
   if (options.exchange) observation.handling(options.exchange);
@@ -57,7 +64,11 @@ describe("an observation's spans", () => {
   });
 
   it("records admission as a span of its own when it did work, and always when it refused", () => {
-    expect(observed({ costlyAdmission: true, exchange: settledExchange(undefined) }).names()).toEqual(["edge_mcp.admission", "execute_tool add", "tools/call add"]);
+    expect(observed({ costlyAdmission: true, exchange: settledExchange(undefined) }).names()).toEqual([
+      "edge_mcp.admission",
+      "execute_tool add",
+      "tools/call add",
+    ]);
     const refused = observed({ costlyAdmission: false, refusal: new ProtocolError(-32602, "bad", { status: 400 }) });
     expect(refused.names()).toEqual(["edge_mcp.admission", "tools/call add"]);
     expect(refused.spans.find((span) => span.name === "edge_mcp.admission")?.status.code).toBe(2);
@@ -74,7 +85,13 @@ describe("an observation's outcome", () => {
 
   it("waits for an exchange still streaming its answer, then records its failure", async () => {
     let settle: (failure: ProtocolError | undefined) => void = () => {};
-    const exchange: ObservedExchange = { done: false, failure: undefined, toolError: false, bytesOut: 0, settled: new Promise((resolve) => (settle = resolve)) };
+    const exchange: ObservedExchange = {
+      done: false,
+      failure: undefined,
+      toolError: false,
+      bytesOut: 0,
+      settled: new Promise((resolve) => (settle = resolve)),
+    };
     const { spans, waited } = observed({ costlyAdmission: false, exchange });
     expect(waited).toHaveLength(1);
     expect(spans).toEqual([]);

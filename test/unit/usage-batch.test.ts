@@ -4,7 +4,20 @@ import { MAX_BATCH_RECORDS, USAGE_WINDOW_MS, UsageBatch, type SendUsage } from "
 import type { UsageRecord } from "../../src/observe/usage-record.ts";
 
 function record(tenant: string, tool = "add"): UsageRecord {
-  return { tenant, caller: "c", method: "tools/call", tool, outcome: "ok", errorCode: 0, durationMs: 1, bytesIn: 2, bytesOut: 3, era: "modern", session: false, at: 0 };
+  return {
+    tenant,
+    caller: "c",
+    method: "tools/call",
+    tool,
+    outcome: "ok",
+    errorCode: 0,
+    durationMs: 1,
+    bytesIn: 2,
+    bytesOut: 3,
+    era: "modern",
+    session: false,
+    at: 0,
+  };
 }
 
 describe("UsageBatch", () => {

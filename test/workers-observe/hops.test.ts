@@ -169,17 +169,20 @@ describe("hops into objects are child spans", () => {
       async () => {
         const clients = [clientSpan(), clientSpan(), clientSpan(), clientSpan()];
         await Promise.all(clients.map(async (client) => (await modernCall("touch", client.traceparent)).text()));
-        const traces = await Promise.all(
-          clients.map((client) => spansOf(client.traceId, 4, (spans) => named(spans, "edge_mcp.hub.fanout") !== undefined)),
-        );
+        const traces = await Promise.all(clients.map((client) => spansOf(client.traceId, 4, (spans) => named(spans, "edge_mcp.hub.fanout") !== undefined)));
         const held = traces.filter((spans) => named(spans, "edge_mcp.hub.fanout")?.attributes["edge_mcp.hub.coalesced"] === true);
         if (held.length === 0) throw new Error("no publish was held back");
         // Only the last publish held back in a window is sent when it closes: one of them carries the span.
         const sent = await vi.waitFor(() => {
           const spans = spanExporter().getFinishedSpans();
-          const trace = held.find((mine) => spans.some((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === mine[0]?.spanContext().traceId));
+          const trace = held.find((mine) =>
+            spans.some((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === mine[0]?.spanContext().traceId),
+          );
           if (!trace) throw new Error("the window has not closed yet");
-          return { trace, send: spans.find((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === trace[0]?.spanContext().traceId) };
+          return {
+            trace,
+            send: spans.find((span) => span.name === "edge_mcp.hub.coalesced_send" && span.spanContext().traceId === trace[0]?.spanContext().traceId),
+          };
         });
         return sent;
       },

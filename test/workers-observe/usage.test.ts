@@ -46,7 +46,20 @@ describe("usage roll-ups and the usage view", () => {
     const namespace = (env as unknown as { MCP_USAGE_ROLLUPS: DurableObjectNamespace<McpUsageObject> }).MCP_USAGE_ROLLUPS;
     const stub = namespace.get(namespace.idFromName(tenant));
     const at = Date.now();
-    const record = { tenant, caller: "c1", method: "tools/call", tool: "add", outcome: "ok", errorCode: 0, durationMs: 2, bytesIn: 3, bytesOut: 4, era: "modern", session: false, at };
+    const record = {
+      tenant,
+      caller: "c1",
+      method: "tools/call",
+      tool: "add",
+      outcome: "ok",
+      errorCode: 0,
+      durationMs: 2,
+      bytesIn: 3,
+      bytesOut: 4,
+      era: "modern",
+      session: false,
+      at,
+    };
     await stub.record([record, record], "send-1");
     await stub.record([record, record], "send-1");
     await stub.record([record], "send-2");
