@@ -16,19 +16,9 @@ import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
-import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
+import { readTraceCarrier } from "./trace-context.ts";
+import { carrierOf, endInner } from "./span-parts.ts";
 import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
-
-/** The trace context that makes a span the parent of what runs elsewhere. */
-export function carrierOf(span: Span, client: TraceCarrier | undefined): TraceCarrier {
-  const running = span.spanContext();
-  const traceparent = formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1);
-  if (client === undefined) return { traceparent };
-  const carrier: { traceparent: string; tracestate?: string; baggage?: string } = { traceparent };
-  if (client.tracestate !== undefined) carrier.tracestate = client.tracestate;
-  if (client.baggage !== undefined) carrier.baggage = client.baggage;
-  return carrier;
-}
 
 /** Where an observation's spans go: the source (none: usage only), and the OTLP batch when edge-mcp records them itself. */
 export interface SpanTarget {
@@ -298,12 +288,4 @@ export class Observation implements RequestObservation {
     const written = writeUsage(this.#usage, records);
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
-}
-
-/** Ends an inner call's span: refused or admitted, failed or a tool error. */
-export function endInner(span: Span, admitted: boolean, failure: ProtocolError | undefined, toolError_: boolean): void {
-  span.setAttribute("edge_mcp.admission", admitted ? "admitted" : "refused");
-  if (failure) setError(span, failure);
-  else if (toolError_) setToolError(span);
-  span.end();
 }
