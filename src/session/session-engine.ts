@@ -291,10 +291,9 @@ export class SessionEngine {
       cancelOnDisconnect: false,
       changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),
+      // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
+      observeCall: endpoint.observer?.innerCallsOf?.(admission, "legacy"),
     });
-    // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
-    const observeCall = endpoint.observer?.innerCallsOf?.(admission, "legacy");
-    if (observeCall) exchange.observeCall = observeCall;
     return exchange;
   }
 }
