@@ -57,12 +57,13 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
 }
 
 /**
- * The first part of a schema the core validator cannot check, as `path: why; how to opt in`, or
- * undefined when it can check all of it. Expects a schema that `jsonSchemaProblems` passed.
+ * The first part of a schema the core validator cannot check, as `path: why` (append
+ * {@link FULL_VALIDATOR_HINT} where the full validator can be added), or undefined when it can
+ * check all of it. Expects a schema that `jsonSchemaProblems` passed.
  */
 export function outsideCoreSubset(schema: unknown): string | undefined {
   const at = (path: string, key: string | number): string => (path === "" ? String(key) : `${path}.${key}`);
-  const refuse = (path: string, what: string): string => `${path}: ${what} is outside the core JSON Schema validator; ${FULL_VALIDATOR_HINT}`;
+  const refuse = (path: string, what: string): string => `${path}: ${what} is outside the core JSON Schema validator`;
   const seen = new Set<object>();
   const walk = (node: unknown, path: string): string | undefined => {
     if (!isObject(node) || seen.has(node)) return undefined;
