@@ -187,7 +187,12 @@ export class TenantDirectory {
   }
 
   async #refresh(tenant: TenantConfig, previous: Built | undefined, waitUntil: WaitUntil | undefined): Promise<Built> {
-    const collected = await collectTenantParts(tenant, this.#options.modules, (binding) => this.#options.service(binding), this.#options.jsonSchema?.jsonSchema);
+    const collected = await collectTenantParts(
+      tenant,
+      this.#options.modules,
+      (binding) => this.#options.service(binding),
+      this.#options.jsonSchema?.jsonSchema,
+    );
     if (previous && previous.catalog === collected.catalog) return previous;
     const server = this.#build(tenant, collected);
     if (previous) {

@@ -165,7 +165,13 @@ describe("opt-in code stays out of Workers that do not use it", () => {
   });
 
   it("keeps the full JSON Schema validator out of every Worker builder: fullJsonSchema() brings exactly its folder and @cfworker/json-schema", () => {
-    const entries = ["server/server.ts", "workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/create-tool-service.ts", "workers/tool-services.ts"];
+    const entries = [
+      "server/server.ts",
+      "workers/create-worker.ts",
+      "workers/create-multi-tenant-worker.ts",
+      "workers/create-tool-service.ts",
+      "workers/tool-services.ts",
+    ];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
     expect([...core].filter((path) => path.startsWith("server/json-schema/"))).toEqual([]);
     const added = [...reach(join(SRC, "json-schema.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
