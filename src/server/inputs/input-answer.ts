@@ -1,8 +1,8 @@
 /** Checks a client's answer to an input request: a malformed answer counts as no answer. */
 
 import { isObject } from "../../core/json.ts";
-import { compileCoreSchema, type CoreOutcome } from "../tools/core-schema.ts";
-import { outsideCoreSubset } from "../tools/core-subset.ts";
+import { DefinitionError } from "../../core/definition-error.ts";
+import { compileCoreSchema } from "../tools/core-schema.ts";
 import { jsonSchemaProblems } from "../tools/json-schema-check.ts";
 import type { InputRequest } from "./input.ts";
 
@@ -10,7 +10,7 @@ const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
 // One validator per requestedSchema object (a handler asking again in a retry builds a new one).
 // Elicitation schemas are flat (2025-11-25 "Elicitation"): the core validator checks them all.
-const validators = new WeakMap<object, ((content: unknown) => CoreOutcome) | string>();
+const validators = new WeakMap<object, ((content: unknown) => string[]) | string>();
 
 /** A value an elicitation form may return (2025-11-25 `ElicitResult.content`): string, number, boolean or string[]. */
 function isFormValue(value: unknown): boolean {
@@ -28,15 +28,21 @@ function formProblem(schema: Record<string, unknown>, content: unknown): string 
   let validator = validators.get(schema);
   if (validator === undefined) {
     // The schema is the server's own (a handler's bug): without a validator, no answer can be checked.
-    const problem = jsonSchemaProblems(schema)[0] ?? outsideCoreSubset(schema);
-    validator = problem === undefined ? compileCoreSchema(schema) : `the requested schema is not a valid elicitation schema (${problem})`;
+    const problem = jsonSchemaProblems(schema)[0];
+    try {
+      if (problem !== undefined) throw new DefinitionError(problem);
+      validator = compileCoreSchema(schema, "");
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      validator = `the requested schema is not a valid elicitation schema (${error.message})`;
+    }
     validators.set(schema, validator);
   }
   if (typeof validator === "string") return validator;
-  const outcome = validator(content);
-  if (outcome.ok) return undefined;
+  const issues = validator(content);
   // The last issue is the innermost; "/a/b: message" reads as "content.a.b: message".
-  const issue = outcome.issues.at(-1) as string;
+  const issue = issues.at(-1);
+  if (issue === undefined) return undefined;
   const split = issue.indexOf(": ");
   const where = issue.slice(0, split);
   return `content${where === "(root)" ? "" : where.replaceAll("/", ".")}: ${issue.slice(split + 2)}`;

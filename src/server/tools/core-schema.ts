@@ -1,376 +1,335 @@
 /**
- * The core JSON Schema validator: the 2020-12 keywords tools use (see core-subset.ts for what it
- * refuses), compiled once into closures. A value is checked quietly first (stops at the first
- * error, builds no paths); only an invalid one is walked again to word its errors.
+ * The core JSON Schema validator: the 2020-12 keywords tools use, compiled once into closures. A
+ * schema with a keyword it does not check is refused when compiled, never checked in part.
  */
 
-import { CORE_FORMATS } from "./core-formats.ts";
-import { resolveLocalRef } from "./core-subset.ts";
+import { DefinitionError } from "../../core/definition-error.ts";
+import { CORE_FORMATS, FULL_ONLY_FORMATS } from "./core-formats.ts";
 
-/** Checks a value; with `out`, pushes `path: message` issues (stopping once it holds MAX_ISSUES). */
-type Check = (value: unknown, at: string, out: string[] | undefined) => boolean;
+/** Where a value is: property names and item indexes from the root. */
+type Path = (string | number)[];
+/** Pushes the `path: message` issues of a value into `out`, stopping once it holds MAX_ISSUES. */
+type Check = (value: unknown, path: Path, out: string[]) => void;
 
 /** Most issues an answer names. */
 export const MAX_ISSUES = 8;
-/** Longest text of one issue: messages may quote the input (every unknown key, a long value). */
-const MAX_ISSUE_CHARS = 200;
 
-/** An issue's text, clipped: messages may quote the input. */
+/** An issue's text, clipped: messages may quote the input (every unknown key, a long value). */
 export function clip(text: string): string {
-  return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-const report = (out: string[] | undefined, at: string, message: string): false => {
-  if (out && out.length < MAX_ISSUES) out.push(clip(`${at === "" ? "(root)" : at}: ${message}`));
-  return false;
-};
-/** Whether checking may stop at a failure: nobody wants the errors, or enough are held. */
-const done = (out: string[] | undefined): boolean => out === undefined || out.length >= MAX_ISSUES;
+/** Keywords that assert what the core validator does not check: a schema using one needs the full validator. */
+const OUTSIDE: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "additionalItems",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$anchor",
+]);
 
-/** A JSON pointer segment, written as the full validator writes instance locations. */
-function pointer(at: string, key: string | number): string {
-  if (typeof key === "number") return `${at}/${key}`;
-  const escaped = key.replaceAll("~", "~0").replaceAll("/", "~1");
-  try {
-    return `${at}/${encodeURI(escaped).replaceAll("#", "%23")}`;
-  } catch {
-    return `${at}/${escaped}`; // a lone surrogate
+/** Where the full validator comes from: named in every refusal of a tool's schema. */
+export const FULL_VALIDATOR_HINT = "; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)";
+
+/** A path as the full validator writes instance locations: a JSON pointer, URI-escaped. */
+function pointer(path: Path): string {
+  let text = "";
+  for (const key of path) {
+    const escaped = String(key).replaceAll("~", "~0").replaceAll("/", "~1");
+    try {
+      text += `/${encodeURI(escaped).replaceAll("#", "%23")}`;
+    } catch {
+      text += `/${escaped}`; // a lone surrogate
+    }
   }
+  return text || "(root)";
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
+function report(out: string[], path: Path, message: string): void {
+  if (out.length < MAX_ISSUES) out.push(clip(`${pointer(path)}: ${message}`));
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** Runs a check on a child value, at its key. */
+function child(check: Check, value: unknown, path: Path, key: string | number, out: string[]): void {
+  path.push(key);
+  check(value, path, out);
+  path.pop();
+}
 
-const TYPE_TESTS: ReadonlyMap<string, (value: unknown) => boolean> = new Map<string, (value: unknown) => boolean>([
+/** A summary (`Property "a" does not match …`), then the issues of the child it summarises. */
+function nested(out: string[], path: Path, message: string, inner: readonly string[]): void {
+  report(out, path, message);
+  for (const issue of inner) if (out.length < MAX_ISSUES) out.push(issue);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown, (value: unknown) => boolean>([
   ["string", (v) => typeof v === "string"],
   ["number", (v) => typeof v === "number"],
   ["integer", (v) => typeof v === "number" && v % 1 === 0],
   ["boolean", (v) => typeof v === "boolean"],
-  ["object", isPlainObject],
+  ["object", isObject],
   ["array", Array.isArray],
   ["null", (v) => v === null],
 ]);
 
-/** Deep equality of JSON values (0 and -0 are equal; key order does not matter). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => jsonEqual(item, (b as unknown[])[i]));
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
-
-/** One text per distinct JSON value (sorted keys), so duplicates are found in one pass. */
+/** One text per distinct JSON value (0 and -0 alike, keys sorted): equality and duplicates in one pass. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
-  }
+  if (Array.isArray(value)) return `[${value.map(canonical).join()}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)}}`;
   return JSON.stringify(value) ?? typeof value;
 }
 
-/** A number as an integer coefficient and a power of ten, for exact `multipleOf` on decimals. */
+/** A number as an integer coefficient and a power of ten, for an exact `multipleOf` of decimals. */
 function decimal(n: number): [bigint, number] {
-  const [digits = "0", exponent = "0"] = Math.abs(n).toString().split("e");
+  const [digits = "", exponent = 0] = Math.abs(n).toString().split("e");
   const point = digits.indexOf(".");
   return [BigInt(digits.replace(".", "")), Number(exponent) - (point < 0 ? 0 : digits.length - point - 1)];
 }
 
 function isMultipleOf(value: number, divisor: number): boolean {
-  if (!Number.isFinite(value)) return false;
   if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  if (!Number.isFinite(value)) return false;
   const [a, ea] = decimal(value);
   const [b, eb] = decimal(divisor);
   return ea >= eb ? (a * 10n ** BigInt(ea - eb)) % b === 0n : a % (b * 10n ** BigInt(eb - ea)) === 0n;
 }
 
-/** Length in code points (a surrogate pair is one), as JSON Schema counts a string's length. */
-function codePoints(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++, n++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-  }
-  return n;
-}
+const PASS: Check = () => {};
+const FAIL: Check = (_v, path, out) => report(out, path, "False boolean schema.");
 
-const PASS: Check = () => true;
-const FAIL: Check = (_v, at, out) => report(out, at, "False boolean schema.");
+/** Compiles schemas of one document; `root` resolves its local `$ref`s, `cache` ends recursion. */
+class Compiler {
+  readonly #cache = new Map<object, Check>();
+  constructor(
+    readonly root: unknown,
+    readonly hint: string,
+  ) {}
 
-/** Runs subschemas on the same value, each writing its issues into its own list (anyOf, oneOf). */
-function tryEach(subs: readonly Check[], value: unknown, at: string, out: string[] | undefined, stopAt: number): [number, string[]] {
-  const inner: string[] = [];
-  let matches = 0;
-  for (const sub of subs) if (sub(value, at, out && inner.length < MAX_ISSUES ? inner : undefined) && ++matches === stopAt) break;
-  return [matches, inner];
-}
-
-type Compile = (node: unknown) => Check;
-
-function objectChecks(node: Record<string, unknown>, compile: Compile, checks: Check[]): void {
-  const required = node["required"] as string[] | undefined;
-  if (required?.length) {
-    checks.push((v, at, out) => {
-      if (!isPlainObject(v)) return true;
-      let ok = true;
-      for (const name of required)
-        if (!Object.hasOwn(v, name) && !(ok = report(out, at, `Instance does not have required property "${name}".`)) && done(out)) return false;
-      return ok;
-    });
-  }
-  const min = node["minProperties"] as number | undefined;
-  const max = node["maxProperties"] as number | undefined;
-  if (min !== undefined || max !== undefined) {
-    checks.push((v, at, out) => {
-      if (!isPlainObject(v)) return true;
-      const n = Object.keys(v).length;
-      if (min !== undefined && n < min) return report(out, at, `Instance does not have at least ${min} properties.`);
-      return max === undefined || n <= max || report(out, at, `Instance has more than ${max} properties.`);
-    });
-  }
-  if (node["propertyNames"] !== undefined) {
-    const names = compile(node["propertyNames"]);
-    checks.push((v, at, out) => {
-      if (!isPlainObject(v)) return true;
-      let ok = true;
-      for (const key in v) {
-        const mark = out?.length ?? 0;
-        if (names(key, out ? pointer(at, key) : at, out)) continue;
-        out?.splice(mark, 0, clip(`${at === "" ? "(root)" : at}: Property name "${key}" does not match schema.`));
-        ok = false;
-        if (done(out)) return false;
+  /** The schema a local `$ref` names (`#`, `#/$defs/a`, with `~0`, `~1` and percent-escapes), or undefined. */
+  resolve(ref: string): unknown {
+    let node = this.root;
+    if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+    for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+      let key: string;
+      try {
+        key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+      } catch {
+        return undefined;
       }
-      return ok;
-    });
+      if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return typeof node === "boolean" || isObject(node) ? node : undefined;
   }
-  const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(([name, schema]) => [name, compile(schema)] as const);
-  const patterns = Object.entries((node["patternProperties"] ?? {}) as Record<string, unknown>).map(
-    ([p, schema]) => [new RegExp(p, "u"), compile(schema)] as const,
-  );
-  const additional = node["additionalProperties"] === undefined ? undefined : compile(node["additionalProperties"]);
-  if (properties.length > 0) {
-    checks.push((v, at, out) => {
-      if (!isPlainObject(v)) return true;
-      let ok = true;
-      for (const [name, check] of properties)
-        if (Object.hasOwn(v, name) && !check(v[name], out ? pointer(at, name) : at, out) && !(ok = false) && done(out)) return false;
-      return ok;
-    });
-  }
-  if (patterns.length > 0 || additional !== undefined) {
-    const named = new Set(properties.map(([name]) => name));
-    checks.push((v, at, out) => {
-      if (!isPlainObject(v)) return true;
-      let ok = true;
-      for (const key in v) {
-        let matched = named.has(key);
-        for (const [regex, check] of patterns) {
-          if (!regex.test(key)) continue;
-          matched = true;
-          if (!check(v[key], out ? pointer(at, key) : at, out) && !(ok = false) && done(out)) return false;
+
+  /** The check of a schema at `at` (a dotted schema path, which names it in a refusal). */
+  compile(node: unknown, at: string): Check {
+    if (node === true) return PASS;
+    if (!isObject(node)) return FAIL;
+    const known = this.#cache.get(node);
+    if (known) return known;
+    // A recursive schema reaches itself through a $ref: until it is built, it forwards.
+    let built: Check = PASS;
+    this.#cache.set(node, (v, path, out) => built(v, path, out));
+    const checks: Check[] = [];
+    const sub = (key: string, schema: unknown) => this.compile(schema, at === "" ? key : `${at}.${key}`);
+    const refuse = (key: string, what: string): never => {
+      throw new DefinitionError(`${at === "" ? key : `${at}.${key}`}: ${what} is outside the core JSON Schema validator${this.hint}`);
+    };
+    for (const key in node) if (OUTSIDE.has(key)) refuse(key, key);
+    if (at !== "" && node["$id"] !== undefined) refuse("$id", "$id below the root");
+
+    const ref = node["$ref"];
+    if (typeof ref === "string") {
+      const target = this.resolve(ref);
+      if (target === undefined) {
+        if (ref.startsWith("#/")) throw new DefinitionError(`${at === "" ? "" : `${at}.`}$ref: ${JSON.stringify(ref)} points at no schema in this document`);
+        refuse("$ref", `a $ref to ${JSON.stringify(ref)} (only local references such as "#/$defs/name" are followed)`);
+      }
+      checks.push(this.compile(target, ref.slice(2).replaceAll("/", ".")));
+    }
+    const type = node["type"];
+    if (type !== undefined) {
+      const names = [type].flat();
+      const tests = names.map((name) => TYPES.get(name) as (value: unknown) => boolean);
+      const message = `is invalid. Expected "${names.join('", "')}".`;
+      checks.push((v, path, out) => {
+        if (!tests.some((test) => test(v))) report(out, path, `Instance type "${v === null ? "null" : Array.isArray(v) ? "array" : typeof v}" ${message}`);
+      });
+    }
+    for (const [keyword, prefix] of [
+      ["const", "Instance does not match "],
+      ["enum", "Instance does not match any of "],
+    ] as const) {
+      const expected = node[keyword];
+      if (expected === undefined || (keyword === "enum" && !Array.isArray(expected))) continue;
+      const allowed = new Set((keyword === "enum" ? (expected as unknown[]) : [expected]).map(canonical));
+      checks.push((v, path, out) => allowed.has(canonical(v)) || report(out, path, `${prefix}${JSON.stringify(expected)}.`));
+    }
+    if (node["not"] !== undefined) {
+      const not = sub("not", node["not"]);
+      checks.push((v, path, out) => {
+        const inner: string[] = [];
+        not(v, path, inner);
+        if (inner.length === 0) report(out, path, 'Instance matched "not" schema.');
+      });
+    }
+    for (const keyword of ["anyOf", "allOf", "oneOf"] as const) {
+      const list = node[keyword];
+      if (!Array.isArray(list)) continue;
+      const subs = list.map((schema, i) => sub(`${keyword}.${i}`, schema));
+      checks.push((v, path, out) => {
+        // allOf reports its subschemas' issues as they are; anyOf and oneOf first say how many matched.
+        if (keyword === "allOf") return subs.forEach((check) => check(v, path, out));
+        const inner: string[] = [];
+        let matches = 0;
+        for (const check of subs) {
+          const mark = inner.length;
+          check(v, path, inner);
+          if (inner.length === mark && ++matches > 0 && keyword === "anyOf") return;
         }
-        if (matched || additional === undefined) continue;
-        const summary = `Property "${key}" does not match additional properties schema.`;
-        const mark = out?.length ?? 0;
-        // additionalProperties: false names the property alone; a schema also says what is wrong with its value.
-        if (additional !== FAIL && additional(v[key], out ? pointer(at, key) : at, out)) continue;
-        if (additional === FAIL) report(out, at, summary);
-        else out?.splice(mark, 0, clip(`${at === "" ? "(root)" : at}: ${summary}`));
-        ok = false;
-        if (done(out)) return false;
-      }
-      return ok;
-    });
+        if (keyword === "anyOf") nested(out, path, "Instance does not match any subschemas.", inner);
+        else if (matches !== 1) nested(out, path, `Instance does not match exactly one subschema (${matches} matches).`, inner);
+      });
+    }
+    this.#object(node, sub, checks);
+    this.#array(node, sub, checks);
+    scalarChecks(node, checks, refuse);
+    built = (v, path, out) => {
+      for (const check of checks) if (out.length < MAX_ISSUES) check(v, path, out);
+    };
+    this.#cache.set(node, built);
+    return built;
   }
-}
 
-function arrayChecks(node: Record<string, unknown>, compile: Compile, checks: Check[]): void {
-  const min = node["minItems"] as number | undefined;
-  const max = node["maxItems"] as number | undefined;
-  if (min !== undefined || max !== undefined) {
-    checks.push((v, at, out) => {
-      if (!Array.isArray(v)) return true;
-      const tooMany = max !== undefined && v.length > max && !report(out, at, `Array has too many items (${v.length} > ${max}).`);
-      if (tooMany && done(out)) return false;
-      return (min === undefined || v.length >= min || report(out, at, `Array has too few items (${v.length} < ${min}).`)) && !tooMany;
-    });
-  }
-  const items = node["items"];
-  const prefix = ((Array.isArray(items) ? items : node["prefixItems"]) as unknown[] | undefined)?.map(compile) ?? [];
-  const rest = items === undefined || Array.isArray(items) ? undefined : compile(items);
-  if (prefix.length > 0 || rest !== undefined) {
-    checks.push((v, at, out) => {
-      if (!Array.isArray(v)) return true;
-      let ok = true;
-      for (let i = 0; i < v.length; i++) {
-        const check = i < prefix.length ? prefix[i] : rest;
-        if (check === undefined) break;
-        if (!check(v[i], out ? pointer(at, i) : at, out) && !(ok = false) && done(out)) return false;
+  #object(node: Record<string, unknown>, sub: (key: string, schema: unknown) => Check, checks: Check[]): void {
+    const required = node["required"] as string[] | undefined;
+    const [min, max] = [node["minProperties"], node["maxProperties"]] as (number | undefined)[];
+    const names = node["propertyNames"] === undefined ? undefined : sub("propertyNames", node["propertyNames"]);
+    const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(([name, schema]) => [name, sub(`properties.${name}`, schema)] as const);
+    const named = new Set(properties.map(([name]) => name));
+    const patterns = Object.entries((node["patternProperties"] ?? {}) as Record<string, unknown>).map(
+      ([pattern, schema]) => [new RegExp(pattern, "u"), sub(`patternProperties.${pattern}`, schema)] as const,
+    );
+    const additional = node["additionalProperties"] === undefined ? undefined : sub("additionalProperties", node["additionalProperties"]);
+    if (!required?.length && min === undefined && max === undefined && !names && !properties.length && !patterns.length && !additional) return;
+    checks.push((v, path, out) => {
+      if (!isObject(v)) return;
+      for (const name of required ?? []) if (!Object.hasOwn(v, name)) report(out, path, `Instance does not have required property "${name}".`);
+      const count = min === undefined && max === undefined ? 0 : Object.keys(v).length;
+      if (count < (min ?? 0)) report(out, path, `Instance does not have at least ${min} properties.`);
+      if (count > (max ?? Infinity)) report(out, path, `Instance has more than ${max} properties.`);
+      if (names) {
+        for (const key in v) {
+          const inner: string[] = [];
+          child(names, key, path, key, inner);
+          if (inner.length > 0) nested(out, path, `Property name "${key}" does not match schema.`, inner);
+        }
       }
-      return ok;
+      for (const [name, check] of properties) if (out.length < MAX_ISSUES && Object.hasOwn(v, name)) child(check, v[name], path, name, out);
+      if (!patterns.length && !additional) return;
+      for (const key in v) {
+        if (out.length >= MAX_ISSUES) return;
+        let matched = named.has(key);
+        for (const [regex, check] of patterns) if (regex.test(key) && (matched = true)) child(check, v[key], path, key, out);
+        if (matched || !additional) continue;
+        const inner: string[] = [];
+        child(additional, v[key], path, key, inner);
+        // additionalProperties: false names the property alone; a schema also says what is wrong with it.
+        if (inner.length > 0) nested(out, path, `Property "${key}" does not match additional properties schema.`, additional === FAIL ? [] : inner);
+      }
     });
   }
-  if (node["uniqueItems"] === true) {
-    checks.push((v, at, out) => {
-      if (!Array.isArray(v)) return true;
+
+  #array(node: Record<string, unknown>, sub: (key: string, schema: unknown) => Check, checks: Check[]): void {
+    const [min, max] = [node["minItems"], node["maxItems"]] as (number | undefined)[];
+    const items = node["items"];
+    // `items` as a list is the draft-07 form of prefixItems.
+    const tuple = Array.isArray(items) ? ["items", items] : ["prefixItems", node["prefixItems"] ?? []];
+    const prefix = (tuple[1] as unknown[]).map((schema, i) => sub(`${tuple[0]}.${i}`, schema));
+    const rest = items === undefined || Array.isArray(items) ? undefined : sub("items", items);
+    const unique = node["uniqueItems"] === true;
+    if (min === undefined && max === undefined && !prefix.length && !rest && !unique) return;
+    checks.push((v, path, out) => {
+      if (!Array.isArray(v)) return;
+      if (v.length > (max ?? Infinity)) report(out, path, `Array has too many items (${v.length} > ${max}).`);
+      if (v.length < (min ?? 0)) report(out, path, `Array has too few items (${v.length} < ${min}).`);
+      for (let i = 0; i < v.length && out.length < MAX_ISSUES; i++) {
+        const check = prefix[i] ?? rest;
+        if (!check) break;
+        child(check, v[i], path, i, out);
+      }
+      if (!unique) return;
       const seen = new Map<string, number>();
       for (let i = 0; i < v.length; i++) {
         const key = canonical(v[i]);
         const first = seen.get(key);
-        if (first !== undefined) return report(out, at, `Duplicate items at indexes ${first} and ${i}.`);
+        if (first !== undefined) return report(out, path, `Duplicate items at indexes ${first} and ${i}.`);
         seen.set(key, i);
       }
-      return true;
     });
   }
 }
 
-function scalarChecks(node: Record<string, unknown>, checks: Check[]): void {
+function scalarChecks(node: Record<string, unknown>, checks: Check[], refuse: (key: string, what: string) => never): void {
   const bounds: [string, (v: number, n: number) => boolean, string][] = [
     ["minimum", (v, n) => v >= n, "is less than"],
     ["maximum", (v, n) => v <= n, "is greater than"],
     ["exclusiveMinimum", (v, n) => v > n, "is less than"],
     ["exclusiveMaximum", (v, n) => v < n, "is greater than or equal to"],
+    ["multipleOf", isMultipleOf, "is not a multiple of"],
   ];
   for (const [keyword, holds, words] of bounds) {
     const n = node[keyword];
-    if (typeof n === "number") checks.push((v, at, out) => typeof v !== "number" || holds(v, n) || report(out, at, `${v} ${words} ${n}.`));
+    if (typeof n === "number") checks.push((v, path, out) => typeof v !== "number" || holds(v, n) || report(out, path, `${v} ${words} ${n}.`));
   }
-  const divisor = node["multipleOf"];
-  if (typeof divisor === "number")
-    checks.push((v, at, out) => typeof v !== "number" || isMultipleOf(v, divisor) || report(out, at, `${v} is not a multiple of ${divisor}.`));
-  const min = node["minLength"] as number | undefined;
-  const max = node["maxLength"] as number | undefined;
-  if (min !== undefined || max !== undefined) {
-    checks.push((v, at, out) => {
-      if (typeof v !== "string") return true;
-      // A string of n UTF-16 units holds n/2 to n code points: count only when that range straddles a bound.
-      const short = min !== undefined && v.length < min * 2 && codePoints(v) < min;
-      const long = max !== undefined && v.length > max && codePoints(v) > max;
-      if (short) report(out, at, `String is too short (${codePoints(v)} < ${min}).`);
-      if (long && (!short || !done(out))) report(out, at, `String is too long (${codePoints(v)} > ${max}).`);
-      return !short && !long;
-    });
-  }
-  if (typeof node["pattern"] === "string") {
-    const regex = new RegExp(node["pattern"], "u");
-    checks.push((v, at, out) => typeof v !== "string" || regex.test(v) || report(out, at, "String does not match pattern."));
-  }
-  const format = typeof node["format"] === "string" ? node["format"] : "";
-  const test = CORE_FORMATS.get(format);
-  if (test) checks.push((v, at, out) => typeof v !== "string" || test(v) || report(out, at, `String does not match format "${format}".`));
+  const [min = 0, max = Infinity] = [node["minLength"], node["maxLength"]] as (number | undefined)[];
+  const [pattern, format] = [node["pattern"], node["format"]];
+  const regex = typeof pattern === "string" ? new RegExp(pattern, "u") : undefined;
+  if (typeof format === "string" && FULL_ONLY_FORMATS.has(format)) refuse("format", `format ${JSON.stringify(format)}`);
+  const test = CORE_FORMATS.get(format as string);
+  if (min === 0 && max === Infinity && !regex && !test) return;
+  checks.push((v, path, out) => {
+    if (typeof v !== "string") return;
+    // A string of n UTF-16 units has n/2 to n code points (the length JSON Schema counts): count only near a bound.
+    const length = v.length < min * 2 || v.length > max ? [...v].length : min;
+    if (length < min) report(out, path, `String is too short (${length} < ${min}).`);
+    if (length > max) report(out, path, `String is too long (${length} > ${max}).`);
+    if (regex && !regex.test(v)) report(out, path, "String does not match pattern.");
+    if (test && !test(v)) report(out, path, `String does not match format "${format as string}".`);
+  });
 }
-
-function combinatorChecks(node: Record<string, unknown>, compile: Compile, checks: Check[]): void {
-  if (node["not"] !== undefined) {
-    const not = compile(node["not"]);
-    checks.push((v, at, out) => !not(v, at, undefined) || report(out, at, 'Instance matched "not" schema.'));
-  }
-  const anyOf = (node["anyOf"] as unknown[] | undefined)?.map(compile);
-  if (anyOf) {
-    checks.push((v, at, out) => {
-      const [matches, inner] = tryEach(anyOf, v, at, out, 1);
-      if (matches > 0) return true;
-      report(out, at, "Instance does not match any subschemas.");
-      for (const issue of inner) if (out && out.length < MAX_ISSUES) out.push(issue);
-      return false;
-    });
-  }
-  const allOf = (node["allOf"] as unknown[] | undefined)?.map(compile);
-  if (allOf) {
-    checks.push((v, at, out) => {
-      let ok = true;
-      for (const sub of allOf) if (!sub(v, at, out) && !(ok = false) && done(out)) return false;
-      return ok;
-    });
-  }
-  const oneOf = (node["oneOf"] as unknown[] | undefined)?.map(compile);
-  if (oneOf) {
-    checks.push((v, at, out) => {
-      const [matches, inner] = tryEach(oneOf, v, at, out, out ? oneOf.length + 1 : 2);
-      if (matches === 1) return true;
-      report(out, at, `Instance does not match exactly one subschema (${matches} matches).`);
-      for (const issue of inner) if (out && out.length < MAX_ISSUES) out.push(issue);
-      return false;
-    });
-  }
-}
-
-/** One schema's checks, in the order the full validator reports them. */
-function compileNode(node: unknown, root: unknown, cache: Map<object, Check>): Check {
-  if (node === true || (typeof node === "object" && node !== null && Object.keys(node).length === 0)) return PASS;
-  if (typeof node !== "object" || node === null) return FAIL;
-  const known = cache.get(node);
-  if (known) return known;
-  const schema = node as Record<string, unknown>;
-  const compile: Compile = (child) => compileNode(child, root, cache);
-  const checks: Check[] = [];
-  if (typeof schema["$ref"] === "string") {
-    const target = resolveLocalRef(root, schema["$ref"]);
-    // Compiled on first use: a recursive schema refers to itself.
-    let check: Check | undefined;
-    checks.push((v, at, out) => (check ??= compile(target))(v, at, out));
-  }
-  const type = schema["type"];
-  if (type !== undefined) {
-    const names = (Array.isArray(type) ? type : [type]) as string[];
-    const tests = names.map((name) => TYPE_TESTS.get(name) as (value: unknown) => boolean);
-    const expected = `Expected "${names.join('", "')}".`;
-    const test = tests.length === 1 ? (tests[0] as (value: unknown) => boolean) : (v: unknown) => tests.some((t) => t(v));
-    checks.push((v, at, out) => test(v) || report(out, at, `Instance type "${typeName(v)}" is invalid. ${expected}`));
-  }
-  if (schema["const"] !== undefined) {
-    const expected = schema["const"];
-    checks.push((v, at, out) => jsonEqual(v, expected) || report(out, at, `Instance does not match ${JSON.stringify(expected)}.`));
-  }
-  if (Array.isArray(schema["enum"])) {
-    const values = schema["enum"] as unknown[];
-    checks.push((v, at, out) => values.some((value) => jsonEqual(v, value)) || report(out, at, `Instance does not match any of ${JSON.stringify(values)}.`));
-  }
-  combinatorChecks(schema, compile, checks);
-  objectChecks(schema, compile, checks);
-  arrayChecks(schema, compile, checks);
-  scalarChecks(schema, checks);
-  const [only] = checks;
-  const check: Check =
-    checks.length === 0
-      ? PASS
-      : checks.length === 1 && only
-        ? only
-        : (v, at, out) => {
-            let ok = true;
-            for (const c of checks) if (!c(v, at, out) && !(ok = false) && done(out)) return false;
-            return ok;
-          };
-  cache.set(node, check);
-  return check;
-}
-
-/** What the core validator says of a value: valid, or up to MAX_ISSUES `path: message` issues. */
-export type CoreOutcome = { ok: true } | { ok: false; issues: string[] };
 
 /**
- * Compiles a schema that `outsideCoreSubset` accepts. The returned function never throws for a
- * JSON value: a value nested past the stack is refused with one issue saying so.
+ * Compiles a schema that `jsonSchemaProblems` passed, or throws a `DefinitionError` naming the
+ * path of the first part the core validator does not check (then `hint`, which says how to opt in).
+ * The returned function gives a value's issues (empty when valid); a value nested past the stack
+ * gets one issue saying so.
  */
-export function compileCoreSchema(schema: unknown): (value: unknown) => CoreOutcome {
-  const check = compileNode(schema, schema, new Map());
+export function compileCoreSchema(schema: unknown, hint = FULL_VALIDATOR_HINT): (value: unknown) => string[] {
+  const check = new Compiler(schema, hint).compile(schema, "");
   return (value) => {
+    const out: string[] = [];
     try {
-      if (check(value, "", undefined)) return { ok: true };
-      const issues: string[] = [];
-      check(value, "", issues);
-      return { ok: false, issues: issues.length > 0 ? issues.slice(0, MAX_ISSUES) : ["(root): Instance does not match the schema."] };
+      check(value, [], out);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      return { ok: false, issues: ["(root): the value is nested too deeply to check"] };
+      return ["(root): the value is nested too deeply to check"];
     }
+    return out;
   };
 }

@@ -5,7 +5,6 @@ import { isObject } from "../../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../../core/standard-schema.ts";
 import type { JsonSchema } from "../../core/types.ts";
 import { clip, compileCoreSchema, MAX_ISSUES } from "./core-schema.ts";
-import { FULL_VALIDATOR_HINT, outsideCoreSubset } from "./core-subset.ts";
 import { flatSchemaCheck } from "./flat-schema.ts";
 import { jsonSchemaProblems } from "./json-schema-check.ts";
 import { standardToJsonSchema } from "./standard-schema-conversion.ts";
@@ -36,17 +35,17 @@ export interface JsonSchemaValidator {
 /** The core validator: refuses, at startup, a schema with a keyword outside its subset (see core-subset.ts). */
 export const coreValidator: JsonSchemaValidator = {
   compile(schema, what) {
-    const outside = outsideCoreSubset(schema);
-    if (outside !== undefined) throw new DefinitionError(`${what}: ${outside}; ${FULL_VALIDATOR_HINT}`);
-    // Flat schemas (most tools' arguments) accept a valid value before the core validator is even built.
+    let check: ReturnType<typeof compileCoreSchema>;
+    try {
+      check = compileCoreSchema(schema);
+    } catch (error) {
+      throw error instanceof DefinitionError ? new DefinitionError(`${what}: ${error.message}`) : error;
+    }
+    // Flat schemas (most tools' arguments) accept a valid value without a walk of the schema.
     const accepts = flatSchemaCheck(schema);
-    // Built on first use: most isolates of a large catalogue call few of its tools.
-    let check: ReturnType<typeof compileCoreSchema> | undefined;
     return (value) => {
-      if (accepts?.(value) === true) return { ok: true, value };
-      check ??= compileCoreSchema(schema);
-      const outcome = check(value);
-      return outcome.ok ? { ok: true, value } : outcome;
+      const issues = accepts?.(value) === true ? [] : check(value);
+      return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     };
   },
 };
