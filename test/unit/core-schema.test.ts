@@ -160,6 +160,7 @@ describe("fail closed: a schema outside the core validator", () => {
     ["a remote $ref", { type: "object", properties: { a: { $ref: "https://x.dev/s.json" } } }, 'properties.a.$ref: a $ref to "https://x.dev/s.json"'],
     ["an anchor $ref", { type: "object", properties: { a: { $ref: "#x" } } }, 'properties.a.$ref: a $ref to "#x"'],
     ["format uri-reference", { type: "object", properties: { a: { format: "uri-reference" } } }, 'properties.a.format: format "uri-reference" is outside'],
+    ["format duration", { type: "object", properties: { a: { format: "duration" } } }, 'properties.a.format: format "duration" is outside'],
   ])("%s", (_name, schema, message) => {
     expect(() => compileSchema(schema, "tool pick inputSchema")).toThrow(`tool pick inputSchema: ${message}`);
   });

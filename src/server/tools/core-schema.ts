@@ -89,7 +89,10 @@ const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown
 /** One text per distinct JSON value (0 and -0 alike, keys sorted): equality and duplicates in one pass. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join()}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)}}`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)}}`;
   return JSON.stringify(value) ?? typeof value;
 }
 
@@ -220,7 +223,9 @@ class Compiler {
     const required = node["required"] as string[] | undefined;
     const [min, max] = [node["minProperties"], node["maxProperties"]] as (number | undefined)[];
     const names = node["propertyNames"] === undefined ? undefined : sub("propertyNames", node["propertyNames"]);
-    const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(([name, schema]) => [name, sub(`properties.${name}`, schema)] as const);
+    const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(
+      ([name, schema]) => [name, sub(`properties.${name}`, schema)] as const,
+    );
     const named = new Set(properties.map(([name]) => name));
     const patterns = Object.entries((node["patternProperties"] ?? {}) as Record<string, unknown>).map(
       ([pattern, schema]) => [new RegExp(pattern, "u"), sub(`patternProperties.${pattern}`, schema)] as const,
