@@ -43,7 +43,10 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).not.toContain("@cfworker/json-schema");
     expect(code).not.toContain("deepCompareStrict");
     const source = readFileSync(join(ROOT, "test/bench/one-tool/index.ts"), "utf8")
-      .replace('import { createWorker } from "edge-mcp/workers";', 'import { createWorker } from "edge-mcp/workers";\nimport { fullJsonSchema } from "edge-mcp/json-schema";')
+      .replace(
+        'import { createWorker } from "edge-mcp/workers";',
+        'import { createWorker } from "edge-mcp/workers";\nimport { fullJsonSchema } from "edge-mcp/json-schema";',
+      )
       .replace("tools: [add] }", "tools: [add], features: [fullJsonSchema()] }");
     expect(source).toContain("features: [fullJsonSchema()]");
     const withFull = await bundleAsWrangler({ contents: source });

@@ -23,10 +23,6 @@ const URI = new RegExp(
 );
 const IP_FUTURE = /^v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+$/i;
 const EMAIL = /^("(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)@(.+)$/i;
-const DURATION =
-  /^P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))$/;
-const JSON_POINTER = /^(?:\/(?:[^~/]|~[01])*)*$/;
-const RELATIVE_JSON_POINTER = /^(?:0|[1-9]\d*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/;
 
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -44,13 +40,7 @@ function date(text: string): boolean {
 function time(text: string): boolean {
   const m = TIME.exec(text);
   if (!m) return false;
-  const [hour, minute, second, offsetHour, offsetMinute] = [m[1], m[2], m[3], m[5] ?? "0", m[6] ?? "0"].map(Number) as number[] as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [hour, minute, second, offsetHour, offsetMinute] = [m[1], m[2], m[3], m[5] ?? "0", m[6] ?? "0"].map(Number) as [number, number, number, number, number];
   if (hour > 23 || minute > 59 || second > 60 || offsetHour > 23 || offsetMinute > 59) return false;
   if (second < 60) return true;
   const sign = m[4] === "+" ? 1 : m[4] === "-" ? -1 : 0;

@@ -88,11 +88,12 @@ const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown
 
 /** One text per distinct JSON value (0 and -0 alike, keys sorted): equality and duplicates in one pass. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join()}]`;
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isObject(value))
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)}}`;
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(",")}}`;
   return JSON.stringify(value) ?? typeof value;
 }
 
@@ -167,7 +168,7 @@ class Compiler {
     }
     const type = node["type"];
     if (type !== undefined) {
-      const names = [type].flat();
+      const names = [type].flat() as string[];
       const tests = names.map((name) => TYPES.get(name) as (value: unknown) => boolean);
       const message = `is invalid. Expected "${names.join('", "')}".`;
       checks.push((v, path, out) => {
@@ -264,8 +265,8 @@ class Compiler {
     const [min, max] = [node["minItems"], node["maxItems"]] as (number | undefined)[];
     const items = node["items"];
     // `items` as a list is the draft-07 form of prefixItems.
-    const tuple = Array.isArray(items) ? ["items", items] : ["prefixItems", node["prefixItems"] ?? []];
-    const prefix = (tuple[1] as unknown[]).map((schema, i) => sub(`${tuple[0]}.${i}`, schema));
+    const [tupleKey, tuple] = Array.isArray(items) ? ["items", items] : ["prefixItems", (node["prefixItems"] ?? []) as unknown[]];
+    const prefix = tuple.map((schema, i) => sub(`${tupleKey}.${i}`, schema));
     const rest = items === undefined || Array.isArray(items) ? undefined : sub("items", items);
     const unique = node["uniqueItems"] === true;
     if (min === undefined && max === undefined && !prefix.length && !rest && !unique) return;
