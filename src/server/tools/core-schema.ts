@@ -112,6 +112,18 @@ function isMultipleOf(value: number, divisor: number): boolean {
   return ea >= eb ? (a * 10n ** BigInt(ea - eb)) % b === 0n : a % (b * 10n ** BigInt(eb - ea)) === 0n;
 }
 
+const EQUALITY = [
+  ["const", "Instance does not match "],
+  ["enum", "Instance does not match any of "],
+] as const;
+const BOUNDS: readonly [string, (v: number, n: number) => boolean, string][] = [
+  ["minimum", (v, n) => v >= n, "is less than"],
+  ["maximum", (v, n) => v <= n, "is greater than"],
+  ["exclusiveMinimum", (v, n) => v > n, "is less than"],
+  ["exclusiveMaximum", (v, n) => v < n, "is greater than or equal to"],
+  ["multipleOf", isMultipleOf, "is not a multiple of"],
+];
+
 const PASS: Check = () => {};
 const FAIL: Check = (_v, path, out) => report(out, path, "False boolean schema.");
 
@@ -175,10 +187,7 @@ class Compiler {
         if (!tests.some((test) => test(v))) report(out, path, `Instance type "${v === null ? "null" : Array.isArray(v) ? "array" : typeof v}" ${message}`);
       });
     }
-    for (const [keyword, prefix] of [
-      ["const", "Instance does not match "],
-      ["enum", "Instance does not match any of "],
-    ] as const) {
+    for (const [keyword, prefix] of EQUALITY) {
       const expected = node[keyword];
       if (expected === undefined || (keyword === "enum" && !Array.isArray(expected))) continue;
       const allowed = new Set((keyword === "enum" ? (expected as unknown[]) : [expected]).map(canonical));
@@ -292,14 +301,7 @@ class Compiler {
 }
 
 function scalarChecks(node: Record<string, unknown>, checks: Check[], refuse: (key: string, what: string) => never): void {
-  const bounds: [string, (v: number, n: number) => boolean, string][] = [
-    ["minimum", (v, n) => v >= n, "is less than"],
-    ["maximum", (v, n) => v <= n, "is greater than"],
-    ["exclusiveMinimum", (v, n) => v > n, "is less than"],
-    ["exclusiveMaximum", (v, n) => v < n, "is greater than or equal to"],
-    ["multipleOf", isMultipleOf, "is not a multiple of"],
-  ];
-  for (const [keyword, holds, words] of bounds) {
+  for (const [keyword, holds, words] of BOUNDS) {
     const n = node[keyword];
     if (typeof n === "number") checks.push((v, path, out) => typeof v !== "number" || holds(v, n) || report(out, path, `${v} ${words} ${n}.`));
   }
