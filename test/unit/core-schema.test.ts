@@ -142,7 +142,7 @@ describe("fail closed: a schema outside the core validator", () => {
   it("is refused at startup, naming the tool, the keyword's path and the opt-in", () => {
     expect(() => createServer({ info: { name: "s", version: "1" }, tools: [tool(conditional)] })).toThrow(DefinitionError);
     expect(() => createServer({ info: { name: "s", version: "1" }, tools: [tool(conditional)] })).toThrow(
-      "tool pick inputSchema: if: if is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+      "tool pick inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
     );
   });
 
@@ -204,7 +204,7 @@ describe("fail closed at run time: a tool service's schema outside the core vali
     const parts = await collectServiceModule(service(conditional), module, { tools: new Set(), skills: new Set() }, "tenant acme: ");
     expect(parts.tools.map((t) => t.name)).toEqual(["svc_plain"]);
     expect(log).toHaveBeenCalledWith(
-      "edge-mcp: tenant acme: module svc: tool svc_pick is left out: tool svc_pick inputSchema: if: if is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+      "edge-mcp: tenant acme: module svc: tool svc_pick is left out: tool svc_pick inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
     );
   });
 

@@ -1,7 +1,6 @@
 /** Checks a client's answer to an input request: a malformed answer counts as no answer. */
 
 import { isObject } from "../../core/json.ts";
-import { DefinitionError } from "../../core/definition-error.ts";
 import { compileCoreSchema } from "../tools/core-schema.ts";
 import { jsonSchemaProblems } from "../tools/json-schema-check.ts";
 import type { InputRequest } from "./input.ts";
@@ -28,14 +27,8 @@ function formProblem(schema: Record<string, unknown>, content: unknown): string 
   let validator = validators.get(schema);
   if (validator === undefined) {
     // The schema is the server's own (a handler's bug): without a validator, no answer can be checked.
-    const problem = jsonSchemaProblems(schema)[0];
-    try {
-      if (problem !== undefined) throw new DefinitionError(problem);
-      validator = compileCoreSchema(schema, "");
-    } catch (error) {
-      if (!(error instanceof DefinitionError)) throw error;
-      validator = `the requested schema is not a valid elicitation schema (${error.message})`;
-    }
+    const problem = jsonSchemaProblems(schema, "")[0];
+    validator = problem === undefined ? compileCoreSchema(schema) : `the requested schema is not a valid elicitation schema (${problem})`;
     validators.set(schema, validator);
   }
   if (typeof validator === "string") return validator;

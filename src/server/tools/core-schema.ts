@@ -1,10 +1,11 @@
 /**
  * The core JSON Schema validator: the 2020-12 keywords tools use, compiled once into closures. A
- * schema with a keyword it does not check is refused when compiled, never checked in part.
+ * schema with a keyword it does not check is refused at startup (json-schema-check.ts), never
+ * checked in part.
  */
 
-import { DefinitionError } from "../../core/definition-error.ts";
-import { CORE_FORMATS, FULL_ONLY_FORMATS } from "./core-formats.ts";
+import { CORE_FORMATS } from "./core-formats.ts";
+import { resolveLocalRef } from "./json-schema-check.ts";
 
 /** Where a value is: property names and item indexes from the root. */
 type Path = (string | number)[];
@@ -18,30 +19,6 @@ export const MAX_ISSUES = 8;
 export function clip(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
-
-/** Keywords that assert what the core validator does not check: a schema using one needs the full validator. */
-const OUTSIDE: ReadonlySet<string> = new Set([
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "additionalItems",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$anchor",
-]);
-
-/** Where the full validator comes from: named in every refusal of a tool's schema. */
-export const FULL_VALIDATOR_HINT = "; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)";
 
 /** A path as the full validator writes instance locations: a JSON pointer, URI-escaped. */
 function pointer(path: Path): string {
@@ -130,29 +107,9 @@ const FAIL: Check = (_v, path, out) => report(out, path, "False boolean schema."
 /** Compiles schemas of one document; `root` resolves its local `$ref`s, `cache` ends recursion. */
 class Compiler {
   readonly #cache = new Map<object, Check>();
-  constructor(
-    readonly root: unknown,
-    readonly hint: string,
-  ) {}
+  constructor(readonly root: unknown) {}
 
-  /** The schema a local `$ref` names (`#`, `#/$defs/a`, with `~0`, `~1` and percent-escapes), or undefined. */
-  resolve(ref: string): unknown {
-    let node = this.root;
-    if (ref !== "#" && !ref.startsWith("#/")) return undefined;
-    for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
-      let key: string;
-      try {
-        key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-      } catch {
-        return undefined;
-      }
-      if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-      node = (node as Record<string, unknown>)[key];
-    }
-    return typeof node === "boolean" || isObject(node) ? node : undefined;
-  }
-
-  /** The check of a schema at `at` (a dotted schema path, which names it in a refusal). */
+  /** The check of a schema at `at` (a dotted schema path). */
   compile(node: unknown, at: string): Check {
     if (node === true) return PASS;
     if (!isObject(node)) return FAIL;
@@ -163,21 +120,8 @@ class Compiler {
     this.#cache.set(node, (v, path, out) => built(v, path, out));
     const checks: Check[] = [];
     const sub = (key: string, schema: unknown) => this.compile(schema, at === "" ? key : `${at}.${key}`);
-    const refuse = (key: string, what: string): never => {
-      throw new DefinitionError(`${at === "" ? key : `${at}.${key}`}: ${what} is outside the core JSON Schema validator${this.hint}`);
-    };
-    for (const key in node) if (OUTSIDE.has(key)) refuse(key, key);
-    if (at !== "" && node["$id"] !== undefined) refuse("$id", "$id below the root");
-
     const ref = node["$ref"];
-    if (typeof ref === "string") {
-      const target = this.resolve(ref);
-      if (target === undefined) {
-        if (ref.startsWith("#/")) throw new DefinitionError(`${at === "" ? "" : `${at}.`}$ref: ${JSON.stringify(ref)} points at no schema in this document`);
-        refuse("$ref", `a $ref to ${JSON.stringify(ref)} (only local references such as "#/$defs/name" are followed)`);
-      }
-      checks.push(this.compile(target, ref.slice(2).replaceAll("/", ".")));
-    }
+    if (typeof ref === "string") checks.push(this.compile(resolveLocalRef(this.root, ref), ref.slice(2).replaceAll("/", ".")));
     const type = node["type"];
     if (type !== undefined) {
       const names = [type].flat() as string[];
@@ -221,7 +165,7 @@ class Compiler {
     }
     this.#object(node, sub, checks);
     this.#array(node, sub, checks);
-    scalarChecks(node, checks, refuse);
+    scalarChecks(node, checks);
     built = (v, path, out) => {
       for (const check of checks) if (out.length < MAX_ISSUES) check(v, path, out);
     };
@@ -300,7 +244,7 @@ class Compiler {
   }
 }
 
-function scalarChecks(node: Record<string, unknown>, checks: Check[], refuse: (key: string, what: string) => never): void {
+function scalarChecks(node: Record<string, unknown>, checks: Check[]): void {
   for (const [keyword, holds, words] of BOUNDS) {
     const n = node[keyword];
     if (typeof n === "number") checks.push((v, path, out) => typeof v !== "number" || holds(v, n) || report(out, path, `${v} ${words} ${n}.`));
@@ -308,7 +252,6 @@ function scalarChecks(node: Record<string, unknown>, checks: Check[], refuse: (k
   const [min = 0, max = Infinity] = [node["minLength"], node["maxLength"]] as (number | undefined)[];
   const [pattern, format] = [node["pattern"], node["format"]];
   const regex = typeof pattern === "string" ? new RegExp(pattern, "u") : undefined;
-  if (typeof format === "string" && FULL_ONLY_FORMATS.has(format)) refuse("format", `format ${JSON.stringify(format)}`);
   const test = CORE_FORMATS.get(format as string);
   if (min === 0 && max === Infinity && !regex && !test) return;
   checks.push((v, path, out) => {
@@ -323,13 +266,12 @@ function scalarChecks(node: Record<string, unknown>, checks: Check[], refuse: (k
 }
 
 /**
- * Compiles a schema that `jsonSchemaProblems` passed, or throws a `DefinitionError` naming the
- * path of the first part the core validator does not check (then `hint`, which says how to opt in).
- * The returned function gives a value's issues (empty when valid); a value nested past the stack
- * gets one issue saying so.
+ * Compiles a schema that `jsonSchemaProblems(schema, hint)` passed (the walk that refuses what the
+ * core validator does not check). The returned function gives a value's issues (empty when
+ * valid); a value nested past the stack gets one issue saying so.
  */
-export function compileCoreSchema(schema: unknown, hint = FULL_VALIDATOR_HINT): (value: unknown) => string[] {
-  const check = new Compiler(schema, hint).compile(schema, "");
+export function compileCoreSchema(schema: unknown): (value: unknown) => string[] {
+  const check = new Compiler(schema).compile(schema, "");
   return (value) => {
     const out: string[] = [];
     try {

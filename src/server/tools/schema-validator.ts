@@ -6,7 +6,7 @@ import { isStandardSchema, type StandardIssue } from "../../core/standard-schema
 import type { JsonSchema } from "../../core/types.ts";
 import { clip, compileCoreSchema, MAX_ISSUES } from "./core-schema.ts";
 import { flatSchemaCheck } from "./flat-schema.ts";
-import { jsonSchemaProblems } from "./json-schema-check.ts";
+import { FULL_VALIDATOR_HINT, jsonSchemaProblems } from "./json-schema-check.ts";
 import { standardToJsonSchema } from "./standard-schema-conversion.ts";
 import type { ToolSchema } from "./tool.ts";
 
@@ -32,19 +32,15 @@ export interface JsonSchemaValidator {
   compile(schema: JsonSchema, what: string): (value: unknown) => ValidationOutcome;
 }
 
-/** The core validator: refuses, at startup, a schema with a keyword outside its subset (see core-subset.ts). */
+/** The core validator (core-schema.ts); `compileSchema` refuses, at startup, a schema with a keyword outside it. */
 export const coreValidator: JsonSchemaValidator = {
-  compile(schema, what) {
-    let check: ReturnType<typeof compileCoreSchema>;
-    try {
-      check = compileCoreSchema(schema);
-    } catch (error) {
-      throw error instanceof DefinitionError ? new DefinitionError(`${what}: ${error.message}`) : error;
-    }
+  compile(schema) {
     // Flat schemas (most tools' arguments) accept a valid value without a walk of the schema.
     const accepts = flatSchemaCheck(schema);
+    // Built on first use: most isolates of a large catalogue call few of its tools.
+    let check: ReturnType<typeof compileCoreSchema> | undefined;
     return (value) => {
-      const issues = accepts?.(value) === true ? [] : check(value);
+      const issues = accepts?.(value) === true ? [] : (check ??= compileCoreSchema(schema))(value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     };
   },
@@ -98,7 +94,8 @@ export function compileSchema(schema: ToolSchema, what: string, validator: JsonS
     };
   }
   if (!isObject(schema)) throw new DefinitionError(`${what} must be a JSON Schema object`);
-  const problems = jsonSchemaProblems(schema);
+  // One walk checks the schema and, for the core validator, refuses what it does not check.
+  const problems = jsonSchemaProblems(schema, validator === coreValidator ? FULL_VALIDATOR_HINT : undefined);
   if (problems.length > 0) throw new DefinitionError(`${what}: ${problems.join("; ")}`);
   return { json: schema, validate: validator.compile(schema, what) };
 }
