@@ -11,6 +11,8 @@ import { compileSchema } from "../../src/server/tools/schema-validator.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../src/tenancy/tenant-directory.ts";
+import { checkOptions } from "../../src/core/option-checks.ts";
+import { MULTI_TENANT_OPTION_RULES } from "../../src/workers/multi-tenant-option-rules.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -227,5 +229,12 @@ describe("fail closed at run time: a tool service's schema outside the core vali
       [...(await dir.server(parseTenantConfig(config))).tools.page(undefined, "modern").matchAll(/"name":"(svc_\w+)"/g)].map((m) => m[1]);
     expect(await names(directory())).toEqual(["svc_plain"]);
     expect(await names(directory(fullJsonSchema()))).toEqual(["svc_pick", "svc_plain"]);
+  });
+
+  it("takes createMultiTenantWorker's jsonSchema option from fullJsonSchema() only", () => {
+    expect(() => checkOptions({ modules: {}, jsonSchema: fullJsonSchema() }, MULTI_TENANT_OPTION_RULES, "createMultiTenantWorker")).not.toThrow();
+    expect(() => checkOptions({ modules: {}, jsonSchema: true }, MULTI_TENANT_OPTION_RULES, "createMultiTenantWorker")).toThrow(
+      /jsonSchema must be fullJsonSchema\(\) from edge-mcp\/json-schema/,
+    );
   });
 });
