@@ -104,13 +104,13 @@ const BOUNDS: readonly [string, (v: number, n: number) => boolean, string][] = [
 const PASS: Check = () => {};
 const FAIL: Check = (_v, path, out) => report(out, path, "False boolean schema.");
 
-/** Compiles schemas of one document; `root` resolves its local `$ref`s, `cache` ends recursion. */
+/** Compiles the schemas of one document: `root` resolves its local `$ref`s, the cache ends recursion. */
 class Compiler {
   readonly #cache = new Map<object, Check>();
   constructor(readonly root: unknown) {}
 
-  /** The check of a schema at `at` (a dotted schema path). */
-  compile(node: unknown, at: string): Check {
+  /** The check of a schema (compiled once per schema object of the document). */
+  compile(node: unknown): Check {
     if (node === true) return PASS;
     if (!isObject(node)) return FAIL;
     const known = this.#cache.get(node);
@@ -119,9 +119,8 @@ class Compiler {
     let built: Check = PASS;
     this.#cache.set(node, (v, path, out) => built(v, path, out));
     const checks: Check[] = [];
-    const sub = (key: string, schema: unknown) => this.compile(schema, at === "" ? key : `${at}.${key}`);
     const ref = node["$ref"];
-    if (typeof ref === "string") checks.push(this.compile(resolveLocalRef(this.root, ref), ref.slice(2).replaceAll("/", ".")));
+    if (typeof ref === "string") checks.push(this.compile(resolveLocalRef(this.root, ref)));
     const type = node["type"];
     if (type !== undefined) {
       const names = [type].flat() as string[];
@@ -138,7 +137,7 @@ class Compiler {
       checks.push((v, path, out) => allowed.has(canonical(v)) || report(out, path, `${prefix}${JSON.stringify(expected)}.`));
     }
     if (node["not"] !== undefined) {
-      const not = sub("not", node["not"]);
+      const not = this.compile(node["not"]);
       checks.push((v, path, out) => {
         const inner: string[] = [];
         not(v, path, inner);
@@ -148,7 +147,7 @@ class Compiler {
     for (const keyword of ["anyOf", "allOf", "oneOf"] as const) {
       const list = node[keyword];
       if (!Array.isArray(list)) continue;
-      const subs = list.map((schema, i) => sub(`${keyword}.${i}`, schema));
+      const subs = list.map((schema) => this.compile(schema));
       checks.push((v, path, out) => {
         // allOf reports its subschemas' issues as they are; anyOf and oneOf first say how many matched.
         if (keyword === "allOf") return subs.forEach((check) => check(v, path, out));
@@ -163,8 +162,8 @@ class Compiler {
         else if (matches !== 1) nested(out, path, `Instance does not match exactly one subschema (${matches} matches).`, inner);
       });
     }
-    this.#object(node, sub, checks);
-    this.#array(node, sub, checks);
+    this.#object(node, checks);
+    this.#array(node, checks);
     scalarChecks(node, checks);
     built = (v, path, out) => {
       for (const check of checks) if (out.length < MAX_ISSUES) check(v, path, out);
@@ -173,18 +172,17 @@ class Compiler {
     return built;
   }
 
-  #object(node: Record<string, unknown>, sub: (key: string, schema: unknown) => Check, checks: Check[]): void {
+  #object(node: Record<string, unknown>, checks: Check[]): void {
+    const sub = (schema: unknown) => this.compile(schema);
     const required = node["required"] as string[] | undefined;
     const [min, max] = [node["minProperties"], node["maxProperties"]] as (number | undefined)[];
-    const names = node["propertyNames"] === undefined ? undefined : sub("propertyNames", node["propertyNames"]);
-    const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(
-      ([name, schema]) => [name, sub(`properties.${name}`, schema)] as const,
-    );
+    const names = node["propertyNames"] === undefined ? undefined : sub(node["propertyNames"]);
+    const properties = Object.entries((node["properties"] ?? {}) as Record<string, unknown>).map(([name, schema]) => [name, sub(schema)] as const);
     const named = new Set(properties.map(([name]) => name));
     const patterns = Object.entries((node["patternProperties"] ?? {}) as Record<string, unknown>).map(
-      ([pattern, schema]) => [new RegExp(pattern, "u"), sub(`patternProperties.${pattern}`, schema)] as const,
+      ([pattern, schema]) => [new RegExp(pattern, "u"), sub(schema)] as const,
     );
-    const additional = node["additionalProperties"] === undefined ? undefined : sub("additionalProperties", node["additionalProperties"]);
+    const additional = node["additionalProperties"] === undefined ? undefined : sub(node["additionalProperties"]);
     if (!required?.length && min === undefined && max === undefined && !names && !properties.length && !patterns.length && !additional) return;
     checks.push((v, path, out) => {
       if (!isObject(v)) return;
@@ -214,13 +212,12 @@ class Compiler {
     });
   }
 
-  #array(node: Record<string, unknown>, sub: (key: string, schema: unknown) => Check, checks: Check[]): void {
+  #array(node: Record<string, unknown>, checks: Check[]): void {
     const [min, max] = [node["minItems"], node["maxItems"]] as (number | undefined)[];
     const items = node["items"];
     // `items` as a list is the draft-07 form of prefixItems.
-    const [tupleKey, tuple] = Array.isArray(items) ? ["items", items] : ["prefixItems", (node["prefixItems"] ?? []) as unknown[]];
-    const prefix = tuple.map((schema, i) => sub(`${tupleKey}.${i}`, schema));
-    const rest = items === undefined || Array.isArray(items) ? undefined : sub("items", items);
+    const prefix = ((Array.isArray(items) ? items : (node["prefixItems"] ?? [])) as unknown[]).map((schema) => this.compile(schema));
+    const rest = items === undefined || Array.isArray(items) ? undefined : this.compile(items);
     const unique = node["uniqueItems"] === true;
     if (min === undefined && max === undefined && !prefix.length && !rest && !unique) return;
     checks.push((v, path, out) => {
@@ -271,7 +268,7 @@ function scalarChecks(node: Record<string, unknown>, checks: Check[]): void {
  * valid); a value nested past the stack gets one issue saying so.
  */
 export function compileCoreSchema(schema: unknown): (value: unknown) => string[] {
-  const check = new Compiler(schema).compile(schema, "");
+  const check = new Compiler(schema).compile(schema);
   return (value) => {
     const out: string[] = [];
     try {
