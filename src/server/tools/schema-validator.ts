@@ -40,7 +40,8 @@ export const coreValidator: JsonSchemaValidator = {
     // Built on first use: most isolates of a large catalogue call few of its tools.
     let check: ReturnType<typeof compileCoreSchema> | undefined;
     return (value) => {
-      const issues = accepts?.(value) === true ? [] : (check ??= compileCoreSchema(schema))(value);
+      if (accepts?.(value) === true) return { ok: true, value };
+      const issues = (check ??= compileCoreSchema(schema))(value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     };
   },
