@@ -25,6 +25,7 @@ export default defineConfig({
       { find: /^edge-mcp$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
       { find: /^edge-mcp\/workers$/, replacement: fileURLToPath(new URL("./src/workers/index.ts", import.meta.url)) },
       { find: /^edge-mcp\/host$/, replacement: fileURLToPath(new URL("./src/host.ts", import.meta.url)) },
+      { find: /^edge-mcp\/json-schema$/, replacement: fileURLToPath(new URL("./src/json-schema.ts", import.meta.url)) },
     ],
   },
   test: {

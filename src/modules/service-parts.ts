@@ -11,6 +11,7 @@ import type { Skill } from "../server/skills/skill.ts";
 import { checkSkillLimits, resolveSkillLimits } from "../server/skills/skill-registry.ts";
 import { compileTool } from "../server/tools/compile-tool.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
+import type { JsonSchemaValidator } from "../server/tools/schema-validator.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { ServiceCatalog, ToolService } from "./service-contract.ts";
 import { describeService, serviceTools, type ServiceModuleOptions } from "./service-module.ts";
@@ -60,7 +61,8 @@ export interface ServiceParts {
 /**
  * Reads one service module's catalogue and keeps what can be served. A tool whose declaration is
  * wrong (its schema, its name), one colliding with a taken name, and a skill or app that fails its
- * checks is left out alone, logged with `where` (`tenant acme: `), the module and the reason.
+ * checks is left out alone, logged with `where` (`tenant acme: `), the module and the reason: a
+ * schema with a keyword outside the core JSON Schema validator too, unless `validator` is the full one.
  */
 export async function collectServiceModule(
   service: ToolService | undefined,
@@ -68,6 +70,7 @@ export async function collectServiceModule(
   taken: TakenNames,
   where: string,
   readApps?: ServiceAppsReader,
+  validator?: JsonSchemaValidator,
 ): Promise<ServiceParts> {
   const log = (line: string) => console.error(`edge-mcp: ${where}module ${module.name}: ${line}`);
   const parts: ServiceParts = { tools: [], skills: [], apps: [], unavailable: undefined, catalog: null };
@@ -88,7 +91,7 @@ export async function collectServiceModule(
   parts.catalog = catalog;
   const listed = serviceTools(service, catalog, module).filter((tool) => {
     try {
-      compileTool(tool);
+      compileTool(tool, validator);
       return true;
     } catch (error) {
       if (!(error instanceof DefinitionError)) throw error;

@@ -22,6 +22,7 @@ import type { CompiledTool } from "./tools/compile-tool.ts";
 import type { FeatureToolFilter } from "./tools/tool-view.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import type { ToolDefinition } from "./tools/tool.ts";
+import type { JsonSchemaValidator } from "./tools/schema-validator.ts";
 
 /** One JSON-RPC method: the request and what the transport knows of it, to a result. */
 export type Method = (request: InboundRequest, ctx: TransportContext) => MethodResult | Promise<MethodResult>;
@@ -140,6 +141,11 @@ export interface Feature {
   readonly tools?: readonly ToolDefinition[];
   /** Resources it adds to the server. */
   readonly resources?: readonly ResourceDefinition[];
+  /**
+   * The validator of every JSON Schema of the server's tools, in place of the core one
+   * (`fullJsonSchema()` from edge-mcp/json-schema). Read when the tools are compiled, before install.
+   */
+  readonly jsonSchema?: JsonSchemaValidator;
   /** Called once per server (per isolate) after its declarations are compiled. */
   install(host: FeatureHost): FeatureParts;
 }

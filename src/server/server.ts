@@ -146,6 +146,7 @@ export function createServer(options: ServerOptions): McpServer {
     unavailable: options.unavailableModules ?? [],
     search: options.toolSearch,
     filters,
+    validator: extra.find((feature) => feature.jsonSchema)?.jsonSchema,
   });
   const changes = new ChangeHub();
 

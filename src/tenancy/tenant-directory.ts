@@ -40,6 +40,8 @@ export interface TenantDirectoryOptions {
   codeModeOptedIn?: boolean;
   /** Reads the `{ asset }` HTML of the modules' MCP Apps (a Static Assets binding on Workers). */
   appAssets?: AppAssetLoader;
+  /** The full JSON Schema validator for every tenant's tools (`fullJsonSchema()`); default: the core one. */
+  jsonSchema?: Feature | undefined;
 }
 
 export interface ResolvedTenant {
@@ -185,7 +187,12 @@ export class TenantDirectory {
   }
 
   async #refresh(tenant: TenantConfig, previous: Built | undefined, waitUntil: WaitUntil | undefined): Promise<Built> {
-    const collected = await collectTenantParts(tenant, this.#options.modules, (binding) => this.#options.service(binding));
+    const collected = await collectTenantParts(
+      tenant,
+      this.#options.modules,
+      (binding) => this.#options.service(binding),
+      this.#options.jsonSchema?.jsonSchema,
+    );
     if (previous && previous.catalog === collected.catalog) return previous;
     const server = this.#build(tenant, collected);
     if (previous) {
@@ -218,6 +225,7 @@ export class TenantDirectory {
       features: [
         ...(tenant.codeMode ? [this.#codeMode(tenant, tenant.codeMode)] : []),
         ...(apps.length > 0 ? [appsFeature(apps, { assets: this.#options.appAssets })] : []),
+        ...(this.#options.jsonSchema ? [this.#options.jsonSchema] : []),
       ],
     });
   }

@@ -13,6 +13,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from "../server/r
 import type { Skill } from "../server/skills/skill.ts";
 import { underPrefix } from "../server/skills/skill-registry.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
+import type { JsonSchemaValidator } from "../server/tools/schema-validator.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 
@@ -79,6 +80,7 @@ export async function collectTenantParts(
   tenant: TenantConfig,
   modules: Readonly<Record<string, ToolModule>>,
   serviceOf: (binding: string) => ToolService | undefined,
+  validator?: JsonSchemaValidator,
 ): Promise<Collected> {
   const tools: ToolDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -121,6 +123,7 @@ export async function collectTenantParts(
       { tools: taken, skills: takenSkills },
       `tenant ${tenant.id}: `,
       tenant.apps === false ? undefined : serviceApps,
+      validator,
     );
     catalogs.push(parts.catalog);
     if (parts.unavailable) unavailable.push(parts.unavailable);

@@ -19,6 +19,7 @@ import type { ToolService } from "../modules/service-contract.ts";
 import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
+import type { Feature } from "../server/feature.ts";
 import type { TenantConfig, TenantNotifications, TenantRateLimits } from "../tenancy/tenant-config.ts";
 import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
@@ -58,6 +59,12 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   observe?: Observability;
   /** Code mode for tenants that turn it on: `tenantCodeMode()` (an opt-in import; see docs/code-mode.md). */
   codeMode?: TenantCodeMode;
+  /**
+   * The full JSON Schema validator for every tenant's tools, bundled and from services:
+   * `fullJsonSchema()` from edge-mcp/json-schema (see docs/json-schema.md). Without it, a tool whose
+   * schema uses a keyword outside the core validator is left out (a bundled one fails its tenant).
+   */
+  jsonSchema?: Feature;
 }
 
 interface RateLimitBinding {
@@ -127,6 +134,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           codeMode: options.codeMode?.feature(env.MCP_LOADER),
           codeModeOptedIn: options.codeMode !== undefined,
           ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
+          ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {

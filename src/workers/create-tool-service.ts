@@ -13,11 +13,17 @@ import type { ToolContext } from "../server/context/handler-context.ts";
 import { compileTool, type CompiledTool } from "../server/tools/compile-tool.ts";
 import { checkArguments, errorResult, runHandler } from "../server/tools/call-tool.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
+import type { Feature } from "../server/feature.ts";
 
 /** What a tool service serves: its tools, and optionally Agent Skills (`createSkillCatalog`). */
 export interface ToolServiceDefinition {
   tools: readonly ToolDefinition[];
   skills?: SkillCatalog;
+  /**
+   * `fullJsonSchema()` from edge-mcp/json-schema, for tools whose schemas use keywords outside the
+   * core validator (the calling Worker, which validates the arguments, needs it too).
+   */
+  jsonSchema?: Feature;
 }
 
 /** The class `createToolService` returns: export it under the name wrangler.toml's `entrypoint` gives. */
@@ -90,7 +96,7 @@ function listed(tool: CompiledTool): ServiceTool {
  */
 export function createToolService(definition: ToolServiceDefinition): ToolServiceClass {
   const tools = new Map<string, CompiledTool>();
-  for (const tool of definition.tools.map(compileTool)) tools.set(tool.name, tool);
+  for (const tool of definition.tools.map((tool) => compileTool(tool, definition.jsonSchema?.jsonSchema))) tools.set(tool.name, tool);
   const catalog: ServiceCatalog = { tools: [...tools.values()].map(listed) };
   const skills = definition.skills;
 

@@ -31,4 +31,11 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be tenantCodeMode() from edge-mcp/workers",
   },
+  jsonSchema: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { jsonSchema?: { compile?: unknown } }).jsonSchema?.compile === "function"
+        ? undefined
+        : "must be fullJsonSchema() from edge-mcp/json-schema",
+  },
 };

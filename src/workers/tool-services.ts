@@ -121,7 +121,8 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     const catalogs: unknown[] = [];
     for (const entry of services) {
       const module = { name: entry.prefix, prefix: entry.prefix, timeoutMs: entry.timeoutMs, binding: entry.binding };
-      const parts = await collectServiceModule(boundService(env, entry.binding), module, taken, "");
+      const validator = base.features?.find((feature) => feature.jsonSchema)?.jsonSchema;
+      const parts = await collectServiceModule(boundService(env, entry.binding), module, taken, "", undefined, validator);
       if (parts.catalog?.apps?.length)
         console.error(`edge-mcp: module ${entry.prefix}: the apps of a tool service are served by createMultiTenantWorker only; they are left out`);
       catalogs.push(parts.catalog);

@@ -38,7 +38,7 @@ describe("the edge-mcp tarball", () => {
     await run(join(BIN, "attw"), [tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-emoji", "--no-color"], { cwd: inject("packDir") });
   });
 
-  it("holds JavaScript and declarations for the three entries, the edge-mcp command, README and LICENSE", () => {
+  it("holds JavaScript and declarations for the four entries, the edge-mcp command, README and LICENSE", () => {
     for (const file of [
       "dist/index.js",
       "dist/index.d.ts",
@@ -46,6 +46,8 @@ describe("the edge-mcp tarball", () => {
       "dist/workers/index.d.ts",
       "dist/host.js",
       "dist/host.d.ts",
+      "dist/json-schema.js",
+      "dist/json-schema.d.ts",
       "bin/edge-mcp.mjs",
       "cli/main.mjs",
       "README.md",
@@ -68,7 +70,7 @@ describe("the edge-mcp tarball", () => {
       exports: Record<string, string | { types: string; import: string }>;
     };
     expect(pkg.private).toBeUndefined();
-    for (const entry of [".", "./workers", "./host"]) {
+    for (const entry of [".", "./workers", "./host", "./json-schema"]) {
       const target = pkg.exports[entry];
       if (typeof target !== "object") throw new Error(`exports["${entry}"] has no conditions`);
       expect(files).toContain(target.types.replace(/^\.\//, ""));
@@ -76,7 +78,7 @@ describe("the edge-mcp tarball", () => {
     }
   });
 
-  it("has root and host entries that reach no cloudflare:* import, however deep", () => {
+  it("has root, host and json-schema entries that reach no cloudflare:* import, however deep", () => {
     const seen = new Set<string>();
     const platform: string[] = [];
     const visit = (file: string): void => {
@@ -90,6 +92,7 @@ describe("the edge-mcp tarball", () => {
     };
     visit(join(unpacked, "dist/index.js"));
     visit(join(unpacked, "dist/host.js"));
+    visit(join(unpacked, "dist/json-schema.js"));
     expect(seen.size).toBeGreaterThan(20);
     expect(platform).toEqual([]);
   });

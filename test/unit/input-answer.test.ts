@@ -64,6 +64,20 @@ describe("answerProblem", () => {
     expect(answerProblem(FORM, { action: "accept", content: { name: "Ada", extra: [1] } })).toMatch(/content\.extra must be/);
   });
 
+  it("checks answers with the core JSON Schema validator, and names a requested schema outside it (a handler's bug)", () => {
+    const form = (requestedSchema: Record<string, unknown>): InputRequest => ({ method: "elicitation/create", params: { message: "?", requestedSchema } });
+    expect(
+      answerProblem(form({ type: "object", properties: { when: { type: "string", format: "date" } } }), { action: "accept", content: { when: "2024-02-30" } }),
+    ).toBe('content.when: String does not match format "date".');
+    const conditional = form({ type: "object", properties: { a: { type: "string" } }, if: { required: ["a"] }, then: { required: ["b"] } });
+    expect(answerProblem(conditional, { action: "accept", content: { a: "x" } })).toBe(
+      "the requested schema is not a valid elicitation schema (if: if is outside the core JSON Schema validator)",
+    );
+    expect(answerProblem(form({ type: "object", properties: { a: { type: "nope" } } }), { action: "accept", content: {} })).toMatch(
+      /^the requested schema is not a valid elicitation schema \(properties\.a\.type: "nope" is not a JSON Schema type/,
+    );
+  });
+
   it("checks sampling and roots answers by shape", () => {
     const sampling: InputRequest = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } };
     expect(answerProblem(sampling, { role: "assistant", content: { type: "text", text: "hi" }, model: "m" })).toBeUndefined();

@@ -30,6 +30,7 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = {
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["search", ["tools"]],
   ["code-mode", ["tools"]],
+  ["json-schema", ["tools"]],
   ["apps", ["tools", "resources"]],
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
@@ -161,6 +162,22 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
     const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(runner.sort()).toEqual(["server/code-mode/allocation-budget-text.ts", "server/code-mode/allocation-budget.ts", "workers/worker-loader-runner.ts"]);
+  });
+
+  it("keeps the full JSON Schema validator out of every Worker builder: fullJsonSchema() brings exactly its folder and @cfworker/json-schema", () => {
+    const entries = [
+      "server/server.ts",
+      "workers/create-worker.ts",
+      "workers/create-multi-tenant-worker.ts",
+      "workers/create-tool-service.ts",
+      "workers/tool-services.ts",
+    ];
+    const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...core].filter((path) => path.startsWith("server/json-schema/"))).toEqual([]);
+    const added = [...reach(join(SRC, "json-schema.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added.sort()).toEqual(["json-schema.ts", "server/json-schema/full-validator.ts", "server/json-schema/json-schema-feature.ts"]);
+    const validatorUsers = files(SRC).filter((path) => imports(path).includes("@cfworker/json-schema"));
+    expect(validatorUsers.map((path) => relative(SRC, path))).toEqual(["server/json-schema/full-validator.ts"]);
   });
 
   it("keeps MCP Apps out of createServer and createWorker: apps() brings in its folder and the resources feature it requires", () => {

@@ -1,6 +1,7 @@
 // What a one-tool Worker bundles keeps only what it uses: esbuild keeps a top-level value it cannot
 // prove free of side effects (a table built from property reads, a `new` call) wherever its module is
 // bundled, even when nothing reads it. Bundled as wrangler does (esbuild, the workerd conditions), from src/.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleAsWrangler, ROOT } from "./wrangler-bundle.ts";
@@ -34,6 +35,23 @@ describe("a one-tool Worker's bundle", () => {
     const code = await oneToolBundle();
     expect(code).not.toContain("anthropic/searchHint");
     expect(code).not.toContain("function searchDocument");
+  }, 60_000);
+
+  it("holds the core JSON Schema validator, not the full one: fullJsonSchema() brings @cfworker/json-schema", async () => {
+    const code = await oneToolBundle();
+    expect(code).toContain("function compileCoreSchema");
+    expect(code).not.toContain("@cfworker/json-schema");
+    expect(code).not.toContain("deepCompareStrict");
+    const source = readFileSync(join(ROOT, "test/bench/one-tool/index.ts"), "utf8")
+      .replace(
+        'import { createWorker } from "edge-mcp/workers";',
+        'import { createWorker } from "edge-mcp/workers";\nimport { fullJsonSchema } from "edge-mcp/json-schema";',
+      )
+      .replace("tools: [add] }", "tools: [add], features: [fullJsonSchema()] }");
+    expect(source).toContain("features: [fullJsonSchema()]");
+    const withFull = await bundleAsWrangler({ contents: source });
+    expect(withFull).toContain("@cfworker/json-schema");
+    expect(withFull).toContain("deepCompareStrict");
   }, 60_000);
 
   it("finds such a value when there is one", () => {

@@ -1,4 +1,5 @@
 // Tool search through whole requests: search_tools, describe_tools, call_tool, exposure modes, views per caller.
+import { fullJsonSchema } from "../../src/json-schema.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
@@ -235,7 +236,9 @@ describe("lazy validators", () => {
       inputSchema: { type: "object", properties: { a: { $id: "https://x.test/a", type: "string" }, b: { $id: "https://x.test/a", type: "string" } } },
       handler: () => "never",
     });
-    const server = createServer({ info, tools: [broken, tools[0] as ToolDefinition] });
+    // The core validator refuses a nested $id at startup; the full one reads a schema on its first call.
+    expect(() => createServer({ info, tools: [broken] })).toThrow(/properties\.a\.\$id: \$id below the root is outside the core JSON Schema validator/);
+    const server = createServer({ info, tools: [broken, tools[0] as ToolDefinition], features: [fullJsonSchema()] });
     const lazy = createMcpApp({ server });
     expect(result(await call("invoice_total", { lines: [2] }, lazy)).content[0]?.text).toBe("Total: 2");
     expect(result(await call("broken", {}, lazy))).toMatchObject({

@@ -17,7 +17,11 @@ export async function bundleAsWrangler(entry: { file: string } | { contents: str
     target: "es2022",
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["browser", "module", "main"],
-    alias: { "edge-mcp": join(ROOT, "src/index.ts"), "edge-mcp/workers": join(ROOT, "src/workers/index.ts") },
+    alias: {
+      "edge-mcp": join(ROOT, "src/index.ts"),
+      "edge-mcp/workers": join(ROOT, "src/workers/index.ts"),
+      "edge-mcp/json-schema": join(ROOT, "src/json-schema.ts"),
+    },
     external: ["cloudflare:*", "node:*"],
     logLevel: "silent",
   });

@@ -6,6 +6,7 @@ import type { ServiceTool, ToolService } from "../../src/modules/service-contrac
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { workerEndpoints } from "../../src/workers/create-worker.ts";
 import { createWorker, toolServices, type McpEnv } from "../../src/workers/index.ts";
+import { fullJsonSchema } from "../../src/json-schema.ts";
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
@@ -83,5 +84,30 @@ describe("toolServices() in createWorker", () => {
     const endpoint = await endpoints("default", env);
     expect(endpoint.server).toBe((await endpoints("default", env)).server);
     expect(endpoint.server.tools.get("weather_forecast")).toBeDefined();
+  });
+
+  it("leaves out a service's tool whose schema needs the full JSON Schema validator, and serves it when the server adds fullJsonSchema()", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const book: ServiceTool = {
+      name: "book",
+      inputSchema: {
+        type: "object",
+        properties: { by: { enum: ["phone", "email"] } },
+        if: { properties: { by: { const: "phone" } } },
+        then: { required: ["phone"] },
+      },
+    };
+    const env = { WEATHER: service([forecast, book]) } as McpEnv;
+    const plain = createWorker(SERVER, { services: toolServices([{ binding: "WEATHER" }]) });
+    expect(await names(plain, env)).toEqual(["ping", "weather_forecast"]);
+    expect(log.mock.calls.map((call) => String(call[0]))).toContain(
+      "edge-mcp: module weather: tool weather_book is left out: tool weather_book inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+    );
+    const full = createWorker({ ...SERVER, features: [fullJsonSchema()] }, { services: toolServices([{ binding: "WEATHER" }]) });
+    expect(await names(full, env)).toEqual(["ping", "weather_forecast", "weather_book"]);
+    const refused = (await rpc(full, env, "tools/call", { name: "weather_book", arguments: { by: "phone" } })).result;
+    expect(refused["isError"]).toBe(true);
+    expect(JSON.stringify(refused["content"])).toContain('required property \\"phone\\"');
+    expect((await rpc(full, env, "tools/call", { name: "weather_book", arguments: { by: "email" } })).result["isError"]).toBeUndefined();
   });
 });

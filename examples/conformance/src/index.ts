@@ -7,6 +7,7 @@
  */
 
 import { createServer } from "edge-mcp";
+import { fullJsonSchema } from "edge-mcp/json-schema";
 import { createSessionObject, createTaskObject, createWorker } from "edge-mcp/workers";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
@@ -25,6 +26,8 @@ const server = createServer({
   prompts,
   // The skills extension (SEP-2640): skills/list, skills/get, resources/directory/read.
   skills,
+  // json_schema_2020_12_tool uses $anchor and if/then/else, outside the core validator.
+  features: [fullJsonSchema()],
 });
 
 // 2025-era clients get sessions (MCP_LEGACY_SESSIONS in wrangler.toml): sampling and elicitation

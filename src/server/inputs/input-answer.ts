@@ -1,13 +1,15 @@
 /** Checks a client's answer to an input request: a malformed answer counts as no answer. */
 
-import { Validator } from "@cfworker/json-schema";
 import { isObject } from "../../core/json.ts";
+import { compileCoreSchema } from "../tools/core-schema.ts";
+import { jsonSchemaProblems } from "../tools/json-schema-check.ts";
 import type { InputRequest } from "./input.ts";
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
 // One validator per requestedSchema object (a handler asking again in a retry builds a new one).
-const validators = new WeakMap<object, Validator>();
+// Elicitation schemas are flat (2025-11-25 "Elicitation"): the core validator checks them all.
+const validators = new WeakMap<object, ((content: unknown) => string[]) | string>();
 
 /** A value an elicitation form may return (2025-11-25 `ElicitResult.content`): string, number, boolean or string[]. */
 function isFormValue(value: unknown): boolean {
@@ -24,18 +26,19 @@ function formProblem(schema: Record<string, unknown>, content: unknown): string 
   }
   let validator = validators.get(schema);
   if (validator === undefined) {
-    try {
-      validator = new Validator(schema, "2020-12", true);
-    } catch {
-      // The schema is the server's own (a handler's bug): without a validator, no answer can be checked.
-      return "the requested schema is not a valid JSON Schema";
-    }
+    // The schema is the server's own (a handler's bug): without a validator, no answer can be checked.
+    const problem = jsonSchemaProblems(schema, "")[0];
+    validator = problem === undefined ? compileCoreSchema(schema) : `the requested schema is not a valid elicitation schema (${problem})`;
     validators.set(schema, validator);
   }
-  const result = validator.validate(content);
-  if (result.valid) return undefined;
-  const first = result.errors.at(-1);
-  return first ? `content${first.instanceLocation === "#" ? "" : first.instanceLocation.slice(1).replaceAll("/", ".")}: ${first.error}` : "content";
+  if (typeof validator === "string") return validator;
+  const issues = validator(content);
+  // The last issue is the innermost; "/a/b: message" reads as "content.a.b: message".
+  const issue = issues.at(-1);
+  if (issue === undefined) return undefined;
+  const split = issue.indexOf(": ");
+  const where = issue.slice(0, split);
+  return `content${where === "(root)" ? "" : where.replaceAll("/", ".")}: ${issue.slice(split + 2)}`;
 }
 
 /**

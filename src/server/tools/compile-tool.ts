@@ -3,7 +3,7 @@
 import { DefinitionError } from "../../core/definition-error.ts";
 import { isObject } from "../../core/json.ts";
 import type { JsonObject } from "../../core/types.ts";
-import { compileSchema, type CompiledSchema } from "./schema-validator.ts";
+import { compileSchema, type CompiledSchema, type JsonSchemaValidator } from "./schema-validator.ts";
 import type { ToolContext } from "../context/handler-context.ts";
 import type { TaskSupport, ToolDefinition, ToolReturn } from "./tool.ts";
 import { HEADER_PARAM_TYPES, HTTP_TOKEN, TOOL_NAME } from "../../core/names.ts";
@@ -53,8 +53,11 @@ function collectHeaderParams(schema: JsonObject, toolName: string, path: string[
   }
 }
 
-/** Checks a declaration and compiles it; throws {@link DefinitionError} naming the tool and the problem. */
-export function compileTool(definition: ToolDefinition): CompiledTool {
+/**
+ * Checks a declaration and compiles it; throws {@link DefinitionError} naming the tool and the
+ * problem. Its JSON Schemas are compiled by `validator` (default: the core one).
+ */
+export function compileTool(definition: ToolDefinition, validator?: JsonSchemaValidator): CompiledTool {
   const { name } = definition;
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
     throw new DefinitionError(`tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ - .`);
@@ -65,9 +68,9 @@ export function compileTool(definition: ToolDefinition): CompiledTool {
   if (definition.beforeTask !== undefined && (typeof definition.beforeTask !== "function" || task === "never")) {
     throw new DefinitionError(`tool ${name}: beforeTask must be a function, on a tool whose task is "optional" or "required"`);
   }
-  const input = compileSchema(definition.inputSchema, `tool ${name} inputSchema`);
+  const input = compileSchema(definition.inputSchema, `tool ${name} inputSchema`, validator);
   if (input.json["type"] !== "object") throw new DefinitionError(`tool ${name}: inputSchema must have type "object" at its root`);
-  const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema, `tool ${name} outputSchema`);
+  const output = definition.outputSchema === undefined ? undefined : compileSchema(definition.outputSchema, `tool ${name} outputSchema`, validator);
 
   const headerParams: HeaderParam[] = [];
   collectHeaderParams(input.json, name, [], headerParams);

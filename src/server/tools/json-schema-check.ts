@@ -4,6 +4,7 @@
  */
 
 import { isObject } from "../../core/json.ts";
+import { FULL_ONLY_FORMATS } from "./core-formats.ts";
 
 const TYPE_NAMES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const TYPE_LIST = "one of string, number, integer, boolean, object, array, null";
@@ -41,7 +42,51 @@ const MISSPELT = new Map([
   ["enums", "enum"],
 ]);
 
+/** Keywords that assert what the core validator does not check: a schema using one needs the full validator. */
+const OUTSIDE: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "additionalItems",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$anchor",
+]);
+
+/** Where the full validator comes from: named in every refusal of a tool's schema. */
+export const FULL_VALIDATOR_HINT = "; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)";
+
 const MAX_PROBLEMS = 5;
+
+/**
+ * The schema a local `$ref` names (`#`, `#/$defs/a`, with `~0`, `~1` and percent-escapes), or
+ * undefined when it names nothing or is not local.
+ */
+export function resolveLocalRef(root: unknown, ref: string): unknown {
+  let node = root;
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === "boolean" || isObject(node) ? node : undefined;
+}
 
 function describe(value: unknown): string {
   const text = JSON.stringify(value);
@@ -51,10 +96,13 @@ function describe(value: unknown): string {
 /**
  * The problems of a JSON Schema, each as `path: what is wrong` (at most five); empty when the
  * keywords that matter are well-formed. Unknown keywords are allowed (they are annotations), except
- * the usual misspellings of structural ones, which would silently drop a constraint.
+ * the usual misspellings of structural ones, which would silently drop a constraint. With `core`
+ * (the core validator will check it), also what that validator does not check, the last problem
+ * then followed by `core` (how to opt in to the full validator).
  */
-export function jsonSchemaProblems(schema: unknown): string[] {
+export function jsonSchemaProblems(schema: unknown, core?: string): string[] {
   const problems: string[] = [];
+  let refused = false;
   const report = (path: string, problem: string): void => {
     if (problems.length < MAX_PROBLEMS) problems.push(`${path === "" ? "(root)" : path}: ${problem}`);
   };
@@ -65,6 +113,20 @@ export function jsonSchemaProblems(schema: unknown): string[] {
     if (typeof node === "boolean") return;
     if (!isObject(node)) return report(path, `must be a schema (an object or a boolean); got ${describe(node)}`);
 
+    if (core !== undefined) {
+      const refuse = (key: string, what: string): void => {
+        report(at(path, key), `${what} is outside the core JSON Schema validator`);
+        refused = true;
+      };
+      for (const key of Object.keys(node)) if (OUTSIDE.has(key)) refuse(key, key);
+      if (path !== "" && node["$id"] !== undefined) refuse("$id", "$id below the root");
+      const ref = node["$ref"];
+      if (typeof ref === "string" && resolveLocalRef(schema, ref) === undefined) {
+        if (ref.startsWith("#/")) report(at(path, "$ref"), `${JSON.stringify(ref)} points at no schema in this document`);
+        else refuse("$ref", `a $ref to ${JSON.stringify(ref)} (only local references such as "#/$defs/name" are followed)`);
+      }
+      if (typeof node["format"] === "string" && FULL_ONLY_FORMATS.has(node["format"])) refuse("format", `format ${JSON.stringify(node["format"])}`);
+    }
     for (const key of Object.keys(node)) {
       const meant = MISSPELT.get(key);
       if (meant !== undefined && !(meant in node)) report(at(path, key), `is not a JSON Schema keyword; did you mean ${meant}?`);
@@ -134,5 +196,6 @@ export function jsonSchemaProblems(schema: unknown): string[] {
   };
 
   walk(schema, "");
+  if (refused && problems.length > 0) problems[problems.length - 1] += core ?? "";
   return problems;
 }

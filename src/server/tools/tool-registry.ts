@@ -15,6 +15,7 @@ import type { ToolFilter } from "./tool-filter.ts";
 import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
 import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, type ToolCatalog, type ToolSearch, type ToolSearchEngine, type ToolSearchResult } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
+import type { JsonSchemaValidator } from "./schema-validator.ts";
 
 /** A module whose tools cannot be listed (not bound, failing): calls to its prefix get an explanation. */
 export interface UnavailableModule {
@@ -32,6 +33,8 @@ export interface ToolRegistryOptions extends PagedListOptions {
   search?: ToolSearch | undefined;
   /** What features hide from a request's view (`FeatureParts.toolFilter`); the server fills it as they install. */
   filters?: readonly FeatureToolFilter[];
+  /** Compiles the tools' JSON Schemas (`Feature.jsonSchema`); default: the core validator. */
+  validator?: JsonSchemaValidator | undefined;
 }
 
 /** What one caller sees: its list pages and which searchable tools it may find. */
@@ -89,7 +92,7 @@ export class ToolRegistry implements ToolCatalog {
     const pinned = new Set(search?.pinned ?? []);
     const all = search ? [...search.engine.definitions(this), ...definitions] : definitions;
     all.forEach((definition, position) => {
-      const tool = compileTool(definition);
+      const tool = compileTool(definition, options.validator);
       if (this.#tools.has(tool.name)) {
         const reserved = search && SEARCH_TOOL_NAMES.has(tool.name) ? ` (${tool.name} is a tool of tool search, which is on)` : "";
         throw new DefinitionError(`tool name "${tool.name}" is declared twice${reserved}`);
