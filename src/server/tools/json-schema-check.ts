@@ -4,6 +4,7 @@
  */
 
 import { isObject } from "../../core/json.ts";
+import { shown as describe } from "../../core/option-checks.ts";
 import { FULL_ONLY_FORMATS } from "./core-formats.ts";
 
 const TYPE_NAMES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
@@ -63,11 +64,6 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
     node = (node as Record<string, unknown>)[key];
   }
   return typeof node === "boolean" || isObject(node) ? node : undefined;
-}
-
-function describe(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**
