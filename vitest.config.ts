@@ -29,6 +29,9 @@ export default defineConfig({
   },
   test: {
     retry: 0,
+    // A file's first test also loads its Worker's modules in workerd; with other files running on a
+    // 2-core machine that can pass vitest's 5 s default, and a hang still fails well within CI's time.
+    testTimeout: 15_000,
     silent: VERBOSE ? false : "passed-only",
     projects: [
       {

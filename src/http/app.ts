@@ -46,7 +46,7 @@ function pathOf(url: string): string {
 async function handleStream(request: Request, endpoint: Endpoint, waitUntil: WaitUntil | undefined): Promise<Response> {
   const trace = newTrace();
   trace.method = request.method;
-  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant);
+  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant, endpoint.authorizer !== undefined || endpoint.rateLimiter !== undefined);
   let response: Response;
   let failure: ProtocolError | undefined;
   try {

@@ -50,6 +50,8 @@ export interface ExchangeInit {
   cancelOnDisconnect?: boolean;
   /** Opens the SSE answer; `onCancel` runs when the client goes away. A plain SseStream by default. */
   openStream?: (onCancel: () => void) => ResponseStream;
+  /** Traces and meters the tools called inside the request, when it is observed (see TransportContext). */
+  observeCall?: ((tool: string) => ObservedCall) | undefined;
 }
 
 type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
@@ -72,8 +74,8 @@ export class Exchange implements TransportContext {
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
   readonly endpoint: Endpoint;
-  /** Set by an observed request only (no field otherwise): see TransportContext. */
-  declare observeCall?: ((tool: string) => ObservedCall) | undefined;
+  /** Set for an observed request only: see TransportContext. */
+  observeCall: ((tool: string) => ObservedCall) | undefined;
   readonly #request: Request;
   readonly #openStream: (onCancel: () => void) => ResponseStream;
   readonly #cancelOnDisconnect: boolean;
@@ -87,8 +89,11 @@ export class Exchange implements TransportContext {
   #disconnectRequested = false;
   #promotion: ReturnType<typeof setTimeout> | undefined;
   // The handler's outcome once respond() ran; `settled` and `finished` are made from it when read
-  // (observers read them; an unobserved request pays for neither).
+  // (a streamed answer's observer reads them; an unobserved request pays for neither).
   #outcome: Promise<Outcome> | undefined;
+  /** Whether the handler has settled, and its failure: what an observer reads without waiting. */
+  #done = false;
+  #failure: ProtocolError | undefined;
   #finished: Promise<void> | undefined;
   #settled: Promise<ProtocolError | undefined> | undefined;
   #bytesOut = 0;
@@ -110,6 +115,8 @@ export class Exchange implements TransportContext {
     this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
     // Keep-alive writes are how a disconnect is noticed: only where a disconnect cancels.
     this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel, { keepAliveMs: this.#cancelOnDisconnect ? endpoint.keepAliveMs : 0 }));
+    // Always set (undefined when unobserved): every exchange has the same shape.
+    this.observeCall = init.observeCall;
   }
 
   get tasks(): TaskAccess | undefined {
@@ -177,11 +184,15 @@ export class Exchange implements TransportContext {
       (result) => {
         // A tool's own failure (a result with isError: true) is what observers count as a tool error.
         if ((result as { isError?: unknown } | null)?.isError === true) this.#toolError = true;
-        return { ok: true, json: this.#out(resultMessage(id, result)) };
+        const json = this.#out(resultMessage(id, result));
+        this.#done = true;
+        return { ok: true, json };
       },
       (error: unknown) => {
         const protocolError = toProtocolError(error);
         this.#out(errorMessage(protocolError, id));
+        this.#failure = protocolError;
+        this.#done = true;
         return { ok: false, error: protocolError };
       },
     );
@@ -230,6 +241,16 @@ export class Exchange implements TransportContext {
   get settled(): Promise<ProtocolError | undefined> {
     if (this.#outcome === undefined) return Promise.resolve(undefined);
     return (this.#settled ??= this.#outcome.then((done) => (done.ok ? undefined : done.error)));
+  }
+
+  /** Whether the handler has settled (its result may still be streaming out): then {@link failure} is known. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The handler's error once {@link done}, if it failed (what observers record). */
+  get failure(): ProtocolError | undefined {
+    return this.#failure;
   }
 
   /** Characters of the JSON-RPC messages this exchange wrote (what usage metering counts out). */

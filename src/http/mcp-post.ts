@@ -21,7 +21,7 @@ import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 /** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
 export async function handlePost(request: Request, endpoint: Endpoint, waitUntil?: WaitUntil): Promise<Response> {
   const trace = newTrace();
-  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant);
+  const observation = endpoint.observer?.begin(request, trace, endpoint.tenant, endpoint.authorizer !== undefined || endpoint.rateLimiter !== undefined);
   let response: Response;
   let failure: ProtocolError | undefined;
   try {
@@ -76,8 +76,8 @@ async function route(
     admission,
     tool: admitted.tool,
     changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, waitUntil) : undefined,
+    observeCall: observation && ((tool) => observation.innerCall(tool)),
   });
-  if (observation) exchange.observeCall = (tool) => observation.innerCall(tool);
   const response = exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
   observation?.handling(exchange);
   // Awaited rather than returned: an async function that returns a promise waits longer for it.

@@ -17,8 +17,12 @@ export type { ObservedCall } from "../server/context/transport.ts";
 
 /** What an observer reads of a running exchange. */
 export interface ObservedExchange {
-  /** Resolves when the handler has finished, with its error if it failed. */
+  /** Resolves when the handler has finished, with its error if it failed (read only when not yet {@link done}). */
   readonly settled: Promise<ProtocolError | undefined>;
+  /** Whether the handler has finished: known without waiting (a plain JSON answer always has). */
+  readonly done: boolean;
+  /** The handler's error once {@link done}, if it failed. */
+  readonly failure: ProtocolError | undefined;
   /** Whether the handler answered a tool result with `isError: true` (read once settled). */
   readonly toolError: boolean;
   /** Characters of the JSON-RPC messages written so far (≈ bytes: the JSON is mostly ASCII). */
@@ -34,8 +38,12 @@ export interface Hops {
 
 /** Watches the requests of one endpoint. */
 export interface RequestObserver {
-  /** A POST, GET or DELETE arrived; undefined when nothing is watching (no tracer, no usage sink). */
-  begin(request: Request, trace: AdmissionTrace, tenant: string): RequestObservation | undefined;
+  /**
+   * A POST, GET or DELETE arrived; undefined when nothing is watching (no tracer, no usage sink).
+   * `costlyAdmission`: whether admission does work here (an authorizer or a rate limiter runs),
+   * which then gets a span of its own (default true).
+   */
+  begin(request: Request, trace: AdmissionTrace, tenant: string, costlyAdmission?: boolean): RequestObservation | undefined;
   /**
    * The tools called inside a request this object runs for a Worker that observed it (a session
    * object's code-mode programs): a span each under the admission's trace context, and a usage

@@ -12,7 +12,7 @@ import type { RequestObserver } from "../http/observer.ts";
 import { SpanBatch } from "./otlp-batch.ts";
 import type { OtlpSettings } from "./otlp-export.ts";
 import { objectInnerCalls, objectSpanStarter, type StartObjectSpan } from "./object-calls.ts";
-import { Observation } from "./observation.ts";
+import { Observation, type SpanTarget } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { tracerSource } from "./span-source.ts";
 import type { UsageSink } from "./usage-record.ts";
@@ -38,17 +38,18 @@ export function createObserver(options: ObserverOptions): Observer {
   const batch = options.otlp && new SpanBatch(options.otlp);
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = tracerSource(trace.getTracer(TRACER_NAME));
+  const viaProvider: SpanTarget = { source: global };
   return {
-    begin(request, trace_, tenant) {
+    begin(request, trace_, tenant, costlyAdmission) {
       if (batch) {
         const tracer = new RecordingTracer();
-        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch } }, usage);
+        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch } }, usage, costlyAdmission);
       }
       const source = providerRegistered() ? global : undefined;
       // Nothing records spans or usage (no exporter, no usage sink, no provider registered yet):
       // the request takes the path of a Worker without observability().
       if (!source && usage.length === 0) return undefined;
-      return new Observation(request, trace_, tenant, { source }, usage);
+      return new Observation(request, trace_, tenant, source ? viaProvider : USAGE_ONLY, usage, costlyAdmission);
     },
     objectSpan(name, parent, attributes) {
       const spans = batch ? { batch } : providerRegistered() ? { source: global } : undefined;
@@ -60,6 +61,9 @@ export function createObserver(options: ObserverOptions): Observer {
     },
   };
 }
+
+/** Metering alone: no span source. */
+const USAGE_ONLY: SpanTarget = { source: undefined };
 
 /** Where every copy of the API (major version 1) registers its globals. */
 const API_GLOBAL = Symbol.for("opentelemetry.js.api.1");

@@ -10,7 +10,7 @@ import { SpanKind } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ObservedCall } from "../http/observer.ts";
 import type { SpanBatch } from "./otlp-batch.ts";
-import { carrierOf, endInner } from "./observation.ts";
+import { carrierOf, endInner } from "./span-parts.ts";
 import { innerRecord, writeUsage } from "./usage-record.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";

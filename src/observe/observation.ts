@@ -16,19 +16,9 @@ import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
-import { formatTraceparent, readTraceCarrier } from "./trace-context.ts";
+import { readTraceCarrier } from "./trace-context.ts";
+import { carrierOf, endInner } from "./span-parts.ts";
 import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
-
-/** The trace context that makes a span the parent of what runs elsewhere. */
-export function carrierOf(span: Span, client: TraceCarrier | undefined): TraceCarrier {
-  const running = span.spanContext();
-  const traceparent = formatTraceparent(running.traceId, running.spanId, (running.traceFlags & 1) === 1);
-  if (client === undefined) return { traceparent };
-  const carrier: { traceparent: string; tracestate?: string; baggage?: string } = { traceparent };
-  if (client.tracestate !== undefined) carrier.tracestate = client.tracestate;
-  if (client.baggage !== undefined) carrier.baggage = client.baggage;
-  return carrier;
-}
 
 /** Where an observation's spans go: the source (none: usage only), and the OTLP batch when edge-mcp records them itself. */
 export interface SpanTarget {
@@ -54,15 +44,15 @@ export class Observation implements RequestObservation {
   #exchange: ObservedExchange | undefined;
   /** Whether this request writes usage records (decided when it ends). */
   #isMetered = false;
-  /** The handler has settled (known without waiting), with this failure. */
-  #settled = false;
-  #failure: ProtocolError | undefined;
+  /** Whether admission did work worth a span of its own (an authorizer or a rate limiter ran). */
+  readonly #costlyAdmission: boolean;
   /** Usage of the tools called inside the request (code mode), written with the request's own. */
   #innerUsage: InnerUsage[] | undefined;
   /** When admission ended (the admission span's end, the tool span's start). */
   #admittedAt = 0;
 
-  constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[]) {
+  constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[], costlyAdmission = true) {
+    this.#costlyAdmission = costlyAdmission;
     this.#request = request;
     this.#trace = trace_;
     this.#tenant = tenant;
@@ -147,11 +137,8 @@ export class Observation implements RequestObservation {
   }
 
   handling(exchange: ObservedExchange): void {
+    // Read when the request ends: a plain JSON answer knows its outcome then, without waiting.
     this.#exchange = exchange;
-    void exchange.settled.then((failure) => {
-      this.#failure = failure;
-      this.#settled = true;
-    });
   }
 
   end(status: number, error: ProtocolError | undefined, waitUntil: WaitUntil | undefined): void {
@@ -166,8 +153,8 @@ export class Observation implements RequestObservation {
     const sessionDigest = sessionKey === undefined ? undefined : knownCallerId(sessionKey);
     // The common case: everything is known now (the handler settled, no hop running, the digests computed).
     const known = (callerKey === undefined || caller !== undefined) && (sessionKey === undefined || sessionDigest !== undefined);
-    if ((!exchange || this.#settled) && this.#hops === undefined && known) {
-      const pending = this.#record(root, answered, status, exchange ? this.#failure : error, caller, sessionDigest);
+    if ((!exchange || exchange.done) && this.#hops === undefined && known) {
+      const pending = this.#record(root, answered, status, exchange ? exchange.failure : error, caller, sessionDigest);
       if (pending && waitUntil) waitUntil(pending);
       return;
     }
@@ -211,8 +198,12 @@ export class Observation implements RequestObservation {
     else if (method !== undefined) attributes["mcp.method.name"] = method;
     const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
     this.#root = root;
-    if (root.isRecording()) {
-      this.#trace.traceId = root.spanContext().traceId;
+    // Admission gets a span of its own when it refused the request or did work (authentication, a
+    // rate limit, a session's quota place); otherwise its outcome is the request span's
+    // `edge_mcp.admission` attribute.
+    if (!root.isRecording()) return root;
+    this.#trace.traceId = root.spanContext().traceId;
+    if (error !== undefined || this.#costlyAdmission || this.#admitted?.opening !== undefined) {
       const admission = source.start("edge_mcp.admission", { startTime: started, attributes: { "edge_mcp.admission": outcome } }, root);
       if (error) setError(admission, error);
       admission.end(this.#admittedAt);
@@ -230,7 +221,7 @@ export class Observation implements RequestObservation {
     sessionKey?: string,
   ): Promise<void> {
     const exchange = this.#exchange;
-    const failure = exchange ? await exchange.settled : refusal;
+    const failure = exchange ? (exchange.done ? exchange.failure : await exchange.settled) : refusal;
     const ended = Math.max(answered, Date.now());
     const caller = callerKey === undefined ? undefined : await callerId(callerKey);
     const session = sessionKey === undefined ? undefined : await callerId(sessionKey);
@@ -297,12 +288,4 @@ export class Observation implements RequestObservation {
     const written = writeUsage(this.#usage, records);
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
-}
-
-/** Ends an inner call's span: refused or admitted, failed or a tool error. */
-export function endInner(span: Span, admitted: boolean, failure: ProtocolError | undefined, toolError_: boolean): void {
-  span.setAttribute("edge_mcp.admission", admitted ? "admitted" : "refused");
-  if (failure) setError(span, failure);
-  else if (toolError_) setToolError(span);
-  span.end();
 }

@@ -2,7 +2,7 @@
 
 import type { Admission } from "../core/admission.ts";
 import { constantTimeEqual, sha256Hex } from "../core/bytes.ts";
-import { ErrorCode, ProtocolError, invalidParams, invalidRequest } from "../core/errors.ts";
+import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import { classifyMessage, type InboundRequest, type RequestId } from "../core/jsonrpc.ts";
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
@@ -12,7 +12,8 @@ import type { SessionOpening } from "../http/session-gateway.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage, toProtocolError } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
-import { refreshNotifications } from "../server/notifications/refresh-notifications.ts";
+import { takeClientMessage } from "./client-messages.ts";
+import { SessionFeed } from "./session-feed.ts";
 import { PendingRequests, createSessionInputs } from "./session-inputs.ts";
 import type { SessionRecord, SessionStorage } from "./session-record.ts";
 import { SessionStream, parseEventId } from "./session-stream.ts";
@@ -66,9 +67,7 @@ export class SessionEngine {
   /** The session id once it matched the record's digest: later requests compare with it (constant-time), not digest again. */
   #checkedId: string | undefined;
   #standalone: SessionStream | undefined;
-  #unsubscribe: (() => void) | undefined;
-  /** The standalone stream's filter: updated in place when the client subscribes to a resource. */
-  #filter: { resourceSubscriptions: string[] } | undefined;
+  readonly #feed = new SessionFeed((method, params) => this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params })));
 
   constructor(options: SessionEngineOptions) {
     this.#options = options;
@@ -186,8 +185,7 @@ export class SessionEngine {
     for (const exchange of this.#inflight.values()) exchange.cancel(new DOMException(reason, "AbortError"));
     for (const stream of this.#streams.values()) stream.close();
     this.#streams.clear();
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
+    this.#feed.stop();
     this.#standalone = undefined;
     this.#record = undefined;
     this.#checkedId = undefined;
@@ -215,38 +213,11 @@ export class SessionEngine {
   /** Feeds the standalone stream from the change source; `again` after the source ended (the hub went away). */
   #subscribe(endpoint: Endpoint, again = false): void {
     const record = this.#record;
-    if (this.#unsubscribe && this.#filter && record && !again) {
-      // Only the resource subscriptions changed: the live subscription reads its filter at each
-      // notification, so nothing published meanwhile is missed (re-subscribing could miss it).
-      this.#filter.resourceSubscriptions = record.subscriptions;
-      return;
-    }
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    if (!record) return;
-    const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: record.subscriptions };
-    this.#filter = filter;
-    const source = endpoint.relay ?? endpoint.server.changes;
-    const send = (method: string, params: JsonObject): void => this.#standalone?.send(JSON.stringify({ jsonrpc: "2.0", method, params }));
-    this.#unsubscribe = source.subscribe(filter, {
-      send,
-      // What the lost hub may have dropped is announced again: list changes and updates are
-      // idempotent (the client lists or reads again), and 2025 clients have no other way to learn it.
-      ready: (missed) => {
-        if (again || missed) for (const { method, params } of refreshNotifications(filter)) send(method, params);
-      },
-      // The hub went away (reset, eviction, deploy): subscribe again after 1 to 5 s, spread so
-      // that a hub's sessions do not all come back at once.
-      end: () => {
-        this.#unsubscribe = undefined;
-        setTimeout(
-          () => {
-            if (this.#standalone && this.#record && !this.#unsubscribe) this.#subscribe(endpoint, true);
-          },
-          1000 + Math.floor(Math.random() * 4000),
-        );
-      },
-    });
+    if (!record) return this.#feed.stop();
+    const lost = (): void => {
+      if (this.#standalone && this.#record) this.#subscribe(endpoint, true);
+    };
+    this.#feed.follow(endpoint.relay ?? endpoint.server.changes, record.subscriptions, lost, again);
   }
 
   #openStream(standalone: boolean): SessionStream {
@@ -262,26 +233,7 @@ export class SessionEngine {
 
   async #post(request: Request, record: SessionRecord, admission: Admission, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
-    if (message.kind === "response") {
-      const settled = this.#pending.settle(message.id, message.result, message.error);
-      if (settled.ok === false && settled.malformed !== undefined) {
-        throw invalidParams(`The response to ${JSON.stringify(message.id)} does not answer its request: ${settled.malformed}; it counts as no answer`, {
-          status: 400,
-        });
-      }
-      if (!settled.ok) throw invalidRequest(`No request with id ${JSON.stringify(message.id)} is waiting for a response in this session`);
-      return new Response(null, { status: 202 });
-    }
-    if (message.kind === "notification") {
-      if (message.method === "notifications/cancelled") {
-        const requestId = message.params ? own(message.params, "requestId") : undefined;
-        if (typeof requestId === "string" || typeof requestId === "number") {
-          const reason = message.params ? own(message.params, "reason") : undefined;
-          this.#inflight.get(requestId)?.cancel(new DOMException(typeof reason === "string" ? reason : "cancelled by the client", "AbortError"));
-        }
-      }
-      return new Response(null, { status: 202 });
-    }
+    if (message.kind !== "request") return takeClientMessage(message, this.#pending, this.#inflight);
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
     const exchange = this.#exchange(request, message, record, admission, endpoint);
@@ -339,10 +291,9 @@ export class SessionEngine {
       cancelOnDisconnect: false,
       changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),
+      // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
+      observeCall: endpoint.observer?.innerCallsOf?.(admission, "legacy"),
     });
-    // Code-mode programs run here: their inner calls are traced and metered like a stateless request's.
-    const observeCall = endpoint.observer?.innerCallsOf?.(admission, "legacy");
-    if (observeCall) exchange.observeCall = observeCall;
     return exchange;
   }
 }

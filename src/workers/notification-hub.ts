@@ -50,7 +50,8 @@ const LISTENING = "listening";
 const MAX_BACKLOG = 4096;
 
 interface Window {
-  pending: { method: string; params: JsonObject } | undefined;
+  /** The last notification held back, and the trace of the publish that caused it (when traced). */
+  pending: { method: string; params: JsonObject; trace: TraceCarrier | undefined } | undefined;
 }
 
 export class McpNotificationHub extends DurableObject {
@@ -102,12 +103,12 @@ export class McpNotificationHub extends DurableObject {
    */
   publish(method: string, params: JsonObject, trace?: TraceCarrier): void {
     const span = startObjectSpan(this.env, "edge_mcp.hub.fanout", trace, { "edge_mcp.hop": "hub", "mcp.method.name": method });
-    const coalesced = this.#publish(method, params);
+    const coalesced = this.#publish(method, params, trace);
     span?.end({ "edge_mcp.hub.subscribers": this.#subscribers.size, "edge_mcp.hub.coalesced": coalesced, "edge_mcp.hub.seq": this.#seq });
   }
 
   /** Sends or holds back (coalesced: true) a notification. */
-  #publish(method: string, params: JsonObject): boolean {
+  #publish(method: string, params: JsonObject, trace: TraceCarrier | undefined): boolean {
     const key = coalesceKey(method, params);
     if (key === undefined) {
       this.#send(method, params);
@@ -115,7 +116,7 @@ export class McpNotificationHub extends DurableObject {
     }
     const window = this.#windows.get(key);
     if (window) {
-      window.pending = { method, params };
+      window.pending = { method, params, trace };
       return true;
     }
     this.#send(method, params);
@@ -138,7 +139,10 @@ export class McpNotificationHub extends DurableObject {
         return;
       }
       this.#windows.delete(key);
+      // Sent for the last publish held back: a span of that publish's trace, under its hop.
+      const span = startObjectSpan(this.env, "edge_mcp.hub.coalesced_send", pending.trace, { "edge_mcp.hop": "hub", "mcp.method.name": pending.method });
       this.#send(pending.method, pending.params);
+      span?.end({ "edge_mcp.hub.subscribers": this.#subscribers.size, "edge_mcp.hub.seq": this.#seq });
       this.#open(key);
     }, COALESCE_MS);
   }

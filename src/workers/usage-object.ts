@@ -5,14 +5,16 @@
  * Storage (SQLite): table `buckets(hour, dim, key, calls, errors, duration_ms, bytes_in,
  * bytes_out)`, one row per hour (start, ms since the epoch), dimension (`tool` or `caller`) and
  * key (tool name, or the method of other requests; caller id). Every record adds to one `tool`
- * row and one `caller` row. Lifecycle: rows older than {@link USAGE_RETENTION_MS} are deleted by
- * an alarm that runs at most once a day while records arrive.
+ * row and one `caller` row. Table `sends(id, at)`: the ids of the batched sends already counted
+ * (a retried send is counted once), kept a day. Lifecycle: rows older than {@link USAGE_RETENTION_MS}
+ * are deleted by an alarm that runs at most once a day while records arrive.
  */
 
 import { DurableObject } from "cloudflare:workers";
 import { DefinitionError } from "../core/definition-error.ts";
 import { HOUR_MS, type UsageCounts, type UsageQuery, type UsageReader, type UsageReport } from "../observe/usage-report.ts";
 import type { UsageRecord, UsageSink } from "../observe/usage-record.ts";
+import { UsageBatch } from "../observe/usage-batch.ts";
 
 /** How long hourly buckets are kept: 90 days. */
 export const USAGE_RETENTION_MS = 90 * 24 * HOUR_MS;
@@ -35,11 +37,20 @@ export class McpUsageObject extends DurableObject<Record<string, unknown>> {
       "CREATE TABLE IF NOT EXISTS buckets (hour INTEGER NOT NULL, dim TEXT NOT NULL, key TEXT NOT NULL, calls INTEGER NOT NULL, errors INTEGER NOT NULL, " +
         "duration_ms REAL NOT NULL, bytes_in INTEGER NOT NULL, bytes_out INTEGER NOT NULL, PRIMARY KEY (hour, dim, key))",
     );
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sends (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
   }
 
-  /** Adds records to their hourly buckets (RPC). */
-  async record(records: readonly UsageRecord[]): Promise<void> {
+  /**
+   * Adds records to their hourly buckets (RPC). `sendId`: the id of a batched send; a send whose id
+   * was already counted (a retry of one that arrived) adds nothing.
+   */
+  async record(records: readonly UsageRecord[], sendId?: string): Promise<void> {
     const sql = this.ctx.storage.sql;
+    if (sendId !== undefined) {
+      // The check and the counts are written together (no await between): a send is counted once or not at all.
+      if (sql.exec("SELECT 1 FROM sends WHERE id = ?", sendId).toArray().length > 0) return;
+      sql.exec("INSERT INTO sends (id, at) VALUES (?, ?)", sendId, Date.now());
+    }
     for (const record of records) {
       const hour = Math.floor(record.at / HOUR_MS) * HOUR_MS;
       const error = record.outcome === "ok" ? 0 : 1;
@@ -91,6 +102,7 @@ export class McpUsageObject extends DurableObject<Record<string, unknown>> {
 
   override async alarm(): Promise<void> {
     this.ctx.storage.sql.exec("DELETE FROM buckets WHERE hour < ?", Date.now() - USAGE_RETENTION_MS);
+    this.ctx.storage.sql.exec("DELETE FROM sends WHERE at < ?", Date.now() - DAY_MS);
     const left = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM buckets").one().n;
     if (left > 0) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
   }
@@ -101,15 +113,16 @@ function checked(namespace: DurableObjectNamespace<McpUsageObject>): DurableObje
   return namespace;
 }
 
-/** A usage sink and reader over the McpUsageObject namespace: one object per tenant. */
+/**
+ * A usage sink and reader over the McpUsageObject namespace: one object per tenant. The sink's
+ * records are sent in batches, one call per tenant per short window (see UsageBatch).
+ */
 export function durableUsage(namespace: DurableObjectNamespace<McpUsageObject>): UsageSink & UsageReader {
   const objects = checked(namespace);
   const stub = (tenant: string) => objects.get(objects.idFromName(tenant));
+  const batch = new UsageBatch((tenant, records, sendId) => stub(tenant).record(records, sendId));
   return {
-    async write(records) {
-      const first = records[0];
-      if (first) await stub(first.tenant).record(records);
-    },
+    write: (records) => batch.add(records),
     report: (tenant, query) => stub(tenant).report(tenant, query),
   };
 }

@@ -96,15 +96,11 @@ export async function runObserve(h, workDir) {
         up.set(variant.name, { worker, pids: h.processTree(worker.pid) });
         await sequential(1500, () => call(worker.base, agent)).finally(() => agent.destroy());
         if (variant.name === "exporter") {
-          // The spans leave after the answers (waitUntil, in windows): the sink must receive all three of each call,
-          // the boot probe's included.
-          const expected = 3 * 1501;
-          for (let i = 0; i < 100 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
-          expect(
-            sink.seen.spans - spansBefore === expected,
-            "exporter: the sink received every call's spans (server, admission, tool)",
-            sink.seen.spans - spansBefore,
-          );
+          // The spans leave after the answers (waitUntil, in windows): the sink must receive both of each call
+          // (the demo has no authorizer or rate limiter: admission is an attribute, not a span), the boot probe's included.
+          const expected = 2 * 1501;
+          for (let i = 0; i < 250 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
+          expect(sink.seen.spans - spansBefore === expected, "exporter: the sink received every call's spans (server, tool)", sink.seen.spans - spansBefore);
         }
       }
       const sides = new Map(order.map((v) => [v.name, { pids: up.get(v.name).pids }]));
@@ -163,7 +159,7 @@ export async function runObserve(h, workDir) {
     `edge-mcp observe runs: ${rounds} round(s), the four variants up together on fresh workerds each round, ${requests} sequential calls each after 1,500 warm-up,`,
     `in ${sizes.length} turns of batches of ~${Math.round(requests / sizes.length)} (every variant in turn, order reversed every other turn); ` +
       `ratio = Σvariant/Σabsent over every turn, 95 % bootstrap intervals over turns within rounds, and over rounds too; ${h.pinned()}`,
-    `(the exporter sends the spans of each 100 ms window in one OTLP/HTTP JSON request after the answers; the sink received ` +
+    `(the exporter sends the spans of each 1 s window (at most 512) in one OTLP/HTTP JSON request after the answers; the sink received ` +
       `${sink.seen.spans} spans in ${sink.seen.requests} requests, ${(sink.seen.bytes / 1024).toFixed(0)} KiB)`,
     "",
     table(rows),

@@ -1,10 +1,12 @@
 // The bench's session run (run.mjs calls runSession after the scale runs; --session-only, --no-session):
 // on one Worker with legacy sessions on (test/bench/session), tools/call add(2,3) stateless (2026-07-28)
 // against the same call inside an open 2025-11-25 session (admitted by the Worker, run by the session's
-// Durable Object), the cost of opening a session and of DELETE, and req/s at c=32 for both calls.
+// Durable Object), the cost of opening a session and of DELETE, and req/s at c=32 for both calls; beside
+// them, the same hop at the floor (test/bench/session-floor: a bare Worker answering itself against
+// answering through a Durable Object), so a session's cost can be read against what any Worker pays.
 // Same workerd CPU accounting and noise control as the main rounds. What and how: README.md, "Session run".
 import http from "node:http";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { interleave, pairedRatio, sumBatches } from "./paired.mjs";
 
@@ -13,6 +15,7 @@ const SESSION_ID = /^[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/; // <Durable Object id>.<
 const BATCH = 50; // sessions opened, then deleted, per measurement (the default quota's live sessions per caller)
 const WARM_CALLS = 1500; // per kind of call, at c=8, discarded
 const WARM_OPENS = 50; // sessions opened and deleted before measuring, discarded
+const FLOOR_HOP = { "x-floor-hop": "fetch" }; // session-floor/worker.js: answer through its Durable Object
 
 const initializeBody = (id) =>
   JSON.stringify({
@@ -38,6 +41,32 @@ export async function runSession(h, workDir) {
   async function statelessProbe(base, agent) {
     const res = await h.send(base, agent, "POST", MODERN.headers("tools/call", "add"), h.addCallBody(MODERN, 1));
     return () => h.checkAddAnswer(MODERN, 1, res.status, res.contentType, res.text);
+  }
+
+  /** First answer of the session floor: add(2, 3) answered by its Worker, checked after the boot clock stops. */
+  async function floorProbe(base, agent) {
+    const res = await h.send(base, agent, "POST", LEGACY.headers("tools/call", "add"), h.addCallBody(LEGACY, 1));
+    return () => h.checkAddAnswer(LEGACY, 1, res.status, res.contentType, res.text);
+  }
+
+  /** The floor's two answers (by its Worker, through its object), each checked field by field; their templates. */
+  async function checkFloor(base) {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const out = {};
+      for (const [name, extra] of [
+        ["direct", {}],
+        ["hop", FLOOR_HOP],
+      ]) {
+        const id = nextId++;
+        const res = await h.send(base, agent, "POST", { ...LEGACY.headers("tools/call", "add"), ...extra }, h.addCallBody(LEGACY, id));
+        h.checkAddAnswer(LEGACY, id, res.status, res.contentType, res.text);
+        out[name] = template(`session floor ${name} tools/call add`, id, res.text);
+      }
+      return out;
+    } finally {
+      agent.destroy();
+    }
   }
 
   /** The expected bytes of every later answer, from one that passed its check: the same with another id. */
@@ -223,9 +252,11 @@ export async function runSession(h, workDir) {
   }
 
   // --- one round: a fresh workerd, both calls sequential and at c=32, then opens and DELETEs ------
-  async function measureRound(b, round) {
+  async function measureRound(b, fb, round) {
     await h.awaitQuiet([]);
     const worker = await h.startWorker(b, statelessProbe);
+    const floor = await h.startWorker(fb, floorProbe);
+    const floorTemplates = await checkFloor(floor.base);
     const pids = () => h.processTree(worker.pid);
     const base = worker.base;
     const t = await checkWorker(base);
@@ -236,32 +267,46 @@ export async function runSession(h, workDir) {
     const many = [];
     for (let i = 0; i < h.C32; i++) many.push(await openSession(base, setup, t));
     const kinds = {
-      stateless: { rev: MODERN, template: t.stateless, c1: undefined, cN: undefined },
+      stateless: { base, rev: MODERN, template: t.stateless, c1: undefined, cN: undefined },
       session: {
+        base,
         rev: LEGACY,
         template: t.session,
         c1: () => inSession(one, "tools/call", "add"),
         cN: (id) => inSession(many[id % many.length], "tools/call", "add"),
       },
+      // The floor's pair: the same call answered by a bare Worker, and through its Durable Object.
+      floor: { base: floor.base, rev: LEGACY, template: floorTemplates.direct, c1: undefined, cN: undefined },
+      floorHop: {
+        base: floor.base,
+        rev: LEGACY,
+        template: floorTemplates.hop,
+        c1: () => ({ ...LEGACY.headers("tools/call", "add"), ...FLOOR_HOP }),
+        cN: () => ({ ...LEGACY.headers("tools/call", "add"), ...FLOOR_HOP }),
+      },
     };
     // Alternate which goes first from round to round, so neither always gets the first window.
     const order = round % 2 === 0 ? ["stateless", "session"] : ["session", "stateless"];
+    const floorOrder = round % 2 === 0 ? ["floor", "floorHop"] : ["floorHop", "floor"];
     // Warm-up: JIT, connections and the session objects, discarded.
-    for (const k of order) await h.cannon(base, kinds[k].rev, kinds[k].template, { connections: 8, amount: WARM_CALLS, headersFor: kinds[k].cN });
+    for (const k of [...order, ...floorOrder])
+      await h.cannon(kinds[k].base, kinds[k].rev, kinds[k].template, { connections: 8, amount: WARM_CALLS, headersFor: kinds[k].cN });
     await opensAndDeletes(base, pids, t, WARM_OPENS, false);
 
     const out = { bootMs: worker.bootMs, kinds: {} };
     // Sequential calls on one keep-alive connection, in short batches, the kinds taking turns (ABBA…,
     // paired.mjs): drift and a full GC land on both kinds alike. One workerd: each batch's CPU is the
     // tree's from its start to the next batch's.
+    // The floor's pair takes its turns in the same series, on its own workerd.
     const tree = pids();
+    const floorTree = h.processTree(floor.pid);
     const sizes = h.batchSizes(h.requests);
-    await h.awaitQuiet(tree);
+    await h.awaitQuiet([...tree, ...floorTree]);
     const seq = await interleave({
-      sides: new Map(order.map((k) => [k, { pids: tree }])),
+      sides: new Map([...order.map((k) => [k, { pids: tree }]), ...floorOrder.map((k) => [k, { pids: floorTree }])]),
       turns: sizes.length,
       run: async (k, turn) => {
-        const v = await h.cannon(base, kinds[k].rev, kinds[k].template, { connections: 1, amount: sizes[turn], headersFor: kinds[k].c1 });
+        const v = await h.cannon(kinds[k].base, kinds[k].rev, kinds[k].template, { connections: 1, amount: sizes[turn], headersFor: kinds[k].c1 });
         return { count: v.completed, seconds: v.seconds, latencies: v.latencies };
       },
       cpuOf: h.cpuOf,
@@ -271,6 +316,13 @@ export async function runSession(h, workDir) {
     busiest = Math.max(busiest, ...seq.others);
     const cpu = ({ ns, count }) => ({ ns, count });
     out.pairs = seq.batches.get("stateless").map((a, i) => ({ a: cpu(a), b: cpu(seq.batches.get("session")[i]) }));
+    out.floorPairs = seq.batches.get("floor").map((a, i) => ({ a: cpu(a), b: cpu(seq.batches.get("floorHop")[i]) }));
+    const usPerCall = (k) => {
+      const { ns, count } = sumBatches(seq.batches.get(k));
+      return ns / count / 1000;
+    };
+    out.floorCpuUs = { direct: usPerCall("floor"), hop: usPerCall("floorHop") };
+    await h.stopWorker(floor);
     for (const k of order) {
       const { ns: cpuNs, tickNs, count, seconds, latencies } = sumBatches(seq.batches.get(k));
       out.kinds[k] = { cpuNs, tickNs, count, seconds, latencies };
@@ -307,13 +359,24 @@ export async function runSession(h, workDir) {
       `${h.requests} sequential calls and c=${h.C32} for ${h.c32Seconds}s each; ${h.opens} sessions opened and deleted per round`,
   );
   const b = await h.bundle("session", join(h.ROOT, "test/bench/session/wrangler.toml"), workDir, [], { durableObjects: true });
+  // The session floor is one plain module: no bundling, the same compatibility settings.
+  const floorScript = join(h.ROOT, "test/bench/session-floor/worker.js");
+  const fb = {
+    label: "session-floor",
+    scriptPath: floorScript,
+    outdir: dirname(floorScript),
+    compatibilityDate: b.compatibilityDate,
+    compatibilityFlags: b.compatibilityFlags,
+    vars: {},
+    durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
+  };
   log(`bench: session: bundled ${(b.gzipBytes / 1024).toFixed(1)} KiB gz (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   await h.startWorker(b, statelessProbe); // unmeasured: cold disk caches
   await h.stopWorker();
 
   const rounds = [];
   for (let r = 0; r < h.rounds; r++) {
-    const m = await measureRound(b, r);
+    const m = await measureRound(b, fb, r);
     rounds.push(m);
     log(
       `bench: session round ${r + 1}/${h.rounds} (stateless/session): cpu ${fmt(m.kinds.stateless.cpuUs)}/${fmt(m.kinds.session.cpuUs)} µs, ` +
@@ -367,6 +430,20 @@ function report(h, { rounds, busiest, bundle, seconds }) {
     }
     rows.push([label, fmt(med((r) => r.kinds.stateless[key])), fmt(med((r) => r.kinds.session[key])), ratio[key].toFixed(2), "-", "-", range(per)]);
   }
+  // The hop at the floor, measured in the same series: what any Worker pays to answer through a Durable Object.
+  const floorPaired = pairedRatio(rounds.map((r) => r.floorPairs));
+  const overFloor = cpuPaired.perRound.map((x, i) => x / floorPaired.perRound[i]);
+  rows.push([
+    "floor: CPU µs/call, by the Worker | through its object",
+    fmt(med((r) => r.floorCpuUs.direct)),
+    fmt(med((r) => r.floorCpuUs.hop)),
+    floorPaired.ratio.toFixed(3),
+    `${floorPaired.low.toFixed(3)}..${floorPaired.high.toFixed(3)}`,
+    `${floorPaired.roundsLow.toFixed(3)}..${floorPaired.roundsHigh.toFixed(3)}`,
+    range(floorPaired.perRound),
+  ]);
+  rows.push(["session ratio over the floor's", "-", "-", (cpuPaired.ratio / floorPaired.ratio).toFixed(3), "-", "-", range(overFloor)]);
+
   lines.push(
     `edge-mcp session run: medians of ${rounds.length} round(s) on one Worker with legacy sessions on (test/bench/session); ` +
       `ratio = session/stateless within a round, median over rounds; sequential CPU: ${cpuPaired.pairs / rounds.length} pairs of batches per round ` +
@@ -401,6 +478,8 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   lines.push(
     `\nper call, a session costs ${fmt(extra)} µs of workerd CPU more than stateless (${ratio.cpuUs.toFixed(2)}x of ${fmt(statelessCpu)} µs); ` +
       `opening and deleting one costs ${fmt(lifeCpu)} µs, as much as ${fmt(lifeCpu / statelessCpu)} stateless calls. ` +
+      `At the floor, answering through a Durable Object costs ${floorPaired.ratio.toFixed(2)}x answering in the Worker, so a session call costs ` +
+      `${(cpuPaired.ratio / floorPaired.ratio).toFixed(2)}x what the hop alone explains. ` +
       "Locally the Worker and the session's Durable Object share one workerd, so these figures hold both sides' CPU and no network hop between them.",
   );
   if (busiest >= h.NOISY_CORES) {
@@ -411,7 +490,8 @@ function report(h, { rounds, busiest, bundle, seconds }) {
   lines.push(`\n(session run ${seconds.toFixed(0)} s)`);
   lines.push(
     `session: cpu_ratio=${ratio.cpuUs.toFixed(2)} req_ratio_c32=${ratio.rpsC32.toFixed(2)} ` +
-      `open_cpu_us=${med((r) => r.openCpuUs).toFixed(0)} delete_cpu_us=${med((r) => r.deleteCpuUs).toFixed(0)}`,
+      `open_cpu_us=${med((r) => r.openCpuUs).toFixed(0)} delete_cpu_us=${med((r) => r.deleteCpuUs).toFixed(0)} ` +
+      `floor_ratio=${floorPaired.ratio.toFixed(2)} over_floor=${(cpuPaired.ratio / floorPaired.ratio).toFixed(2)}`,
   );
-  return { text: lines.join("\n"), cpuRatio: ratio.cpuUs, reqRatio: ratio.rpsC32 };
+  return { text: lines.join("\n"), cpuRatio: ratio.cpuUs, reqRatio: ratio.rpsC32, floorRatio: floorPaired.ratio };
 }

@@ -60,7 +60,7 @@ describe("OTLP export from wrangler dev", () => {
     const spans = await vi.waitFor(
       () => {
         const mine = receiver.spans().filter((span) => span.traceId === traceId);
-        if (mine.length < 3) throw new Error(`${mine.length} spans of the trace so far`);
+        if (mine.length < 2) throw new Error(`${mine.length} spans of the trace so far`);
         return mine;
       },
       { timeout: 20_000, interval: 100 },
@@ -73,7 +73,9 @@ describe("OTLP export from wrangler dev", () => {
     expect(attribute(root!, "jsonrpc.request.id")).toBe("7");
     expect(attribute(root!, "edge_mcp.tenant")).toBe("default");
     expect(BigInt(root!.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(root!.startTimeUnixNano));
-    expect(spans.map((span) => span.name).sort()).toEqual(["edge_mcp.admission", "execute_tool add", "tools/call add"]);
+    // The demo has no authorizer or rate limiter: admission did no work, so it is the request span's attribute, not a span.
+    expect(spans.map((span) => span.name).sort()).toEqual(["execute_tool add", "tools/call add"]);
+    expect(attribute(root!, "edge_mcp.admission")).toBe("admitted");
     expect(spans.filter((span) => span !== root).every((span) => span.parentSpanId === root?.spanId)).toBe(true);
     expect(receiver.headers().every((headers) => headers["authorization"] === "Bearer collector-token")).toBe(true);
   });

@@ -31,7 +31,7 @@ describe("code mode's inner calls", () => {
     expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
 
     const inner = (spans: Awaited<ReturnType<typeof spansOf>>) => spans.filter((span) => span.attributes["edge_mcp.via"] === "code_mode");
-    const spans = await spansOf(client.traceId, 6, (found) => inner(found).length === 3);
+    const spans = await spansOf(client.traceId, 5, (found) => inner(found).length === 3);
     const execute_ = named(spans, "execute_tool execute");
     expect(parentOf(execute_)).toBe(serverSpan(spans).spanContext().spanId);
     const [ok, toolError, unknown] = inner(spans).sort((x, y) => x.startTime[0] - y.startTime[0] || x.startTime[1] - y.startTime[1]);
@@ -69,7 +69,7 @@ describe("code mode's inner calls", () => {
     expect(reply.result?.isError, JSON.stringify(reply)).toBeUndefined();
     const spans = await spansOf(
       client.traceId,
-      5,
+      4,
       (found) => named(found, "crunch in the service") !== undefined && named(found, "execute_tool remote_crunch") !== undefined,
     );
     const inner = named(spans, "execute_tool remote_crunch");

@@ -1,9 +1,10 @@
 // Usage metering: one record per admitted request rolled up per tenant in McpUsageObject, and the
 // operator's usage view (/admin/usage): off without the token, 401 for a wrong one, one tenant per query.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { callerKey } from "../../src/core/principal.ts";
 import { sha256Hex } from "../../src/core/bytes.ts";
+import type { McpUsageObject } from "../../src/workers/index.ts";
 import { bearer, resultOf, send } from "../workers-admission/fixture.ts";
 
 const TOKEN = "observe-test-admin-token";
@@ -40,6 +41,34 @@ interface Row {
 const rowsOf = async (query: string): Promise<Row[]> => (await (await usage(query)).json<{ rows: Row[] }>()).rows;
 
 describe("usage roll-ups and the usage view", () => {
+  it("counts a batched send once when it is sent again under the same id (a retry of a send that arrived)", async () => {
+    const tenant = unique();
+    const namespace = (env as unknown as { MCP_USAGE_ROLLUPS: DurableObjectNamespace<McpUsageObject> }).MCP_USAGE_ROLLUPS;
+    const stub = namespace.get(namespace.idFromName(tenant));
+    const at = Date.now();
+    const record = {
+      tenant,
+      caller: "c1",
+      method: "tools/call",
+      tool: "add",
+      outcome: "ok",
+      errorCode: 0,
+      durationMs: 2,
+      bytesIn: 3,
+      bytesOut: 4,
+      era: "modern",
+      session: false,
+      at,
+    };
+    await stub.record([record, record], "send-1");
+    await stub.record([record, record], "send-1");
+    await stub.record([record], "send-2");
+    // Without an id (a caller of the object's own), every call counts.
+    await stub.record([record]);
+    const report = await stub.report(tenant, { from: at - 1, to: at + 1, by: "tool" });
+    expect(report.rows).toEqual([expect.objectContaining({ key: "add", calls: 4, errors: 0, durationMs: 8 })]);
+  });
+
   it("counts each admitted call by tool and by caller, and shows a tenant only its own calls", async () => {
     const [ann, bob, cyd] = [unique(), unique(), unique()];
     const annToken = await bearer({ tenant: "acme", sub: ann });

@@ -1,13 +1,21 @@
-// Session floor (see floor.mjs): the least a Worker can do to answer through a Durable Object.
+// Session floor (see floor.mjs): the least a Worker can do to answer through a Durable Object. The
+// session run (../session.mjs) measures its POST /mcp: answered by the Worker itself, or, with
+// `x-floor-hop: fetch`, by one object reached with stub.fetch, as edge-mcp's session gateway does.
 import { DurableObject } from "cloudflare:workers";
 
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}],"structuredContent":{"sum":5}}}';
 const JSON_HEADERS = { "content-type": "application/json" };
 let objectId; // one object, reached by id string as a session is
 
+/** The demo's answer to tools/call add(2, 3), with the request's id (session.mjs holds it byte for byte). */
+const answerTo = (text) =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(JSON.parse(text).id)},"result":{"content":[{"type":"text","text":"The sum of 2 and 3 is 5"}],"structuredContent":{"sum":5}}}`;
+
 export class Floor extends DurableObject {
   async fetch(request) {
-    JSON.parse(await request.text());
+    const text = await request.text();
+    if (new URL(request.url).pathname === "/mcp") return new Response(answerTo(text), { headers: JSON_HEADERS });
+    JSON.parse(text);
     return new Response(ANSWER, { headers: JSON_HEADERS });
   }
   answer(text) {
@@ -46,6 +54,12 @@ export default {
   async fetch(request, env) {
     const path = new URL(request.url).pathname;
     const text = await request.text();
+    if (path === "/mcp") {
+      if (request.headers.get("x-floor-hop") !== "fetch") return new Response(answerTo(text), { headers: JSON_HEADERS });
+      objectId ??= env.FLOOR.newUniqueId().toString();
+      const stub = env.FLOOR.get(env.FLOOR.idFromString(objectId));
+      return stub.fetch(request.url, { method: "POST", headers: { "content-type": "application/json", "x-admission": '{"tenant":"default"}' }, body: text });
+    }
     if (path === "/direct") {
       JSON.parse(text);
       return new Response(ANSWER, { headers: JSON_HEADERS });
