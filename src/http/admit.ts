@@ -53,13 +53,13 @@ const anonymous = new WeakMap<Endpoint, Admission>();
  * this header. Under `wrangler dev` and in tests it is whatever the client sent. A value that is
  * not an IP address counts as no address (all such callers share one key).
  */
-function anonymousNetwork(request: Request): string | undefined {
-  const address = request.headers.get("cf-connecting-ip");
+function anonymousNetwork(headers: Headers): string | undefined {
+  const address = headers.get("cf-connecting-ip");
   return address === null ? undefined : clientNetwork(address);
 }
 
-function admissionOf(request: Request, endpoint: Endpoint, principal: Principal | undefined): Admission {
-  const address = principal ? undefined : anonymousNetwork(request);
+function admissionOf(headers: Headers, endpoint: Endpoint, principal: Principal | undefined): Admission {
+  const address = principal ? undefined : anonymousNetwork(headers);
   if (!principal && address === undefined) {
     let shared = anonymous.get(endpoint);
     if (!shared) {
@@ -84,7 +84,7 @@ function admissionOf(request: Request, endpoint: Endpoint, principal: Principal 
 async function authenticate(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<Admission> {
   const principal = endpoint.authorizer ? await endpoint.authorizer.authenticate(request) : undefined;
   trace.principal = principal;
-  return admissionOf(request, endpoint, principal);
+  return admissionOf(request.headers, endpoint, principal);
 }
 
 /**
@@ -117,12 +117,14 @@ export async function chargeRateLimits(endpoint: Endpoint, admission: Admission,
  * Throws a {@link ProtocolError}; `trace.requestId` is the id to echo once the message was read.
  */
 export async function admitPost(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<AdmittedPost> {
-  checkAccept(request);
-  checkContentType(request);
-  const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs);
-  if (endpoint.debug) logMessage("in", text, request.headers);
+  // Read once: each `request.headers` is a call into the runtime (about a thousand instructions).
+  const headers = request.headers;
+  checkAccept(headers);
+  checkContentType(headers);
+  const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs, headers);
+  if (endpoint.debug) logMessage("in", text, headers);
   // Without an authorizer there is nothing to wait for (the hot path of most Workers).
-  const admission = endpoint.authorizer ? await authenticate(request, endpoint, trace) : admissionOf(request, endpoint, undefined);
+  const admission = endpoint.authorizer ? await authenticate(request, endpoint, trace) : admissionOf(headers, endpoint, undefined);
 
   const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
   if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
@@ -133,7 +135,7 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   const target = message.params ? (own(message.params, "name") ?? own(message.params, "uri")) : undefined;
   trace.target = typeof target === "string" ? target : undefined;
 
-  const header = headerReader(request);
+  const header = headerReader(headers);
   const info = detectEra(message, header);
   trace.revision = info.protocolVersion;
   const initialize = message.method === "initialize";

@@ -97,7 +97,7 @@ async function toSession(request: Request, endpoint: Endpoint, admitted: Admitte
     if (!response.headers.has("mcp-session-id") && endpoint.quotaCounter) await endpoint.quotaCounter.release(endpoint.tenant, opening.idHash);
     return response;
   }
-  const sessionId = headerReader(request)("mcp-session-id");
+  const sessionId = headerReader(request.headers)("mcp-session-id");
   if (sessionId === null) {
     throw invalidRequest(
       `Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`,

@@ -15,10 +15,11 @@ function tooSlow(timeoutMs: number): ProtocolError {
 /**
  * Returns the body text. Throws a 413 {@link ProtocolError} past `limit` bytes, a 408 when the
  * whole body has not arrived within `timeoutMs` (a client trickling bytes would otherwise hold
- * the request open as long as it likes), and a 400 for invalid UTF-8.
+ * the request open as long as it likes), and a 400 for invalid UTF-8. `headers`: the request's,
+ * when the caller has read them already.
  */
-export function readBody(request: Request, limit: number, timeoutMs: number): Promise<string> {
-  const declared = request.headers.get("content-length");
+export function readBody(request: Request, limit: number, timeoutMs: number, headers: Headers = request.headers): Promise<string> {
+  const declared = headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   // With a declared length within the limit, one native read is much cheaper than a chunk loop
   // (the runtime enforces Content-Length, so the body cannot grow past it); a request without a
@@ -41,7 +42,8 @@ function withinDeadline(reading: Promise<ArrayBuffer | Uint8Array>, timeoutMs: n
       (bytes) => {
         clearTimeout(timer);
         try {
-          resolve(decode(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)));
+          // TextDecoder reads an ArrayBuffer as it is: no Uint8Array view to make per request.
+          resolve(decode(bytes));
         } catch (error) {
           reject(error);
         }
@@ -94,7 +96,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-function decode(bytes: Uint8Array): string {
+function decode(bytes: ArrayBuffer | Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {

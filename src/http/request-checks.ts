@@ -18,8 +18,8 @@ function trimOws(value: string | null): string | null {
  * Reads request headers without optional whitespace around the value (RFC 9110 §5.5); values
  * that need leading or trailing spaces travel base64-encoded (2026-07-28 "Value encoding").
  */
-export function headerReader(request: Request): HeaderReader {
-  return (name) => trimOws(request.headers.get(name));
+export function headerReader(headers: Headers): HeaderReader {
+  return (name) => trimOws(headers.get(name));
 }
 
 function mediaTypes(header: string | null): string[] {
@@ -30,9 +30,12 @@ function mediaTypes(header: string | null): string[] {
 // What the official clients send: accepted without parsing (the common case on the hot path).
 const USUAL_ACCEPT = new Set(["application/json, text/event-stream", "text/event-stream, application/json"]);
 
-/** Throws 406 unless the client accepts both JSON and SSE answers. */
-export function checkAccept(request: Request): void {
-  const accept = request.headers.get("accept");
+/**
+ * Throws 406 unless the client accepts both JSON and SSE answers. Takes the request's headers, read
+ * once by the caller: each `request.headers` is a call into the runtime.
+ */
+export function checkAccept(headers: Headers): void {
+  const accept = headers.get("accept");
   if (accept !== null && USUAL_ACCEPT.has(accept)) return;
   const types = mediaTypes(accept);
   const json = types.some((t) => t === "application/json" || t === "application/*" || t === "*/*");
@@ -53,9 +56,9 @@ export function checkAcceptsStream(request: Request): void {
   }
 }
 
-/** Throws 415 unless the body is declared as JSON in UTF-8. */
-export function checkContentType(request: Request): void {
-  const header = request.headers.get("content-type");
+/** Throws 415 unless the body is declared as JSON in UTF-8 (`headers`: the request's). */
+export function checkContentType(headers: Headers): void {
+  const header = headers.get("content-type");
   if (header === "application/json") return;
   const [type = "", ...parameters] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = parameters

@@ -149,6 +149,50 @@ describe("the stateless tools/call path", () => {
   });
 });
 
+describe("request headers", () => {
+  // Each `request.headers` is a call into the runtime on workerd (about a thousand instructions):
+  // admission reads them once for all its checks.
+  class CountingRequest extends Request {
+    reads = 0;
+    override get headers(): Headers {
+      this.reads++;
+      return super.headers;
+    }
+  }
+
+  it("are read from the request at most three times per stateless tools/call (origin, host, then admission once)", async () => {
+    for (const [version, extra] of [
+      ["2025-11-25", {}],
+      ["2026-07-28", { "mcp-method": "tools/call", "mcp-name": "sync" }],
+    ] as const) {
+      const params =
+        version === "2025-11-25"
+          ? { name: "sync", arguments: { a: 1, b: 2 } }
+          : {
+              name: "sync",
+              arguments: { a: 1, b: 2 },
+              _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+            };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
+      const req = new CountingRequest("http://localhost/mcp", {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(body.length),
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": version,
+          ...extra,
+        },
+      });
+      const res = await app().fetch(req);
+      expect(res.status, version).toBe(200);
+      expect(resultOf(await res.json<Record<string, unknown>>())["structuredContent"], version).toEqual({ sum: 3 });
+      expect(req.reads, version).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
 describe("readBody", () => {
   const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://localhost/mcp", { method: "POST", body, headers });
 
