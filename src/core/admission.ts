@@ -1,5 +1,6 @@
 /** The Admission record: what the one admission stage decided about a request, handed down as data. */
 
+import { isObject as isRecord } from "./json.ts";
 import type { Principal } from "./principal.ts";
 
 /** Limits on each tool call of a tenant. */
@@ -68,10 +69,6 @@ export interface Admission {
   readonly quotas: Quotas;
   /** The span this request runs under, when it is traced: what a tool service or object joins. */
   readonly trace?: TraceCarrier;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

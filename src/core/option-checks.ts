@@ -1,6 +1,7 @@
 /** Range checks of option values, once at startup: a wrong value names the option, what was received and what is allowed. */
 
 import { DefinitionError } from "./definition-error.ts";
+import { isObject } from "./json.ts";
 import { unknownName } from "./suggest.ts";
 
 /** What one option may be. `hint` is added to the problem ("ms; 0 turns it off"). */
@@ -17,7 +18,8 @@ export type OptionRule =
 
 export type OptionRules = Readonly<Record<string, OptionRule>>;
 
-function shown(value: unknown): string {
+/** A value as an option or schema problem quotes it: JSON, clipped to 60 characters; a function by its kind. */
+export function shown(value: unknown): string {
   if (typeof value === "function") return "a function";
   const text = typeof value === "bigint" ? `${value}n` : JSON.stringify(value);
   if (text === undefined) return String(value);
@@ -40,7 +42,7 @@ function problemOf(value: unknown, rule: OptionRule): string | undefined {
     case "strings":
       return Array.isArray(value) && value.every((item) => typeof item === "string") ? undefined : "must be an array of strings";
     case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value) ? undefined : "must be an object";
+      return isObject(value) ? undefined : "must be an object";
     case "check":
       return rule.check(value);
     case "any":
@@ -55,7 +57,7 @@ function problemOf(value: unknown, rule: OptionRule): string | undefined {
  */
 export function checkOptions(options: unknown, rules: OptionRules, where: string, prefix = ""): void {
   if (options === undefined) return;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+  if (!isObject(options)) {
     throw new DefinitionError(`${where}${prefix === "" ? " options" : ` option ${prefix.slice(0, -1)}`} must be an object; got ${shown(options)}`);
   }
   for (const [key, value] of Object.entries(options)) {

@@ -51,26 +51,10 @@ export function resolvePlain(text: string, no: number): unknown {
   return number ?? text;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  "0": "\0",
-  a: "\x07",
-  b: "\b",
-  t: "\t",
-  "\t": "\t",
-  n: "\n",
-  v: "\v",
-  f: "\f",
-  r: "\r",
-  e: "\x1b",
-  " ": " ",
-  '"': '"',
-  "/": "/",
-  "\\": "\\",
-  N: "\u0085",
-  _: "\u00a0",
-  L: "\u2028",
-  P: "\u2029",
-};
+// YAML double-quoted escapes (§5.7): the character after "\\" and what it stands for, position by position.
+const ESCAPES: ReadonlyMap<string, string> = new Map(
+  [...'0abt\tnvfre "/\\N_LP'].map((code, index) => [code, '\0\x07\b\t\t\n\v\f\r\x1b "/\\\u0085\u00a0\u2028\u2029'[index] as string]),
+);
 const HEX_WIDTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
 const UNCLOSED = "a quoted value must close on the same line";
 
@@ -102,7 +86,7 @@ export function readQuoted(text: string, start: number, no: number): { value: st
         index += 2 + width;
         continue;
       }
-      const escaped = Object.hasOwn(ESCAPES, code) ? ESCAPES[code] : undefined;
+      const escaped = ESCAPES.get(code);
       if (escaped === undefined) throw new FrontmatterError(`unknown escape "\\${code}"`, no);
       value += escaped;
       index += 2;

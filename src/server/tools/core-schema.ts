@@ -4,6 +4,7 @@
  * checked in part.
  */
 
+import { isObject } from "../../core/json.ts";
 import { CORE_FORMATS } from "./core-formats.ts";
 import { resolveLocalRef } from "./json-schema-check.ts";
 
@@ -50,8 +51,6 @@ function nested(out: string[], path: Path, message: string, inner: readonly stri
   report(out, path, message);
   for (const issue of inner) if (out.length < MAX_ISSUES) out.push(issue);
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown, (value: unknown) => boolean>([
   ["string", (v) => typeof v === "string"],

@@ -4,64 +4,42 @@
  */
 
 import { isObject } from "../../core/json.ts";
+import { shown as describe } from "../../core/option-checks.ts";
 import { FULL_ONLY_FORMATS } from "./core-formats.ts";
 
 const TYPE_NAMES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const TYPE_LIST = "one of string, number, integer, boolean, object, array, null";
 
 // Keywords whose value is one schema, a list of schemas, or an object of schemas.
-const SCHEMA_KEYWORDS = [
-  "additionalProperties",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
+const SCHEMA_KEYWORDS = "additionalProperties additionalItems unevaluatedProperties unevaluatedItems contains propertyNames not if then else".split(" ");
+const SCHEMA_LIST_KEYWORDS = "allOf anyOf oneOf prefixItems".split(" ");
+const SCHEMA_MAP_KEYWORDS = "properties patternProperties $defs definitions dependentSchemas".split(" ");
+const isNumber = (n: unknown): boolean => typeof n === "number" && Number.isFinite(n);
+/** Keywords whose value has a type of its own: the keywords, the test their value passes, what it must be. */
+const VALUE_RULES: readonly [string[], (value: unknown) => boolean, string][] = [
+  [["enum"], Array.isArray, "an array of values"],
+  [
+    "minLength maxLength minItems maxItems minProperties maxProperties minContains maxContains".split(" "),
+    (n) => Number.isSafeInteger(n) && (n as number) >= 0,
+    "a non-negative integer",
+  ],
+  ["minimum maximum exclusiveMinimum exclusiveMaximum".split(" "), isNumber, "a number"],
+  [["multipleOf"], (n) => isNumber(n) && (n as number) > 0, "a number above 0"],
+  ["$ref $id $anchor format title description contentMediaType contentEncoding pattern".split(" "), (s) => typeof s === "string", "a string"],
 ];
-const SCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const COUNT_KEYWORDS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
-const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
-const STRING_KEYWORDS = ["$ref", "$id", "$anchor", "format", "title", "description", "contentMediaType", "contentEncoding"];
 // Misspellings of the structural keywords that would otherwise be ignored (an unknown keyword is an annotation).
-const MISSPELT = new Map([
-  ["propertes", "properties"],
-  ["property", "properties"],
-  ["propeties", "properties"],
-  ["requried", "required"],
-  ["require", "required"],
-  ["requires", "required"],
-  ["additionalProperty", "additionalProperties"],
-  ["additionalproperties", "additionalProperties"],
-  ["item", "items"],
-  ["types", "type"],
-  ["enums", "enum"],
-]);
+const MISSPELT = new Map(
+  "propertes:properties property:properties propeties:properties requried:required require:required requires:required additionalProperty:additionalProperties additionalproperties:additionalProperties item:items types:type enums:enum"
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string]),
+);
 
 /** Keywords that assert what the core validator does not check: a schema using one needs the full validator. */
-const OUTSIDE: ReadonlySet<string> = new Set([
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "additionalItems",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$anchor",
-]);
+const OUTSIDE: ReadonlySet<string> = new Set(
+  "if then else dependentRequired dependentSchemas dependencies unevaluatedProperties unevaluatedItems contains minContains maxContains additionalItems $dynamicRef $dynamicAnchor $recursiveRef $recursiveAnchor $anchor".split(
+    " ",
+  ),
+);
 
 /** Where the full validator comes from: named in every refusal of a tool's schema. */
 export const FULL_VALIDATOR_HINT = "; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)";
@@ -86,11 +64,6 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
     node = (node as Record<string, unknown>)[key];
   }
   return typeof node === "boolean" || isObject(node) ? node : undefined;
-}
-
-function describe(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**
@@ -165,32 +138,15 @@ export function jsonSchemaProblems(schema: unknown, core?: string): string[] {
       else for (const [name, child] of Object.entries(map)) walk(child, at(at(path, key), name));
     }
 
-    if (node["enum"] !== undefined && !Array.isArray(node["enum"])) report(at(path, "enum"), `must be an array of values; got ${describe(node["enum"])}`);
-    for (const key of COUNT_KEYWORDS) {
-      const n = node[key];
-      if (n !== undefined && !(Number.isSafeInteger(n) && (n as number) >= 0)) report(at(path, key), `must be a non-negative integer; got ${describe(n)}`);
-    }
-    for (const key of NUMBER_KEYWORDS) {
-      const n = node[key];
-      if (n !== undefined && (typeof n !== "number" || !Number.isFinite(n))) report(at(path, key), `must be a number; got ${describe(n)}`);
-    }
-    const multipleOf = node["multipleOf"];
-    if (multipleOf !== undefined && !(typeof multipleOf === "number" && multipleOf > 0 && Number.isFinite(multipleOf))) {
-      report(at(path, "multipleOf"), `must be a number above 0; got ${describe(multipleOf)}`);
-    }
-    for (const key of STRING_KEYWORDS) {
-      if (node[key] !== undefined && typeof node[key] !== "string") report(at(path, key), `must be a string; got ${describe(node[key])}`);
+    for (const [keywords, holds, what] of VALUE_RULES) {
+      for (const key of keywords) if (node[key] !== undefined && !holds(node[key])) report(at(path, key), `must be ${what}; got ${describe(node[key])}`);
     }
     if (node["uniqueItems"] !== undefined && typeof node["uniqueItems"] !== "boolean") report(at(path, "uniqueItems"), "must be true or false");
-    const pattern = node["pattern"];
-    if (pattern !== undefined) {
-      if (typeof pattern !== "string") report(at(path, "pattern"), `must be a string; got ${describe(pattern)}`);
-      else {
-        try {
-          new RegExp(pattern, "u");
-        } catch (error) {
-          report(at(path, "pattern"), `is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
-        }
+    if (typeof node["pattern"] === "string") {
+      try {
+        new RegExp(node["pattern"], "u");
+      } catch (error) {
+        report(at(path, "pattern"), `is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   };
