@@ -144,7 +144,7 @@ describe("fail closed: a schema outside the core validator", () => {
   it("is refused at startup, naming the tool, the keyword's path and the opt-in", () => {
     expect(() => createServer({ info: { name: "s", version: "1" }, tools: [tool(conditional)] })).toThrow(DefinitionError);
     expect(() => createServer({ info: { name: "s", version: "1" }, tools: [tool(conditional)] })).toThrow(
-      "tool pick inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+      "tool pick inputSchema: (root): if, then are outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
     );
   });
 
@@ -152,12 +152,12 @@ describe("fail closed: a schema outside the core validator", () => {
     [
       "dependentRequired",
       { type: "object", properties: { a: { dependentRequired: { x: ["y"] } } } },
-      "properties.a.dependentRequired: dependentRequired is outside",
+      "properties.a: dependentRequired is outside",
     ],
-    ["unevaluatedProperties", { type: "object", unevaluatedProperties: false }, "unevaluatedProperties: unevaluatedProperties is outside"],
-    ["contains", { type: "object", properties: { l: { contains: { const: 1 } } } }, "properties.l.contains: contains is outside"],
-    ["$anchor", { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $anchor: "x" } } }, "$defs.a.$anchor: $anchor is outside"],
-    ["$dynamicRef", { type: "object", properties: { a: { $dynamicRef: "#x" } } }, "properties.a.$dynamicRef: $dynamicRef is outside"],
+    ["unevaluatedProperties", { type: "object", unevaluatedProperties: false }, "(root): unevaluatedProperties is outside"],
+    ["contains", { type: "object", properties: { l: { contains: { const: 1 } } } }, "properties.l: contains is outside"],
+    ["$anchor", { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $anchor: "x" } } }, "$defs.a: $anchor is outside"],
+    ["$dynamicRef", { type: "object", properties: { a: { $dynamicRef: "#x" } } }, "properties.a: $dynamicRef is outside"],
     ["a nested $id", { type: "object", properties: { a: { $id: "https://x.dev/a" } } }, "properties.a.$id: $id below the root is outside"],
     ["a remote $ref", { type: "object", properties: { a: { $ref: "https://x.dev/s.json" } } }, 'properties.a.$ref: a $ref to "https://x.dev/s.json"'],
     ["an anchor $ref", { type: "object", properties: { a: { $ref: "#x" } } }, 'properties.a.$ref: a $ref to "#x"'],
@@ -206,7 +206,7 @@ describe("fail closed at run time: a tool service's schema outside the core vali
     const parts = await collectServiceModule(service(conditional), module, { tools: new Set(), skills: new Set() }, "tenant acme: ");
     expect(parts.tools.map((t) => t.name)).toEqual(["svc_plain"]);
     expect(log).toHaveBeenCalledWith(
-      "edge-mcp: tenant acme: module svc: tool svc_pick is left out: tool svc_pick inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+      "edge-mcp: tenant acme: module svc: tool svc_pick is left out: tool svc_pick inputSchema: (root): if, then are outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
     );
   });
 

@@ -71,7 +71,7 @@ describe("answerProblem", () => {
     ).toBe('content.when: String does not match format "date".');
     const conditional = form({ type: "object", properties: { a: { type: "string" } }, if: { required: ["a"] }, then: { required: ["b"] } });
     expect(answerProblem(conditional, { action: "accept", content: { a: "x" } })).toBe(
-      "the requested schema is not a valid elicitation schema (if: if is outside the core JSON Schema validator)",
+      "the requested schema is not a valid elicitation schema ((root): if, then are outside the core JSON Schema validator)",
     );
     expect(answerProblem(form({ type: "object", properties: { a: { type: "nope" } } }), { action: "accept", content: {} })).toMatch(
       /^the requested schema is not a valid elicitation schema \(properties\.a\.type: "nope" is not a JSON Schema type/,

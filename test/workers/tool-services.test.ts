@@ -101,7 +101,7 @@ describe("toolServices() in createWorker", () => {
     const plain = createWorker(SERVER, { services: toolServices([{ binding: "WEATHER" }]) });
     expect(await names(plain, env)).toEqual(["ping", "weather_forecast"]);
     expect(log.mock.calls.map((call) => String(call[0]))).toContain(
-      "edge-mcp: module weather: tool weather_book is left out: tool weather_book inputSchema: if: if is outside the core JSON Schema validator; then: then is outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
+      "edge-mcp: module weather: tool weather_book is left out: tool weather_book inputSchema: (root): if, then are outside the core JSON Schema validator; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)",
     );
     const full = createWorker({ ...SERVER, features: [fullJsonSchema()] }, { services: toolServices([{ binding: "WEATHER" }]) });
     expect(await names(full, env)).toEqual(["ping", "weather_forecast", "weather_book"]);

@@ -91,7 +91,12 @@ export function jsonSchemaProblems(schema: unknown, core?: string): string[] {
         report(at(path, key), `${what} is outside the core JSON Schema validator`);
         refused = true;
       };
-      for (const key of Object.keys(node)) if (OUTSIDE.has(key)) refuse(key, key);
+      // The keywords of one schema the core validator does not check, named once each, in one problem.
+      const outside = Object.keys(node).filter((key) => OUTSIDE.has(key));
+      if (outside.length > 0) {
+        report(path, `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the core JSON Schema validator`);
+        refused = true;
+      }
       if (path !== "" && node["$id"] !== undefined) refuse("$id", "$id below the root");
       const ref = node["$ref"];
       if (typeof ref === "string" && resolveLocalRef(schema, ref) === undefined) {
