@@ -149,11 +149,7 @@ describe("fail closed: a schema outside the core validator", () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    [
-      "dependentRequired",
-      { type: "object", properties: { a: { dependentRequired: { x: ["y"] } } } },
-      "properties.a: dependentRequired is outside",
-    ],
+    ["dependentRequired", { type: "object", properties: { a: { dependentRequired: { x: ["y"] } } } }, "properties.a: dependentRequired is outside"],
     ["unevaluatedProperties", { type: "object", unevaluatedProperties: false }, "(root): unevaluatedProperties is outside"],
     ["contains", { type: "object", properties: { l: { contains: { const: 1 } } } }, "properties.l: contains is outside"],
     ["$anchor", { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $anchor: "x" } } }, "$defs.a: $anchor is outside"],
