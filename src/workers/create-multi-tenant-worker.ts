@@ -12,7 +12,6 @@ import { quotaReplayGuard } from "../http/dpop-replay.ts";
 import { serverCardRoute } from "../http/server-card.ts";
 import { createEndpoint, type Endpoint, type McpAppOptions } from "../http/endpoint.ts";
 import type { ListenSettings } from "../http/listen.ts";
-import type { RateLimiter } from "../http/rate-limiter.ts";
 import { errorResponse } from "../http/responses.ts";
 import { AI_CATALOG_PATH, aiCatalogResponse } from "./ai-catalog.ts";
 import type { ToolService } from "../modules/service-contract.ts";
@@ -20,7 +19,7 @@ import type { ToolModule } from "../modules/tool-module.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
 import type { Feature } from "../server/feature.ts";
-import type { TenantConfig, TenantNotifications, TenantRateLimits } from "../tenancy/tenant-config.ts";
+import type { TenantConfig, TenantNotifications } from "../tenancy/tenant-config.ts";
 import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
 import { TenantDirectory } from "../tenancy/tenant-directory.ts";
 import type { TenantCodeMode } from "./tenant-code-mode.ts";
@@ -32,6 +31,7 @@ import { createSessionObject, type SessionObjectClass, type SessionObjectOptions
 import { createTaskObject, type TaskObjectClass } from "./task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
 import { MULTI_TENANT_OPTION_RULES } from "./multi-tenant-option-rules.ts";
+import { tenantRateLimiter } from "./tenant-rate-limiter.ts";
 
 export interface MultiTenantEnv extends McpEnv {
   /** The tenants document as JSON text (a var or secret): `{"tenants": [...]}`. */
@@ -65,30 +65,6 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
    * schema uses a keyword outside the core validator is left out (a bundled one fails its tenant).
    */
   jsonSchema?: Feature;
-}
-
-interface RateLimitBinding {
-  limit(options: { key: string }): Promise<{ success: boolean }>;
-}
-
-function rateLimiter(env: Record<string, unknown>, limits: TenantRateLimits | undefined): RateLimiter | undefined {
-  if (!limits || (!limits.tenant && !limits.principal && !limits.tool)) return undefined;
-  const binding = (name: string | undefined) => (name === undefined ? undefined : (env[name] as RateLimitBinding | undefined));
-  const wait = limits.retryAfterSeconds ?? 60;
-  return {
-    async check(admission, tool, toolOnly) {
-      // Keys are JSON, like the caller key itself: no tenant, issuer, subject or tool can collide.
-      const checks: [RateLimitBinding | undefined, string][] = [
-        [toolOnly ? undefined : binding(limits.tenant), JSON.stringify([admission.tenant])],
-        [toolOnly ? undefined : binding(limits.principal), admission.quotaHolder],
-        [tool === undefined ? undefined : binding(limits.tool), JSON.stringify([admission.quotaHolder, tool])],
-      ];
-      for (const [limiter, key] of checks) {
-        if (limiter && !(await limiter.limit({ key })).success) return wait;
-      }
-      return undefined;
-    },
-  };
 }
 
 /** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
@@ -173,7 +149,7 @@ function tenantAppOptions(
   path: string,
 ): McpAppOptions {
   const bindings = env as unknown as Record<string, unknown>;
-  const limiter = rateLimiter(bindings, tenant.rateLimits);
+  const limiter = tenantRateLimiter(bindings, tenant.rateLimits);
   warnAboutSetup(server, tenant.id, env.MCP_TASKS !== undefined, tenant.tasks);
   const auth = directory.auth(tenant);
   const limits = tenant.limits;
