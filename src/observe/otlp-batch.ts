@@ -7,6 +7,7 @@
 
 import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
 import type { FinishedSpan } from "./recording-tracer.ts";
+import { SendWindow } from "./send-window.ts";
 
 /**
  * How long a window stays open: spans reach the collector at most this much later. An export
@@ -24,9 +25,7 @@ export const NOTHING_TO_WAIT: Promise<void> = Promise.resolve();
 export class SpanBatch {
   readonly #settings: OtlpSettings;
   #pending: FinishedSpan[] = [];
-  #open = false;
-  /** The number of the window opened last. */
-  #window = 0;
+  readonly #window = new SendWindow(EXPORT_WINDOW_MS, () => this.#send());
 
   constructor(settings: OtlpSettings) {
     this.#settings = settings;
@@ -40,18 +39,12 @@ export class SpanBatch {
   add(spans: readonly FinishedSpan[]): Promise<void> {
     if (spans.length === 0) return NOTHING_TO_WAIT;
     for (const span of spans) this.#pending.push(span);
-    if (this.#pending.length >= MAX_BATCH_SPANS) return this.#send();
-    if (this.#open) return NOTHING_TO_WAIT;
-    this.#open = true;
-    const window = ++this.#window;
-    // A window already sent because it filled up sends nothing more when its time is up.
-    return new Promise<void>((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS)).then(() => (window === this.#window && this.#open ? this.#send() : undefined));
+    return this.#window.added(this.#pending.length >= MAX_BATCH_SPANS) ?? NOTHING_TO_WAIT;
   }
 
   #send(): Promise<void> {
     const spans = this.#pending;
     this.#pending = [];
-    this.#open = false;
     return exportSpans(this.#settings, spans);
   }
 }

@@ -5,6 +5,7 @@
  * id, so a retried send that had in fact arrived is not counted twice.
  */
 
+import { SendWindow } from "./send-window.ts";
 import type { UsageRecord } from "./usage-record.ts";
 
 /** How long a window stays open: records reach the roll-ups at most this much later. */
@@ -22,9 +23,7 @@ export class UsageBatch {
   /** Records per tenant (a tenant id comes from the Worker's config, never from the client). */
   #pending = new Map<string, UsageRecord[]>();
   #count = 0;
-  #open = false;
-  /** The number of the window opened last. */
-  #window = 0;
+  readonly #window = new SendWindow(USAGE_WINDOW_MS, () => this.#flush());
 
   constructor(send: SendUsage) {
     this.#send = send;
@@ -43,19 +42,13 @@ export class UsageBatch {
       else this.#pending.set(record.tenant, [record]);
       this.#count++;
     }
-    if (this.#count >= MAX_BATCH_RECORDS) return this.#flush();
-    if (this.#open) return undefined;
-    this.#open = true;
-    const window = ++this.#window;
-    // A window already sent because it filled up sends nothing more when its time is up.
-    return new Promise<void>((resolve) => setTimeout(resolve, USAGE_WINDOW_MS)).then(() => (window === this.#window && this.#open ? this.#flush() : undefined));
+    return this.#window.added(this.#count >= MAX_BATCH_RECORDS);
   }
 
   #flush(): Promise<void> {
     const pending = this.#pending;
     this.#pending = new Map();
     this.#count = 0;
-    this.#open = false;
     const sends: Promise<void>[] = [];
     for (const [tenant, records] of pending) sends.push(this.#sendOnce(tenant, records));
     return Promise.all(sends).then(() => undefined);
