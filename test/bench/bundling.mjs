@@ -6,6 +6,16 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
+// Nothing may leave the machine: no telemetry, no banner update check, no Request.cf download. Set
+// when this module loads, so before any bench that imports it starts wrangler or miniflare.
+Object.assign(process.env, {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  NO_COLOR: "1",
+});
+
 /** The repository's root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const WRANGLER_BIN = join(ROOT, "node_modules", ".bin", "wrangler");

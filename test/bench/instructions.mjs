@@ -12,14 +12,6 @@ import { parseArgs } from "node:util";
 import { ROOT, bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
 import { CYCLE_WEIGHTS, capnpConfig, estimatedCycles, parseCallgrindTotals, perCall } from "./callgrind.mjs";
 
-Object.assign(process.env, {
-  WRANGLER_SEND_METRICS: "false",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  NO_COLOR: "1",
-});
-
 const { values: opt } = parseArgs({
   options: {
     calls: { type: "string", default: "1000" }, // measured calls per revision and repetition

@@ -18,15 +18,6 @@ import { bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
 
-// Nothing may leave the machine: no telemetry, no banner update check, no Request.cf download.
-Object.assign(process.env, {
-  WRANGLER_SEND_METRICS: "false",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  NO_COLOR: "1",
-});
-
 const { values: opt } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
