@@ -13,6 +13,8 @@ export { apps, type AppsOptions } from "./server/apps/apps-feature.ts";
 export { codeMode } from "./server/code-mode/code-mode-feature.ts";
 export type { CodeModeLimits, CodeModeOptions } from "./server/code-mode/code-mode-options.ts";
 export type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "./server/code-mode/sandbox.ts";
+// Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
+export { tasks } from "./server/tasks/tasks-feature.ts";
 
 // 2. Tools.
 export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tools/tool.ts";

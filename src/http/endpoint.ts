@@ -1,5 +1,6 @@
 /** The Endpoint: every setting of one MCP endpoint, gathered once per app and passed by reference. */
 
+import { DefinitionError } from "../core/definition-error.ts";
 import { DEFAULT_QUOTAS, type CallLimits, type QuotaKind, type QuotaLimit, type Quotas } from "../core/admission.ts";
 import type { ChangeRelay } from "../server/notifications/change-relay.ts";
 import type { HandleStore } from "../server/state/handles.ts";
@@ -132,6 +133,11 @@ export function resolveQuotas(options: QuotaOptions | undefined): Quotas {
 
 /** Resolves the options of an app once; every request of the app reads the result. */
 export function createEndpoint(options: McpAppOptions): Endpoint {
+  const { server } = options;
+  if (options.tasks && server.tools.taskCapable && !server.hasMethod("tasks/get", "modern")) {
+    // A gateway's module brings the feature when it loads before the server is compiled; one of your own making does not.
+    throw new DefinitionError(`${server.tools.taskTools.join(", ")} declare task but the server was compiled without tasks: add tasks() to its features`);
+  }
   return {
     server: options.server,
     path: options.path ?? "/mcp",

@@ -11,7 +11,7 @@ import type { Era } from "./context/handler-context.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { FEATURES, type Feature, type FeatureHost, type FeatureParts, type Method, type NeedsFeatures, type ToolCallHook } from "./feature.ts";
 import { createMethods } from "./methods.ts";
-import { tasksFeature } from "./tasks/tasks-feature.ts";
+import { taskWiring } from "./tasks/task-wiring.ts";
 import { toolsFeature } from "./tools/tools-feature.ts";
 import type { TransportContext } from "./context/transport.ts";
 import type { PromptDefinition } from "./prompts/prompt.ts";
@@ -88,11 +88,12 @@ export interface McpServer {
 
 /**
  * The features a server installs besides tools: those its declarations name (`defineResource`,
- * `definePrompt`, `defineSkill` mark theirs, so a Worker bundles only what it declares), tasks, and
- * the extensions it is given, with what they require, in rank order.
+ * `definePrompt`, `defineSkill` mark theirs, so a Worker bundles only what it declares), the
+ * extensions it is given, with what they require, in rank order, and tasks when a task gateway's
+ * module registered them (see task-wiring.ts).
  */
 function featuresOf(options: ServerOptions): Feature[] {
-  const wanted = new Set<Feature>([tasksFeature]);
+  const wanted = new Set<Feature>();
   const add = (feature: Feature): void => {
     if (wanted.has(feature)) return;
     wanted.add(feature);
@@ -108,6 +109,7 @@ function featuresOf(options: ServerOptions): Feature[] {
     for (const declaration of declarations ?? []) for (const feature of (declaration as NeedsFeatures)[FEATURES] ?? []) add(feature);
   for (const feature of options.features ?? []) add(feature);
   const names = new Set([...wanted].map((feature) => feature.name));
+  if (!names.has("tasks") && taskWiring.feature) wanted.add(taskWiring.feature);
   for (const [kind, declarations, define] of kinds) {
     if ((declarations?.length ?? 0) > 0 && !names.has(kind)) {
       throw new DefinitionError(`${kind} must be declared with ${define}(…): a plain object does not bring the ${kind} feature into the server`);

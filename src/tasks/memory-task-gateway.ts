@@ -5,6 +5,11 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import { TaskEngine } from "./task-engine.ts";
 import { createMemoryTaskStorage } from "./task-record.ts";
+import { tasksFeature } from "../server/tasks/tasks-feature.ts";
+import { taskWiring } from "../server/tasks/task-wiring.ts";
+
+// A process that runs tasks in memory serves the tasks methods: its servers get the feature.
+taskWiring.feature = tasksFeature;
 
 /**
  * A {@link TaskGateway} that keeps every task's engine in memory. Tasks are bound to their caller

@@ -17,11 +17,15 @@ describe("the Durable Object wiring in a bundle", () => {
     expect(code).toContain("durableWiring.tasks = durableTaskGateway");
     expect(code).toContain("durableWiring.sessions = durableSessionGateway");
     expect(code).toContain("durableWiring.relay = durableChangeRelay");
+    // The task gateway's module brings the server's tasks feature as it loads, before the server is compiled.
+    expect(code).toContain("taskWiring.feature = tasksFeature");
+    expect(code).toContain("function callAsTask");
   }, 60_000);
 
   it("is left out of a Worker without them", async () => {
     const code = await bundle(`import { createServer } from "edge-mcp";\nimport { createWorker } from "edge-mcp/workers";\n${SERVER}`);
     expect(code).toContain("durableWiring");
-    for (const name of ["durableTaskGateway", "durableSessionGateway", "durableChangeRelay", "SharedSubscription"]) expect(code).not.toContain(name);
+    for (const name of ["durableTaskGateway", "durableSessionGateway", "durableChangeRelay", "SharedSubscription", "tasksFeature", "callAsTask"])
+      expect(code).not.toContain(name);
   }, 60_000);
 });

@@ -222,6 +222,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     );
   });
 
+  it("keeps the tasks methods out of createServer and createWorker: a task gateway's module (createTaskObject's, the memory one) brings them", () => {
+    const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    const methods = ["server/tasks/tasks-feature.ts", "server/tasks/task-methods.ts"];
+    expect(methods.filter((path) => core.has(path))).toEqual([]);
+    for (const gateway of ["workers/task-gateway.ts", "workers/task-object.ts", "tasks/memory-task-gateway.ts"]) {
+      expect([...reach(join(SRC, gateway))].map((path) => relative(SRC, path))).toEqual(expect.arrayContaining(methods));
+    }
+  });
+
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
     const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));

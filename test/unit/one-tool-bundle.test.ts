@@ -37,6 +37,14 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).not.toContain("function searchDocument");
   }, 60_000);
 
+  it("holds no tasks code: the tasks methods come with a task gateway (createTaskObject), not with createServer", async () => {
+    const code = await oneToolBundle();
+    for (const name of ["tasksFeature", "taskWiring.feature =", "function callAsTask", "function taskMethods", "tasks/update needs"])
+      expect(code).not.toContain(name);
+    // Without them, a tool whose task is required is refused by the tools feature itself.
+    expect(code).toContain("and this server runs no tasks");
+  }, 60_000);
+
   it("holds the core JSON Schema validator, not the full one: fullJsonSchema() brings @cfworker/json-schema", async () => {
     const code = await oneToolBundle();
     expect(code).toContain("function compileCoreSchema");

@@ -8,6 +8,8 @@ import { parseSubscriptionFilter } from "../../src/server/notifications/subscrip
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { createMemoryTaskGateway } from "../../src/tasks/memory-task-gateway.ts";
+import { tasks as tasksFeature } from "../../src/server/tasks/tasks-feature.ts";
+import { taskWiring } from "../../src/server/tasks/task-wiring.ts";
 import { parseTenantConfig } from "../../src/tenancy/tenant-config.ts";
 import { legacy, modern } from "./app-client.ts";
 
@@ -140,6 +142,57 @@ describe("tasks and discovery", () => {
       "extensions",
     );
     expect((await modern(noTaskTools, "tasks/get", { taskId: "x" }, withTasks)).status).toBe(404);
+  });
+});
+
+describe("where the tasks feature comes from", () => {
+  /** A server compiled where no task gateway's module has loaded (a Worker without createTaskObject). */
+  function withoutWiring<T>(make: () => T): T {
+    const registered = taskWiring.feature;
+    delete taskWiring.feature;
+    try {
+      return make();
+    } finally {
+      taskWiring.feature = registered;
+    }
+  }
+  const info = { name: "t", version: "1" };
+
+  it("comes with the memory task gateway's module (createTaskObject's registers it too)", () => {
+    expect(taskWiring.feature).toBe(tasksFeature());
+    expect(createServer({ info, tools }).hasMethod("tasks/get", "modern")).toBe(true);
+  });
+
+  it("is absent without one: tasks/* are -32601, an optional tool runs in its request, a required one is refused in both eras", async () => {
+    const server = withoutWiring(() => createServer({ info, tools }));
+    expect(server.hasMethod("tasks/get", "modern")).toBe(false);
+    const a = createEndpointApp(createEndpoint({ server }));
+    const get = await modern(a, "tasks/get", { taskId: "x" }, withTasks);
+    expect([get.status, (get.body["error"] as { code: number }).code]).toEqual([404, -32601]);
+    expect((await modern(a, "tools/call", { name: "counted", arguments: { n: 4 } }, withTasks)).body["result"]).toMatchObject({
+      resultType: "complete",
+      content: [{ text: "n=4" }],
+    });
+    const refusal = { isError: true, content: [{ type: "text", text: "Tool greeter runs only as a task, and this server runs no tasks." }] };
+    expect((await modern(a, "tools/call", { name: "greeter", arguments: {} }, withTasks)).body["result"]).toMatchObject(refusal);
+    expect((await legacy(a, "tools/call", { name: "greeter", arguments: {} })).body["result"]).toEqual(refusal);
+  });
+
+  it("refuses, naming the fix, an endpoint with a task gateway whose server was compiled without it; tasks() brings it", async () => {
+    const bare = withoutWiring(() => createServer({ info, tools }));
+    const gateway = createMemoryTaskGateway(() => undefined as never);
+    expect(() => createEndpoint({ server: bare, tasks: gateway })).toThrow(DefinitionError);
+    expect(() => createEndpoint({ server: bare, tasks: gateway })).toThrow(
+      "greeter, counted declare task but the server was compiled without tasks: add tasks() to its features",
+    );
+    // Without task tools there is nothing to run as a task: no refusal.
+    const plain = withoutWiring(() => createServer({ info, tools: [tools[0] as (typeof tools)[0]] }));
+    expect(() => createEndpoint({ server: plain, tasks: gateway })).not.toThrow();
+    const opted = withoutWiring(() => createServer({ info, tools, features: [tasksFeature()] }));
+    expect(opted.hasMethod("tasks/get", "modern")).toBe(true);
+    const endpoint: Endpoint = createEndpoint({ server: opted, tasks: createMemoryTaskGateway(() => endpoint) });
+    const reply = await modern(createEndpointApp(endpoint), "tools/call", { name: "counted", arguments: { n: 5 } }, withTasks);
+    expect(reply.body["result"]).toMatchObject({ resultType: "task", status: "working" });
   });
 });
 

@@ -3,7 +3,7 @@
 import { ErrorCode, ProtocolError, invalidParams } from "../../core/errors.ts";
 import { isObject, own } from "../../core/json.ts";
 import type { InboundRequest } from "../../core/jsonrpc.ts";
-import type { CallToolResult, JsonObject } from "../../core/types.ts";
+import type { JsonObject } from "../../core/types.ts";
 import { checkArguments, runHandler } from "../tools/call-tool.ts";
 import type { CompiledTool } from "../tools/compile-tool.ts";
 import type { InputChannel } from "../inputs/input.ts";
@@ -11,14 +11,10 @@ import type { HandlerContextFactory } from "../context/create-handler-context.ts
 import type { TransportContext } from "../context/transport.ts";
 import { declaresTasks, tasksExtensionRequired, unknownTask, type TaskAccess } from "./task-access.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
+import { taskOnly } from "../tools/tools-feature.ts";
 
 function notServed(): ProtocolError {
   return new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server runs no tasks", { status: 404 });
-}
-
-function refusal(text: string): JsonObject {
-  const result: CallToolResult = { content: [{ type: "text", text }], isError: true };
-  return result as unknown as JsonObject;
 }
 
 /**
@@ -81,12 +77,12 @@ export async function callAsTask(
   handlerContext: HandlerContextFactory,
 ): Promise<JsonObject | undefined> {
   if (ctx.era !== "modern") {
-    return tool.task === "required" ? refusal(`Tool ${tool.name} runs only as a task, which needs a 2026-07-28 client with the tasks extension.`) : undefined;
+    return tool.task === "required" ? taskOnly(tool.name, "which needs a 2026-07-28 client with the tasks extension") : undefined;
   }
   const tasks = ctx.tasks;
   if (!tasks) {
     // Tasks turned off for this server (no task store, or the tenant's "tasks": false).
-    return tool.task === "required" ? refusal(`Tool ${tool.name} runs only as a task, and this server runs no tasks.`) : undefined;
+    return tool.task === "required" ? taskOnly(tool.name, "and this server runs no tasks") : undefined;
   }
   if (!declaresTasks(ctx.clientCapabilities)) {
     if (tool.task === "required") throw tasksExtensionRequired(`Tool ${tool.name}`);

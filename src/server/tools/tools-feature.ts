@@ -17,6 +17,12 @@ async function limited(pending: Promise<CallToolResult>, limits: CallLimits, nam
   return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, name)) as unknown as JsonObject;
 }
 
+/** The isError answer to a call of a tool that runs only as a task, where it cannot. */
+export function taskOnly(name: string, why: string): JsonObject {
+  const result: CallToolResult = { content: [{ type: "text", text: `Tool ${name} runs only as a task, ${why}.` }], isError: true };
+  return result as unknown as JsonObject;
+}
+
 /**
  * Tools, with the hooks of other features that run some calls their own way (tasks). Tool search's
  * `call_tool` is admitted and run here as a direct call of its target, so everything a direct call
@@ -41,6 +47,8 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
           const answer = pending instanceof Promise ? await pending : pending;
           if (answer !== undefined) return answer;
         }
+        // No feature took it: this server runs no tasks (a tasks feature answers every call of a required tool).
+        if (tool.task === "required") return taskOnly(tool.name, "and this server runs no tasks");
         const run = tool;
         const binding = { method: "tools/call", target: run.name, args: param(call, "arguments") };
         return await withInputs(request, ctx, binding, (inputs) => {
