@@ -10,8 +10,10 @@ const DATE_TIME = /^([^\sTt]*)[\sTt]([^\sTt]*)$/;
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`, "i");
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const OCTET = /^\d{1,3}$/;
-const STRICT_OCTET = /^(?:0|[1-9]\d{0,2})$/;
+/** Four dotted octets, 0 to 255 each: with leading zeros (`ipv4`), or without (in an IPv6 address). */
+const dotted = (octet: string): RegExp => new RegExp(`^(?:${octet}\\.){3}${octet}$`);
+const IPV4 = dotted("(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)");
+const EMBEDDED_IPV4 = dotted("(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
 const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
 // RFC 3986 §3: scheme ":" hier-part ["?" query] ["#" fragment]; group 1 is an IP-literal's content.
 const PCHAR = "(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})";
@@ -24,16 +26,14 @@ const URI = new RegExp(
 const IP_FUTURE = /^v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+$/i;
 const EMAIL = /^("(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)@(.+)$/i;
 
-const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
+/** A calendar date (the proleptic Gregorian calendar's leap years): the day it names exists. */
 function date(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : (DAYS[month] as number));
+  const [year, month, day] = [m[1], m[2], m[3]].map(Number) as [number, number, number];
+  const named = new Date(0);
+  named.setUTCFullYear(year, month - 1, day); // rolls over past the month's end: then it names another day
+  return named.getUTCMonth() === month - 1 && named.getUTCDate() === day;
 }
 
 /** RFC 3339 full-time; a leap second (:60) only at 23:59 UTC. */
@@ -52,21 +52,12 @@ function dateTime(text: string): boolean {
   return m !== null && date(m[1] as string) && time(m[2] as string);
 }
 
-function ipv4With(octet: RegExp): (text: string) => boolean {
-  return (text) => {
-    const parts = text.split(".");
-    return parts.length === 4 && parts.every((part) => octet.test(part) && Number(part) <= 255);
-  };
-}
-const ipv4 = ipv4With(OCTET);
-const embeddedIpv4 = ipv4With(STRICT_OCTET);
-
 /** RFC 4291 §2.2 text forms: eight groups, one `::` for one or more zero groups, an IPv4 tail. */
 function ipv6(text: string): boolean {
   let hex = text;
   if (text.includes(".")) {
     const colon = text.lastIndexOf(":");
-    if (colon < 0 || !embeddedIpv4(text.slice(colon + 1))) return false;
+    if (colon < 0 || !EMBEDDED_IPV4.test(text.slice(colon + 1))) return false;
     hex = `${text.slice(0, colon + 1)}0:0`;
   }
   const halves = hex.split("::");
@@ -92,7 +83,7 @@ function email(text: string): boolean {
   if (local[0] !== '"' && (local.startsWith(".") || local.endsWith(".") || local.includes(".."))) return false;
   if (host.startsWith("[") && host.endsWith("]")) {
     const address = host.slice(1, -1);
-    return /^ipv6:/i.test(address) ? ipv6(address.slice(5)) : ipv4(address);
+    return /^ipv6:/i.test(address) ? ipv6(address.slice(5)) : IPV4.test(address);
   }
   return HOSTNAME.test(host);
 }
@@ -104,7 +95,7 @@ export const CORE_FORMATS: ReadonlyMap<string, (text: string) => boolean> = new 
   ["date-time", dateTime],
   ["email", email],
   ["hostname", (text) => HOSTNAME.test(text)],
-  ["ipv4", ipv4],
+  ["ipv4", (text) => IPV4.test(text)],
   ["ipv6", ipv6],
   ["uri", uri],
   ["uuid", (text) => UUID.test(text)],
