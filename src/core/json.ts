@@ -32,3 +32,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function own(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/**
+ * One text per distinct JSON value, object keys sorted (0 and -0 alike): equal values give equal
+ * texts whatever their key order. A value JSON cannot write (undefined, a function) is its type.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? typeof value;
+}

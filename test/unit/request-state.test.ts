@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { canonicalJson, createStateSealer } from "../../src/server/state/request-state.ts";
+import { canonicalJson } from "../../src/core/json.ts";
+import { createStateSealer } from "../../src/server/state/request-state.ts";
 
 const binding = { method: "tools/call", target: "book", args: { city: "Paris", nights: 2 }, scope: "tenant-a" };
 

@@ -2,7 +2,7 @@
 
 import { invalidParams } from "../../core/errors.ts";
 import { fromBase64Url, sha256, toBase64Url } from "../../core/bytes.ts";
-import { isObject } from "../../core/json.ts";
+import { canonicalJson, isObject } from "../../core/json.ts";
 
 /** What a `requestState` is bound to: the request it was minted for, and who minted it. */
 export interface StateBinding {
@@ -34,16 +34,6 @@ export interface StateSealerOptions {
 }
 
 const encoder = new TextEncoder();
-
-/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 async function digest(binding: StateBinding): Promise<string> {
   const text = `${binding.scope}\n${binding.method}\n${binding.target}\n${canonicalJson(binding.args ?? {})}`;

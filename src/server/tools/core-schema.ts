@@ -4,7 +4,7 @@
  * checked in part.
  */
 
-import { isObject } from "../../core/json.ts";
+import { canonicalJson, isObject } from "../../core/json.ts";
 import { CORE_FORMATS } from "./core-formats.ts";
 import { resolveLocalRef } from "./json-schema-check.ts";
 
@@ -61,17 +61,6 @@ const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown
   ["array", Array.isArray],
   ["null", (v) => v === null],
 ]);
-
-/** One text per distinct JSON value (0 and -0 alike, keys sorted): equality and duplicates in one pass. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? typeof value;
-}
 
 /** A number as an integer coefficient and a power of ten, for an exact `multipleOf` of decimals. */
 function decimal(n: number): [bigint, number] {
@@ -132,8 +121,8 @@ class Compiler {
     for (const [keyword, prefix] of EQUALITY) {
       const expected = node[keyword];
       if (expected === undefined || (keyword === "enum" && !Array.isArray(expected))) continue;
-      const allowed = new Set((keyword === "enum" ? (expected as unknown[]) : [expected]).map(canonical));
-      checks.push((v, path, out) => allowed.has(canonical(v)) || report(out, path, `${prefix}${JSON.stringify(expected)}.`));
+      const allowed = new Set((keyword === "enum" ? (expected as unknown[]) : [expected]).map(canonicalJson));
+      checks.push((v, path, out) => allowed.has(canonicalJson(v)) || report(out, path, `${prefix}${JSON.stringify(expected)}.`));
     }
     if (node["not"] !== undefined) {
       const not = this.compile(node["not"]);
@@ -231,7 +220,7 @@ class Compiler {
       if (!unique) return;
       const seen = new Map<string, number>();
       for (let i = 0; i < v.length; i++) {
-        const key = canonical(v[i]);
+        const key = canonicalJson(v[i]);
         const first = seen.get(key);
         if (first !== undefined) return report(out, path, `Duplicate items at indexes ${first} and ${i}.`);
         seen.set(key, i);
