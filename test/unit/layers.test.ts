@@ -138,12 +138,14 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     return seen;
   }
 
-  it("keeps tool search out of createServer: toolSearch() brings in exactly its folder", () => {
+  it("keeps tool search out of createServer: toolSearch() brings in exactly its folder and the tools' catalogue (which code mode reads too)", () => {
     const core = new Set([...reach(join(SRC, "server/server.ts"))].map((path) => relative(SRC, path)));
-    expect([...core].filter((path) => path.startsWith("server/search/"))).toEqual([]);
+    const catalogue = "server/tools/tool-catalog.ts";
+    expect([...core].filter((path) => path.startsWith("server/search/") || path === catalogue)).toEqual([]);
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
-    expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([]);
+    expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([catalogue]);
+    expect([...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path))).toContain(catalogue);
   });
 
   it("keeps code mode out of createServer, createWorker and createMultiTenantWorker: codeMode() brings in exactly its folder, the runner itself and the sandbox's allocation budget", () => {

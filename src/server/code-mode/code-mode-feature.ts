@@ -6,6 +6,7 @@ import type { Feature, FeatureHost } from "../feature.ts";
 import { errorResult } from "../tools/call-tool.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { CALL_TOOL } from "../tools/tool-search.ts";
+import { toolCatalog } from "../tools/tool-catalog.ts";
 import { DEFAULT_LIMITS, type CodeModeOptions } from "./code-mode-options.ts";
 import { toolsDeclaration } from "./declarations.ts";
 import { innerCalls } from "./inner-calls.ts";
@@ -115,7 +116,7 @@ export function codeMode(options: CodeModeOptions): Feature {
     },
     annotations: { title: "Tool declarations", readOnlyHint: true, openWorldHint: false },
     handler: (args, ctx) => {
-      const { tools } = hostOf();
+      const tools = toolCatalog(hostOf().tools);
       // What a model may see: the caller's tools less what features hide from models (app-only tools).
       const filter = tools.viewFor(transportOf(ctx), "model");
       const names = args["names"] as string[] | undefined;

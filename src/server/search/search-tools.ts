@@ -8,7 +8,8 @@ import { checkArguments, errorResult, resolveTool, type ToolLookup } from "../to
 import type { CompiledTool } from "../tools/compile-tool.ts";
 import { transportOf } from "../context/create-handler-context.ts";
 import type { TransportContext } from "../context/transport.ts";
-import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS, type ToolCatalog, type ToolSearchResult } from "../tools/tool-search.ts";
+import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS, type CatalogSource, type ToolCatalog, type ToolSearchResult } from "../tools/tool-search.ts";
+import { toolCatalog } from "../tools/tool-catalog.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 
 const DEFAULT_LIMIT = 10;
@@ -66,7 +67,8 @@ const listedArray = { type: "array", items: { type: "object", properties: { name
 const builtIn = { [ALWAYS_LOAD]: true };
 
 /** The three tools, in the order they are listed. They see only what the caller may see. */
-export function searchToolDefinitions(catalog: ToolCatalog): ToolDefinition<JsonSchema>[] {
+export function searchToolDefinitions(tools: CatalogSource): ToolDefinition<JsonSchema>[] {
+  const catalog = toolCatalog(tools);
   const search: ToolDefinition<JsonSchema> = {
     name: SEARCH_TOOLS,
     title: "Search tools",

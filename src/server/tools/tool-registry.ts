@@ -1,10 +1,10 @@
 /**
- * The tools of one server: O(1) lookup, `tools/list` pages and the search index. Declarations are
- * checked at boot; validators, pages and the index are built on first use, once per isolate.
+ * The tools of one server: O(1) lookup and `tools/list` pages; tool search and code mode read them
+ * through tool-catalog.ts. Declarations are checked at boot; validators and pages are built on
+ * first use, once per isolate.
  */
 
 import { DefinitionError } from "../../core/definition-error.ts";
-import type { JsonObject } from "../../core/types.ts";
 import { compileTool, type CompiledTool } from "./compile-tool.ts";
 import type { Era } from "../context/handler-context.ts";
 import { PagedList, type PagedListOptions } from "../lists/paged-list.ts";
@@ -13,7 +13,7 @@ import type { CallToolResult } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
 import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
-import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, type ToolCatalog, type ToolSearch, type ToolSearchEngine, type ToolSearchResult } from "./tool-search.ts";
+import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, type CatalogSource, type CatalogView, type ToolSearch, type ToolSearchEngine } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 import type { JsonSchemaValidator } from "./schema-validator.ts";
 
@@ -37,13 +37,9 @@ export interface ToolRegistryOptions extends PagedListOptions {
   validator?: JsonSchemaValidator | undefined;
 }
 
-/** What one caller sees: its list pages and which searchable tools it may find. */
-interface ToolView {
-  readonly allows: ((name: string) => boolean) | undefined;
+/** What one caller sees: its list pages and which searchable tools it may find (tool-catalog.ts counts them). */
+interface ToolView extends CatalogView {
   list: PagedList | undefined;
-  /** By search document; undefined when every tool is allowed. */
-  allowedDocs: Uint8Array | undefined;
-  visible: number;
 }
 
 /** Distinct scope sets kept at once: a view holds a copy of its pages, so the cache is bounded. */
@@ -65,7 +61,7 @@ function unavailableTool(name: string, module: string, reason: string): ToolDefi
  * A server's tools, found by name in O(1). Lists and search are served per caller view (all
  * tools, or those a caller's scopes allow); each view's pages are built on its first list request.
  */
-export class ToolRegistry implements ToolCatalog {
+export class ToolRegistry implements CatalogSource {
   readonly #tools = new Map<string, CompiledTool>();
   /** Every tool, in listing order (the search tools first). */
   readonly #order: CompiledTool[] = [];
@@ -81,7 +77,6 @@ export class ToolRegistry implements ToolCatalog {
   readonly taskCapable: boolean;
   /** The names of the tools that may run as tasks. */
   readonly taskTools: readonly string[];
-  #index: ReturnType<ToolSearchEngine["index"]> | undefined;
   /** The `call_tool` of tool search, when it is on: `tools/call` runs its target in its place. */
   readonly callTool: CompiledTool | undefined;
 
@@ -131,23 +126,9 @@ export class ToolRegistry implements ToolCatalog {
    * `filter` sees it. Throws -32602 for a cursor minted for another list or view.
    */
   page(cursor: unknown, era: Era, filter?: ToolFilter): string {
-    const view = this.#view(filter);
+    const view = this.view(filter);
     view.list ??= this.#buildList(view, filter?.key, filter?.shared === true);
     return view.list.page(cursor, era);
-  }
-
-  /**
-   * The best `limit` searchable tools for a query, among those the caller may see, and how many
-   * matched. The index is built on the first search.
-   */
-  search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult {
-    const engine = this.#options.search?.engine;
-    if (!engine) return { total: 0, matched: 0, tools: [] };
-    const index = (this.#index ??= engine.index(this.#searchable.map((tool) => tool.listed)));
-    const view = this.#view(filter);
-    const allowed = this.#allowedDocs(view);
-    const outcome = index.search(query, limit, allowed);
-    return { total: view.visible, matched: outcome.matched, tools: outcome.hits.map((hit) => (this.#searchable[hit.doc] as CompiledTool).listed) };
   }
 
   /** The caller's view of the tools for this reader: its own filter narrowed by what features hide (undefined: every tool). */
@@ -165,26 +146,18 @@ export class ToolRegistry implements ToolCatalog {
     return engine.callTarget(callToolItself, params, ctx, this);
   }
 
-  /** The listed form of each named tool the caller may see, in the order asked; the other names in `unknown`. */
-  pick(names: readonly string[], filter?: ToolFilter): { total: number; tools: JsonObject[]; unknown: string[] } {
-    const view = this.#view(filter);
-    this.#allowedDocs(view);
-    const tools: JsonObject[] = [];
-    const unknown: string[] = [];
-    for (const name of new Set(names)) {
-      const tool = this.#tools.get(name);
-      if (tool && (!view.allows || view.allows(name))) tools.push(tool.listed);
-      else unknown.push(name);
-    }
-    return { total: view.visible, tools, unknown };
+  /** The tools search finds: all but the search tools, in listing order. */
+  get searchable(): readonly CompiledTool[] {
+    return this.#searchable;
   }
 
-  /** The listed form of every tool the caller may see, the search tools left out (code mode's declarations). */
-  visible(filter?: ToolFilter): JsonObject[] {
-    return this.#searchable.filter((tool) => !filter || filter.allows(tool.name)).map((tool) => tool.listed);
+  /** The engine of tool search, when it is on. */
+  get searchEngine(): ToolSearchEngine | undefined {
+    return this.#options.search?.engine;
   }
 
-  #view(filter: ToolFilter | undefined): ToolView {
+  /** The cached view of a caller's filter (the 32 most recently used are kept). */
+  view(filter: ToolFilter | undefined): ToolView {
     const key = filter === undefined ? "" : `f:${filter.key}`;
     let view = this.#views.get(key);
     if (view) {
@@ -197,22 +170,6 @@ export class ToolRegistry implements ToolCatalog {
     this.#views.set(key, view);
     if (view.visible < 0 && !view.allows) view.visible = this.#searchable.length;
     return view;
-  }
-
-  #allowedDocs(view: ToolView): Uint8Array | undefined {
-    if (!view.allows || view.visible >= 0) return view.allowedDocs;
-    const allows = view.allows;
-    const allowed = new Uint8Array(this.#searchable.length);
-    let visible = 0;
-    this.#searchable.forEach((tool, doc) => {
-      if (allows(tool.name)) {
-        allowed[doc] = 1;
-        visible++;
-      }
-    });
-    view.allowedDocs = allowed;
-    view.visible = visible;
-    return allowed;
   }
 
   #buildList(view: ToolView, key: string | undefined, shared: boolean): PagedList {

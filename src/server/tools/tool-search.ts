@@ -61,7 +61,7 @@ export interface ToolSearchResult {
   tools: JsonObject[];
 }
 
-/** What the search tools need of the server's tools (its registry), as the caller of `filter` sees them. */
+/** What the search tools need of the server's tools (tool-catalog.ts, over its registry), as the caller of `filter` sees them. */
 export interface ToolCatalog {
   /** The best `limit` tools for a query, and how many matched. */
   search(query: string, limit: number, filter?: ToolFilter): ToolSearchResult;
@@ -71,13 +71,36 @@ export interface ToolCatalog {
   viewFor(ctx: TransportContext | undefined, reader: ToolReader): ToolFilter | undefined;
 }
 
+/** One caller's view of the tools, cached by the registry: what it may see and, once counted, which searchable tools. */
+export interface CatalogView {
+  readonly allows: ((name: string) => boolean) | undefined;
+  /** By search document; undefined when every tool is allowed. */
+  allowedDocs: Uint8Array | undefined;
+  /** How many searchable tools the view shows; -1 until counted. */
+  visible: number;
+}
+
+/**
+ * What a catalogue (search, pick, the visible tools: tool-catalog.ts) reads of a server's tools: the
+ * registry, which carries no search code itself, so that only tool search and code mode bundle it.
+ */
+export interface CatalogSource extends ToolLookup {
+  /** The tools search finds: all but the search tools, in listing order. */
+  readonly searchable: readonly CompiledTool[];
+  /** The engine of tool search, when it is on. */
+  readonly searchEngine: ToolSearchEngine | undefined;
+  /** The cached view of a caller's filter. */
+  view(filter: ToolFilter | undefined): CatalogView;
+  viewFor(ctx: TransportContext | undefined, reader: ToolReader): ToolFilter | undefined;
+}
+
 /**
  * What tool search runs on: its three tools, its index, and how `call_tool` finds its target.
  * It is handed to the server by {@link ToolSearch} (made by `toolSearch()`), so a server without
  * tool search does not bundle any of it.
  */
 export interface ToolSearchEngine {
-  definitions(catalog: ToolCatalog): ToolDefinition[];
+  definitions(tools: CatalogSource): ToolDefinition[];
   /** The index of the searchable tools, from their listed forms (what the engine reads of each is its own). */
   index(listed: readonly JsonObject[]): { search(query: string, limit: number, allowed?: Uint8Array): SearchOutcome };
   callTarget(
