@@ -138,13 +138,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     return seen;
   }
 
-  it("keeps tool search out of createServer: toolSearch() brings in exactly its folder and the tools' catalogue (which code mode reads too)", () => {
+  it("keeps tool search out of createServer: toolSearch() brings in exactly its folder, the tools' catalogue (which code mode reads too) and the search tools' names", () => {
     const core = new Set([...reach(join(SRC, "server/server.ts"))].map((path) => relative(SRC, path)));
+    // The catalogue, and the search tools' names and _meta keys (tool-search.ts; createServer reads only its types).
     const catalogue = "server/tools/tool-catalog.ts";
-    expect([...core].filter((path) => path.startsWith("server/search/") || path === catalogue)).toEqual([]);
+    const names = "server/tools/tool-search.ts";
+    expect([...core].filter((path) => path.startsWith("server/search/") || path === catalogue || path === names)).toEqual([]);
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
-    expect(added.filter((path) => !path.startsWith("server/search/"))).toEqual([catalogue]);
+    expect(added.filter((path) => !path.startsWith("server/search/")).sort()).toEqual([catalogue, names]);
     expect([...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path))).toContain(catalogue);
   });
 

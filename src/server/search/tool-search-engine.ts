@@ -1,5 +1,6 @@
 /** `toolSearch()`: turns tool search on, bringing its tools and index into the bundle only where it is used. */
 
+import { arrangeTools, declaredTwice } from "./arrange-tools.ts";
 import { searchDocument } from "./search-document.ts";
 import { SearchIndex } from "./search-index.ts";
 import { callTarget, searchToolDefinitions } from "./search-tools.ts";
@@ -7,6 +8,8 @@ import type { ToolSearch, ToolSearchEngine, ToolSearchOptions } from "../tools/t
 
 const ENGINE: ToolSearchEngine = {
   definitions: searchToolDefinitions,
+  arrange: arrangeTools,
+  declaredTwice,
   index: (listed) => new SearchIndex(listed.map(searchDocument)),
   callTarget,
 };

@@ -13,7 +13,7 @@ import type { CallToolResult } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
 import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
-import { CALL_TOOL, SEARCH_TOOL_NAMES, alwaysLoaded, type CatalogSource, type CatalogView, type ToolSearch, type ToolSearchEngine } from "./tool-search.ts";
+import type { CatalogSource, CatalogView, ToolSearch, ToolSearchEngine } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
 import type { JsonSchemaValidator } from "./schema-validator.ts";
 
@@ -65,10 +65,10 @@ export class ToolRegistry implements CatalogSource {
   readonly #tools = new Map<string, CompiledTool>();
   /** Every tool, in listing order (the search tools first). */
   readonly #order: CompiledTool[] = [];
-  /** Positions in #order that `tools/list` shows (all, or the pinned and search tools). */
-  readonly #listed: number[] = [];
+  /** What `tools/list` shows, in order (all, or the pinned and search tools). */
+  readonly #listed: readonly CompiledTool[];
   /** The tools search finds: all but the search tools. */
-  readonly #searchable: CompiledTool[] = [];
+  readonly #searchable: readonly CompiledTool[];
   readonly #json = new Map<CompiledTool, string>();
   readonly #views = new Map<string, ToolView>();
   readonly #options: ToolRegistryOptions;
@@ -84,27 +84,20 @@ export class ToolRegistry implements CatalogSource {
     this.#options = options;
     this.#unavailable = options.unavailable ?? [];
     const search = options.search;
-    const pinned = new Set(search?.pinned ?? []);
     const all = search ? [...search.engine.definitions(this), ...definitions] : definitions;
-    all.forEach((definition, position) => {
+    for (const definition of all) {
       const tool = compileTool(definition, options.validator);
-      if (this.#tools.has(tool.name)) {
-        const reserved = search && SEARCH_TOOL_NAMES.has(tool.name) ? ` (${tool.name} is a tool of tool search, which is on)` : "";
-        throw new DefinitionError(`tool name "${tool.name}" is declared twice${reserved}`);
-      }
-      const builtIn = search !== undefined && position < SEARCH_TOOL_NAMES.size;
-      if (pinned.has(tool.name)) tool.listed = alwaysLoaded(tool.listed);
+      if (this.#tools.has(tool.name)) throw new DefinitionError(`tool name "${tool.name}" is declared twice${search?.engine.declaredTwice(tool.name) ?? ""}`);
       this.#tools.set(tool.name, tool);
-      if (!search || search.exposure !== "pinned" || builtIn || pinned.has(tool.name)) this.#listed.push(this.#order.length);
       this.#order.push(tool);
-      if (!builtIn) this.#searchable.push(tool);
-    });
-    for (const name of pinned) {
-      if (!this.#tools.has(name)) console.error(`edge-mcp: toolSearch.pinned names ${JSON.stringify(name)}, which is not a tool of this server; it is ignored`);
     }
+    // Tool search decides what is listed and searched (its own tools come first); without it, every tool is both.
+    const arranged = search?.engine.arrange(this.#order, search);
+    this.#listed = arranged?.listed ?? this.#order;
+    this.#searchable = arranged?.searchable ?? this.#order;
+    this.callTool = arranged?.callTool;
     this.taskTools = this.#order.filter((tool) => tool.task !== "never").map((tool) => tool.name);
     this.taskCapable = this.taskTools.length > 0;
-    this.callTool = search ? this.#tools.get(CALL_TOOL) : undefined;
   }
 
   get size(): number {
@@ -173,7 +166,7 @@ export class ToolRegistry implements CatalogSource {
   }
 
   #buildList(view: ToolView, key: string | undefined, shared: boolean): PagedList {
-    const tools = this.#listed.map((i) => this.#order[i] as CompiledTool).filter((tool) => !view.allows || view.allows(tool.name));
+    const tools = this.#listed.filter((tool) => !view.allows || view.allows(tool.name));
     const json = tools.map((tool) => {
       let text = this.#json.get(tool);
       if (text === undefined) {

@@ -101,6 +101,13 @@ export interface CatalogSource extends ToolLookup {
  */
 export interface ToolSearchEngine {
   definitions(tools: CatalogSource): ToolDefinition[];
+  /**
+   * What `tools/list` shows and search finds of the compiled tools (the search tools first): the
+   * pinned ones are marked for hosts to keep loaded, and listed with the search tools.
+   */
+  arrange(order: readonly CompiledTool[], options: ToolSearchOptions): ArrangedTools;
+  /** What to add to the error of a tool name declared twice: whether a search tool has it. */
+  declaredTwice(name: string): string;
   /** The index of the searchable tools, from their listed forms (what the engine reads of each is its own). */
   index(listed: readonly JsonObject[]): { search(query: string, limit: number, allowed?: Uint8Array): SearchOutcome };
   callTarget(
@@ -109,6 +116,14 @@ export interface ToolSearchEngine {
     ctx: TransportContext,
     registry: ToolLookup & Pick<ToolCatalog, "viewFor">,
   ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult>;
+}
+
+/** The tools as tool search lays them out (see {@link ToolSearchEngine.arrange}). */
+export interface ArrangedTools {
+  listed: readonly CompiledTool[];
+  searchable: readonly CompiledTool[];
+  /** `call_tool`: `tools/call` runs its target in its place. */
+  callTool: CompiledTool | undefined;
 }
 
 /** Tool search turned on: its settings and its engine. Make it with `toolSearch(options)`. */
