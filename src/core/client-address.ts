@@ -3,8 +3,8 @@
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const HEXTET = /^[0-9a-fA-F]{1,4}$/;
 
-/** The four octets of a dotted IPv4 address, or undefined. */
-function ipv4Octets(text: string): number[] | undefined {
+/** The four octets of a dotted IPv4 address (leading zeros allowed), or undefined. */
+export function ipv4Octets(text: string): number[] | undefined {
   const match = IPV4.exec(text);
   if (!match) return undefined;
   const octets = match.slice(1).map(Number);
@@ -12,7 +12,7 @@ function ipv4Octets(text: string): number[] | undefined {
 }
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted IPv4 read as two groups), or undefined. */
-function ipv6Groups(text: string): number[] | undefined {
+export function ipv6Groups(text: string): number[] | undefined {
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
   const parse = (part: string, last: boolean): number[] | undefined => {

@@ -4,17 +4,16 @@
  * gives. A format outside this table and {@link FULL_ONLY_FORMATS} is an annotation.
  */
 
+import { ipv4Octets, ipv6Groups } from "../../core/client-address.ts";
+
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:z|([+-])(\d\d):(\d\d))$/i;
 const DATE_TIME = /^([^\sTt]*)[\sTt]([^\sTt]*)$/;
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`, "i");
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-/** Four dotted octets, 0 to 255 each: with leading zeros (`ipv4`), or without (in an IPv6 address). */
-const dotted = (octet: string): RegExp => new RegExp(`^(?:${octet}\\.){3}${octet}$`);
-const IPV4 = dotted("(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)");
-const EMBEDDED_IPV4 = dotted("(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
-const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
+/** The dotted IPv4 tail of an IPv6 address: four octets of 0 to 255, without leading zeros. */
+const EMBEDDED_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 // RFC 3986 §3: scheme ":" hier-part ["?" query] ["#" fragment]; group 1 is an IP-literal's content.
 const PCHAR = "(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})";
 const REG_NAME = "(?:[a-z0-9\\-._~!$&'()*+,;=]|%[0-9a-f]{2})*";
@@ -52,20 +51,13 @@ function dateTime(text: string): boolean {
   return m !== null && date(m[1] as string) && time(m[2] as string);
 }
 
-/** RFC 4291 §2.2 text forms: eight groups, one `::` for one or more zero groups, an IPv4 tail. */
+/** RFC 4291 §2.2 text forms (the client address parser's): eight groups, one `::` for one or more zero groups, an IPv4 tail. */
 function ipv6(text: string): boolean {
-  let hex = text;
-  if (text.includes(".")) {
-    const colon = text.lastIndexOf(":");
-    if (colon < 0 || !EMBEDDED_IPV4.test(text.slice(colon + 1))) return false;
-    hex = `${text.slice(0, colon + 1)}0:0`;
-  }
-  const halves = hex.split("::");
-  if (halves.length > 2) return false;
-  const groups = halves.flatMap((half) => (half === "" ? [] : half.split(":")));
-  if (!groups.every((group) => HEX_GROUP.test(group))) return false;
-  return halves.length === 2 ? groups.length <= 7 : groups.length === 8;
+  return (!text.includes(".") || EMBEDDED_IPV4.test(text.slice(text.lastIndexOf(":") + 1))) && ipv6Groups(text) !== undefined;
 }
+
+/** A dotted IPv4 address, leading zeros allowed. */
+const ipv4 = (text: string): boolean => ipv4Octets(text) !== undefined;
 
 function uri(text: string): boolean {
   const m = URI.exec(text);
@@ -83,7 +75,7 @@ function email(text: string): boolean {
   if (local[0] !== '"' && (local.startsWith(".") || local.endsWith(".") || local.includes(".."))) return false;
   if (host.startsWith("[") && host.endsWith("]")) {
     const address = host.slice(1, -1);
-    return /^ipv6:/i.test(address) ? ipv6(address.slice(5)) : IPV4.test(address);
+    return /^ipv6:/i.test(address) ? ipv6(address.slice(5)) : ipv4(address);
   }
   return HOSTNAME.test(host);
 }
@@ -95,7 +87,7 @@ export const CORE_FORMATS: ReadonlyMap<string, (text: string) => boolean> = new 
   ["date-time", dateTime],
   ["email", email],
   ["hostname", (text) => HOSTNAME.test(text)],
-  ["ipv4", (text) => IPV4.test(text)],
+  ["ipv4", ipv4],
   ["ipv6", ipv6],
   ["uri", uri],
   ["uuid", (text) => UUID.test(text)],
