@@ -148,12 +148,11 @@ describe("tasks and discovery", () => {
 describe("where the tasks feature comes from", () => {
   /** A server compiled where no task gateway's module has loaded (a Worker without createTaskObject). */
   function withoutWiring<T>(make: () => T): T {
-    const registered = taskWiring.feature;
     delete taskWiring.feature;
     try {
       return make();
     } finally {
-      taskWiring.feature = registered;
+      taskWiring.feature = tasksFeature();
     }
   }
   const info = { name: "t", version: "1" };
