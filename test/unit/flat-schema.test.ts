@@ -1,4 +1,4 @@
-// The quick acceptance of flat object schemas: never accepts what the full validator refuses,
+// The quick acceptance of flat object schemas (properties with a type and nothing else): never accepts what the full validator refuses,
 // accepts ordinary valid arguments, and leaves every other schema to the full validator.
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
@@ -13,12 +13,13 @@ const FLAT: JsonSchema[] = [
   { type: "object", title: "anything", properties: {}, additionalProperties: true },
   { type: "object", properties: { x: { type: "string" } }, required: ["x", "y"] },
   { type: "object" },
+  // Every JSON type, not only scalars: a property with a type and nothing else is checked by its type alone.
+  { type: "object", properties: { a: { type: "array" }, b: { type: "object" }, n: { type: "null" }, s: { type: "string" } } },
 ];
 
 const NOT_FLAT: JsonSchema[] = [
   { type: "object", properties: { a: { type: "number", minimum: 0 } } },
   { type: "object", properties: { a: { type: ["number", "string"] } } },
-  { type: "object", properties: { a: { type: "array" } } },
   { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
   // (JSON text: the object literal's `toString` key confuses the type of properties)
   JSON.parse('{ "type": "object", "properties": { "toString": { "type": "string" } } }') as JsonSchema,

@@ -6,7 +6,6 @@
 
 import { canonicalJson, isObject } from "../../core/json.ts";
 import { CORE_FORMATS } from "./core-formats.ts";
-import { resolveLocalRef } from "./json-schema-check.ts";
 
 /** Where a value is: property names and item indexes from the root. */
 type Path = (string | number)[];
@@ -52,7 +51,8 @@ function nested(out: string[], path: Path, message: string, inner: readonly stri
   for (const issue of inner) if (out.length < MAX_ISSUES) out.push(issue);
 }
 
-const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown, (value: unknown) => boolean>([
+/** The JSON Schema types, each with its test of a JSON value. */
+export const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown, (value: unknown) => boolean>([
   ["string", (v) => typeof v === "string"],
   ["number", (v) => typeof v === "number"],
   ["integer", (v) => typeof v === "number" && v % 1 === 0],
@@ -61,6 +61,26 @@ const TYPES: ReadonlyMap<unknown, (value: unknown) => boolean> = new Map<unknown
   ["array", Array.isArray],
   ["null", (v) => v === null],
 ]);
+
+/**
+ * The schema a local `$ref` names (`#`, `#/$defs/a`, with `~0`, `~1` and percent-escapes), or
+ * undefined when it names nothing or is not local.
+ */
+export function resolveLocalRef(root: unknown, ref: string): unknown {
+  let node = root;
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === "boolean" || isObject(node) ? node : undefined;
+}
 
 /** A number as an integer coefficient and a power of ten, for an exact `multipleOf` of decimals. */
 function decimal(n: number): [bigint, number] {

@@ -1,21 +1,13 @@
-/** A quick acceptance test for flat object schemas (typed scalar properties), built once per schema. */
+/** A quick acceptance test for flat object schemas (properties with a type and nothing else), built once per schema. */
 
 import { isObject } from "../../core/json.ts";
 import type { JsonSchema } from "../../core/types.ts";
+import { TYPES } from "./core-schema.ts";
 
 /** Keywords that never fail a value (annotations). */
 const ANNOTATIONS = new Set(["title", "description", "default", "examples", "$comment"]);
 const ROOT_KEYWORDS = new Set([...ANNOTATIONS, "type", "properties", "required", "additionalProperties"]);
 const PROPERTY_KEYWORDS = new Set([...ANNOTATIONS, "type"]);
-
-type ScalarCheck = (value: unknown) => boolean;
-
-const SCALARS: ReadonlyMap<unknown, ScalarCheck> = new Map<unknown, ScalarCheck>([
-  ["string", (v) => typeof v === "string"],
-  ["number", (v) => typeof v === "number"],
-  ["integer", (v) => typeof v === "number" && Number.isInteger(v)],
-  ["boolean", (v) => typeof v === "boolean"],
-]);
 
 function onlyKeys(schema: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key of Object.keys(schema)) if (!allowed.has(key)) return false;
@@ -23,7 +15,7 @@ function onlyKeys(schema: Record<string, unknown>, allowed: ReadonlySet<string>)
 }
 
 /**
- * For a schema of the form `{ type: "object", properties: { name: { type: scalar } }, required,
+ * For a schema of the form `{ type: "object", properties: { name: { type: "string" } }, required,
  * additionalProperties }` (annotations aside), a function that returns true only for values the
  * full validator accepts. It may return false for a valid value (it never says why): the caller
  * then runs the full validator, which also words the errors. Undefined for any other schema.
@@ -38,10 +30,10 @@ export function flatSchemaCheck(schema: JsonSchema): ((value: unknown) => boolea
   if (!isObject(properties) || !Array.isArray(required)) return undefined;
   // Names the prototype of a plain object has are left to the full validator (it tests them with `in`).
   const prototypeName = (name: string) => name in Object.prototype;
-  const checks = new Map<string, ScalarCheck>();
+  const checks = new Map<string, (value: unknown) => boolean>();
   for (const [name, property] of Object.entries(properties)) {
     if (prototypeName(name) || !isObject(property) || !onlyKeys(property, PROPERTY_KEYWORDS)) return undefined;
-    const check = SCALARS.get(property["type"]);
+    const check = TYPES.get(property["type"]);
     if (check === undefined) return undefined;
     checks.set(name, check);
   }

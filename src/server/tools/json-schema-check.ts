@@ -6,9 +6,9 @@
 import { isObject } from "../../core/json.ts";
 import { shown as describe } from "../../core/option-checks.ts";
 import { FULL_ONLY_FORMATS } from "./core-formats.ts";
+import { resolveLocalRef, TYPES } from "./core-schema.ts";
 
-const TYPE_NAMES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-const TYPE_LIST = "one of string, number, integer, boolean, object, array, null";
+const TYPE_LIST = `one of ${[...TYPES.keys()].join(", ")}`;
 
 // Keywords whose value is one schema, a list of schemas, or an object of schemas.
 const SCHEMA_KEYWORDS = "additionalProperties additionalItems unevaluatedProperties unevaluatedItems contains propertyNames not if then else".split(" ");
@@ -45,26 +45,6 @@ const OUTSIDE: ReadonlySet<string> = new Set(
 export const FULL_VALIDATOR_HINT = "; add fullJsonSchema() from edge-mcp/json-schema to the features (see docs/json-schema.md)";
 
 const MAX_PROBLEMS = 5;
-
-/**
- * The schema a local `$ref` names (`#`, `#/$defs/a`, with `~0`, `~1` and percent-escapes), or
- * undefined when it names nothing or is not local.
- */
-export function resolveLocalRef(root: unknown, ref: string): unknown {
-  let node = root;
-  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
-  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
-    let key: string;
-    try {
-      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    } catch {
-      return undefined;
-    }
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return typeof node === "boolean" || isObject(node) ? node : undefined;
-}
 
 /**
  * The problems of a JSON Schema, each as `path: what is wrong` (at most five); empty when the
@@ -114,7 +94,7 @@ export function jsonSchemaProblems(schema: unknown, core?: string): string[] {
     if (type !== undefined) {
       const names = Array.isArray(type) ? type : [type];
       if (Array.isArray(type) && type.length === 0) report(at(path, "type"), `must name at least one type (${TYPE_LIST})`);
-      for (const name of names) if (!TYPE_NAMES.has(name)) report(at(path, "type"), `${describe(name)} is not a JSON Schema type (${TYPE_LIST})`);
+      for (const name of names) if (!TYPES.has(name)) report(at(path, "type"), `${describe(name)} is not a JSON Schema type (${TYPE_LIST})`);
     }
 
     const required = node["required"];
