@@ -11,7 +11,8 @@ export type OptionRule =
   | { readonly kind: "string"; readonly pattern?: RegExp; readonly hint?: string }
   | { readonly kind: "oneOf"; readonly values: readonly unknown[] }
   | { readonly kind: "strings" }
-  | { readonly kind: "object"; readonly rules: OptionRules }
+  /** An object of options with their own rules; `orBoolean`: true or false also (on or off with the defaults). */
+  | { readonly kind: "object"; readonly rules: OptionRules; readonly orBoolean?: boolean }
   | { readonly kind: "check"; readonly check: (value: unknown) => string | undefined }
   /** Anything (an object the option's own code checks, such as an authorizer). */
   | { readonly kind: "any" };
@@ -42,6 +43,7 @@ function problemOf(value: unknown, rule: OptionRule): string | undefined {
     case "strings":
       return Array.isArray(value) && value.every((item) => typeof item === "string") ? undefined : "must be an array of strings";
     case "object":
+      if (rule.orBoolean) return isObject(value) || typeof value === "boolean" ? undefined : "must be true, false or an object";
       return isObject(value) ? undefined : "must be an object";
     case "check":
       return rule.check(value);
@@ -68,6 +70,6 @@ export function checkOptions(options: unknown, rules: OptionRules, where: string
     if (value === undefined) continue;
     const problem = problemOf(value, rule);
     if (problem !== undefined) throw new DefinitionError(`${where} option ${prefix}${key} ${problem}; got ${shown(value)}`);
-    if (rule.kind === "object") checkOptions(value, rule.rules, where, `${prefix}${key}.`);
+    if (rule.kind === "object" && isObject(value)) checkOptions(value, rule.rules, where, `${prefix}${key}.`);
   }
 }

@@ -28,19 +28,7 @@ export const WORKER_OPTION_RULES: OptionRules = {
         : "must be an authorizer (from createAuthorizer) or a function of env that returns one",
   },
   legacySessions: { kind: "boolean" },
-  tasks: {
-    kind: "check",
-    check: (value) => {
-      if (typeof value === "boolean") return undefined;
-      if (typeof value !== "object" || value === null) return "must be true, false or { ttlMs, pollIntervalMs }";
-      for (const [key, n] of Object.entries(value)) {
-        const rule = TASK_SETTINGS[key];
-        if (!rule) return `has ${key}, not a known field (ttlMs, pollIntervalMs)`;
-        if (n !== undefined && !(Number.isSafeInteger(n) && (n as number) >= 1)) return `.${key} must be a positive integer (ms)`;
-      }
-      return undefined;
-    },
-  },
+  tasks: { kind: "object", rules: TASK_SETTINGS, orBoolean: true },
   notificationShards: { kind: "integer", min: 1, max: MAX_RELAY_SHARDS },
   services: SERVICES_RULE,
   observe: { kind: "any" },

@@ -92,7 +92,10 @@ describe("option values checked when the Worker is made", () => {
     [{ limits: { toolTimeoutMs: 1.5 } }, "createWorker option limits.toolTimeoutMs must be an integer from 1 (ms); got 1.5"],
     [{ debug: "true" }, 'createWorker option debug must be true or false; got "true"'],
     [{ limit: { toolTimeoutMs: 10 } }, "createWorker option limit is not a known option; did you mean limits?"],
-    [{ tasks: { ttl: 5 } }, "createWorker option tasks has ttl, not a known field (ttlMs, pollIntervalMs)"],
+    [{ tasks: { ttl: 5 } }, "createWorker option tasks.ttl is not a known option"],
+    [{ tasks: { pollInterval: 5 } }, "createWorker option tasks.pollInterval is not a known option; did you mean pollIntervalMs?"],
+    [{ tasks: { ttlMs: 0 } }, "createWorker option tasks.ttlMs must be an integer from 1 (ms); got 0"],
+    [{ tasks: "yes" }, 'createWorker option tasks must be true, false or an object; got "yes"'],
   ])("refuses %j", (options, message) => {
     expect(definitionError(() => createWorker(server, options as WorkerOptions))).toContain(message);
   });
