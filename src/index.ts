@@ -13,8 +13,6 @@ export { apps, type AppsOptions } from "./server/apps/apps-feature.ts";
 export { codeMode } from "./server/code-mode/code-mode-feature.ts";
 export type { CodeModeLimits, CodeModeOptions } from "./server/code-mode/code-mode-options.ts";
 export type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "./server/code-mode/sandbox.ts";
-// Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
-export { tasks } from "./server/tasks/tasks-feature.ts";
 
 // 2. Tools.
 export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tools/tool.ts";
@@ -55,6 +53,8 @@ export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/co
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/inputs/input.ts";
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
+// Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
+export { tasks } from "./http/tasks-wiring.ts";
 
 // 5. Tool modules and tool services (tools composed from other code or other Workers).
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";

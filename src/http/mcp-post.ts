@@ -11,7 +11,7 @@ import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
 import { listen } from "./listen.ts";
-import { agreeTaskIds } from "./listen-tasks.ts";
+import { agreedTaskIds } from "./task-listening.ts";
 import type { RequestObservation } from "./observer.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { headerReader } from "./request-checks.ts";
@@ -52,7 +52,7 @@ async function route(
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
   if (info.era === "modern" && message.method === "subscriptions/listen") {
-    const agreed = await agreeTaskIds(message, info, admission, endpoint);
+    const agreed = await agreedTaskIds(message, info, admission, endpoint);
     const place = await takeStreamPlace(endpoint, admission, message.id, waitUntil);
     try {
       return listen(agreed, endpoint.relay ?? endpoint.server.changes, {

@@ -5,11 +5,10 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import { TaskEngine } from "./task-engine.ts";
 import { createMemoryTaskStorage } from "./task-record.ts";
-import { tasksFeature } from "../server/tasks/tasks-feature.ts";
-import { taskWiring } from "../server/tasks/task-wiring.ts";
+import { tasks } from "../http/tasks-wiring.ts";
 
-// A process that runs tasks in memory serves the tasks methods: its servers get the feature.
-taskWiring.feature = tasksFeature;
+// A process that runs tasks in memory serves them: its servers get the tasks methods, its endpoints agree to task ids.
+tasks();
 
 /**
  * A {@link TaskGateway} that keeps every task's engine in memory. Tasks are bound to their caller

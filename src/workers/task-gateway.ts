@@ -7,11 +7,10 @@ import type { JsonObject } from "../core/types.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import type { TaskStart } from "../server/tasks/task-access.ts";
 import type { CreateOutcome } from "../tasks/task-engine.ts";
-import { tasksFeature } from "../server/tasks/tasks-feature.ts";
-import { taskWiring } from "../server/tasks/task-wiring.ts";
+import { tasks } from "../http/tasks-wiring.ts";
 
-// A Worker that reaches task objects serves the tasks methods: its servers get the feature (not one that runs no tasks).
-taskWiring.feature = tasksFeature;
+// A Worker that reaches task objects serves tasks: its servers get the tasks methods, its endpoints agree to task ids.
+tasks();
 
 /** What the Worker calls on a task object (RPC). */
 export interface TaskObjectRpc {

@@ -8,8 +8,13 @@ import { parseSubscriptionFilter } from "../../src/server/notifications/subscrip
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { createMemoryTaskGateway } from "../../src/tasks/memory-task-gateway.ts";
-import { tasks as tasksFeature } from "../../src/server/tasks/tasks-feature.ts";
+import { tasks as tasksFeature } from "../../src/http/tasks-wiring.ts";
 import { taskWiring } from "../../src/server/tasks/task-wiring.ts";
+import { agreedTaskIds, taskListening } from "../../src/http/task-listening.ts";
+import { agreeTaskIds } from "../../src/http/listen-tasks.ts";
+import type { InboundRequest } from "../../src/core/jsonrpc.ts";
+import type { ModernRequestInfo } from "../../src/core/era.ts";
+import type { Admission } from "../../src/core/admission.ts";
 import { parseTenantConfig } from "../../src/tenancy/tenant-config.ts";
 import { legacy, modern } from "./app-client.ts";
 
@@ -192,6 +197,29 @@ describe("where the tasks feature comes from", () => {
     const endpoint: Endpoint = createEndpoint({ server: opted, tasks: createMemoryTaskGateway(() => endpoint) });
     const reply = await modern(createEndpointApp(endpoint), "tools/call", { name: "counted", arguments: { n: 5 } }, withTasks);
     expect(reply.body["result"]).toMatchObject({ resultType: "task", status: "working" });
+  });
+});
+
+describe("task ids of a listen stream", () => {
+  const listen = (notifications: unknown): InboundRequest => ({ kind: "request", id: 1, method: "subscriptions/listen", params: { notifications } });
+  const info = { era: "modern", protocolVersion: "2026-07-28", clientCapabilities: {}, minLogRank: undefined } as ModernRequestInfo;
+  const admission = {} as Admission;
+
+  it("are checked by the tasks' own agreement where the endpoint has a task gateway (wired with the gateway's module)", async () => {
+    expect(taskListening.agree).toBe(agreeTaskIds);
+    const endpoint = createEndpoint({ server, tasks: createMemoryTaskGateway(() => endpoint) });
+    // The agreement's first check: a client without the extension gets -32021.
+    await expect(agreedTaskIds(listen({ taskIds: ["a"] }), info, admission, endpoint)).rejects.toThrow(/needs the io.modelcontextprotocol\/tasks extension/);
+  });
+
+  it("are left out of the acknowledgement where the endpoint runs no tasks, malformed or not, like any filter it does not honour", async () => {
+    const endpoint = createEndpoint({ server });
+    for (const taskIds of [["a", "b"], 5, [1], Array.from({ length: 200 }, (_, i) => `t${i}`)]) {
+      const agreed = await agreedTaskIds(listen({ toolsListChanged: true, taskIds }), info, admission, endpoint);
+      expect(agreed.params).toEqual({ notifications: { toolsListChanged: true, taskIds: [] } });
+    }
+    const untouched = listen({ toolsListChanged: true });
+    expect(await agreedTaskIds(untouched, info, admission, endpoint)).toBe(untouched);
   });
 });
 

@@ -6,7 +6,7 @@ import { callAsTask, taskMethods } from "./task-methods.ts";
 
 /**
  * Tasks, when any tool may run as one. The extension is declared where tasks run: a task store on
- * the endpoint (`ctx.tasks`). A task gateway's module brings it (see task-wiring.ts).
+ * the endpoint (`ctx.tasks`). A task gateway's module brings it (see task-wiring.ts, http/tasks-wiring.ts).
  */
 export const tasksFeature: Feature = {
   name: "tasks",
@@ -22,12 +22,3 @@ export const tasksFeature: Feature = {
     };
   },
 };
-
-/**
- * The tasks feature, for a server whose endpoint gets a task gateway of your own making
- * (`createServer({ features: [tasks()] })`). `createTaskObject` and `createMemoryTaskGateway`
- * bring it without this, when their module loads before the server is compiled.
- */
-export function tasks(): Feature {
-  return tasksFeature;
-}
