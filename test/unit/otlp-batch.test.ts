@@ -1,11 +1,11 @@
 // Spans of an isolate's requests exported together (one OTLP request per window).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EXPORT_WINDOW_MS, MAX_BATCH_SPANS, SpanBatch } from "../../src/observe/otlp-batch.ts";
-import { RecordingTracer, type FinishedSpan } from "../../src/observe/recording-tracer.ts";
+import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
 
 const SETTINGS = { url: "http://collector.test/v1/traces", headers: {}, serviceName: "svc" };
 
-function spans(count: number): FinishedSpan[] {
+function spans(count: number): string[] {
   const tracer = new RecordingTracer();
   for (let i = 0; i < count; i++) tracer.startSpan(`span ${i}`, { startTime: 1 }).end(2);
   return tracer.spans;
@@ -14,8 +14,8 @@ function spans(count: number): FinishedSpan[] {
 const exported = (fetch: ReturnType<typeof vi.fn>) =>
   fetch.mock.calls.map(
     ([, init]) =>
-      (JSON.parse((init as RequestInit).body as string) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans
-        .length,
+      (JSON.parse(new TextDecoder().decode((init as RequestInit).body as Uint8Array)) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] })
+        .resourceSpans[0]?.scopeSpans[0]?.spans.length,
   );
 
 describe("SpanBatch", () => {

@@ -1,0 +1,70 @@
+/**
+ * OTLP/HTTP JSON (ExportTraceServiceRequest) written by hand: a span becomes its JSON text once,
+ * when it ends (recording-tracer.ts); the keys, span names and short values met before are
+ * escaped once and kept.
+ */
+
+import { SpanStatusCode, type AttributeValue, type Attributes, type SpanStatus } from "@opentelemetry/api";
+
+const json = JSON.stringify;
+
+/** JSON text of the attribute keys, span names and values met so far (a small set, mostly fixed): each escaped once. */
+const written = new Map<string, string>();
+/** The cache's bounds: names and values can come from clients (a resource URI, a tool name), so it holds few and short ones. */
+const MAX_WRITTEN = 512;
+const MAX_WRITTEN_LENGTH = 128;
+
+/** `text` as a JSON string: from the cache when met before. */
+export function jsonText(text: string): string {
+  let out = written.get(text);
+  if (out === undefined) {
+    out = json(text);
+    if (written.size < MAX_WRITTEN && text.length <= MAX_WRITTEN_LENGTH) written.set(text, out);
+  }
+  return out;
+}
+
+function anyValue(value: AttributeValue): unknown {
+  if (typeof value === "string") return { stringValue: value };
+  if (typeof value === "boolean") return { boolValue: value };
+  if (typeof value === "number") return Number.isInteger(value) ? { intValue: value } : { doubleValue: value };
+  return { arrayValue: { values: value.filter((item) => item !== null && item !== undefined).map((item) => anyValue(item as AttributeValue)) } };
+}
+
+/** An attribute value as OTLP JSON (AnyValue). */
+export function anyValueJson(value: AttributeValue): string {
+  if (typeof value === "string") return `{"stringValue":${jsonText(value)}}`;
+  if (typeof value === "number" && Number.isInteger(value)) return `{"intValue":${value}}`;
+  if (typeof value === "boolean") return value ? `{"boolValue":true}` : `{"boolValue":false}`;
+  return json(anyValue(value));
+}
+
+/** A span's attributes as the members of an OTLP JSON KeyValue list (without the brackets); unset ones are left out. */
+export function attributesJson(attributes: Readonly<Attributes>): string {
+  let out = "";
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
+    out += `${out === "" ? "" : ","}{"key":${jsonText(key)},"value":${anyValueJson(value)}}`;
+  }
+  return out;
+}
+
+/** Milliseconds since the epoch as OTLP's nanoseconds: a JSON string of the integer (microsecond precision, no BigInt). */
+export function nanos(ms: number): string {
+  return `"${Math.round(ms * 1000)}000"`;
+}
+
+/** A span's status as OTLP JSON (an unset one is the empty object). */
+export function statusJson(status: SpanStatus): string {
+  if (status.code === SpanStatusCode.UNSET) return "{}";
+  return status.message === undefined ? `{"code":${status.code}}` : `{"code":${status.code},"message":${json(status.message)}}`;
+}
+
+/** The OTLP JSON body (ExportTraceServiceRequest) of a service's spans: the text before the spans and after them. */
+export function bodyEnds(serviceName: string): [before: string, after: string] {
+  return [
+    `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":${json(serviceName)}}}]},"scopeSpans":[{"scope":{"name":"edge-mcp"},"spans":[`,
+    "]}]}]}",
+  ];
+}
