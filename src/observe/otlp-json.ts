@@ -1,16 +1,16 @@
 /**
  * OTLP/HTTP JSON (ExportTraceServiceRequest) written by hand: a span becomes its JSON text once,
- * when it ends (recording-tracer.ts); the keys, span names and short values met before are
- * escaped once and kept.
+ * when it ends (recording-tracer.ts); the attribute keys and span names met before are escaped
+ * once and kept.
  */
 
 import { SpanStatusCode, type AttributeValue, type Attributes, type SpanStatus } from "@opentelemetry/api";
 
 const json = JSON.stringify;
 
-/** JSON text of the attribute keys, span names and values met so far (a small set, mostly fixed): each escaped once. */
+/** JSON text of the attribute keys and span names met so far (a small set, mostly fixed): each escaped once. */
 const written = new Map<string, string>();
-/** The cache's bounds: names and values can come from clients (a resource URI, a tool name), so it holds few and short ones. */
+/** The cache's bounds: names can come from clients (a resource URI, a tool name), so it holds few and short ones. */
 const MAX_WRITTEN = 512;
 const MAX_WRITTEN_LENGTH = 128;
 
@@ -33,7 +33,8 @@ function anyValue(value: AttributeValue): unknown {
 
 /** An attribute value as OTLP JSON (AnyValue). */
 export function anyValueJson(value: AttributeValue): string {
-  if (typeof value === "string") return `{"stringValue":${jsonText(value)}}`;
+  // Values are escaped each time: many are new per request (ids, digests) and would crowd the cache out.
+  if (typeof value === "string") return `{"stringValue":${json(value)}}`;
   if (typeof value === "number" && Number.isInteger(value)) return `{"intValue":${value}}`;
   if (typeof value === "boolean") return value ? `{"boolValue":true}` : `{"boolValue":false}`;
   return json(anyValue(value));
