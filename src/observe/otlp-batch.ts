@@ -7,7 +7,7 @@
 
 import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
 import { bodyEnds } from "./otlp-json.ts";
-import { SpanBytes, utf8 } from "./otlp-bytes.ts";
+import { SpanBytes } from "./otlp-bytes.ts";
 import { SendWindow } from "./send-window.ts";
 
 /**
@@ -27,17 +27,12 @@ export const NOTHING_TO_WAIT: Promise<void> = Promise.resolve();
 
 export class SpanBatch {
   readonly #settings: OtlpSettings;
-  readonly #pending = new SpanBytes();
-  /** The body's constant parts before and after the spans (the resource and scope), as bytes. */
-  readonly #before: Uint8Array;
-  readonly #after: Uint8Array;
+  readonly #pending: SpanBytes;
   readonly #window = new SendWindow(EXPORT_WINDOW_MS, () => this.#send());
 
   constructor(settings: OtlpSettings) {
     this.#settings = settings;
-    const [before, after] = bodyEnds(settings.serviceName);
-    this.#before = utf8(before);
-    this.#after = utf8(after);
+    this.#pending = new SpanBytes(...bodyEnds(settings.serviceName));
   }
 
   /**
@@ -54,6 +49,7 @@ export class SpanBatch {
 
   #send(): Promise<void> {
     if (this.#pending.count === 0) return Promise.resolve();
-    return exportSpans(this.#settings, this.#pending.take(this.#before, this.#after));
+    // The body is a view of the batch's buffer: exportSpans passes it to fetch at once, which copies it.
+    return exportSpans(this.#settings, this.#pending.take());
   }
 }

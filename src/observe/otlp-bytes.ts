@@ -1,8 +1,7 @@
 /**
- * The spans of an export as UTF-8 bytes, written as each span arrives: what waits for the export
- * is one buffer outside the JavaScript heap, reused from export to export, rather than a string
- * per span and a body of several hundred KiB built at once (a string that large is allocated
- * apart and makes the garbage collector run a full collection sooner).
+ * An export's body as UTF-8 bytes, written as each request's spans arrive: what waits for the
+ * export is one buffer outside the JavaScript heap, reused from export to export, rather than a
+ * string per span and a body of several hundred KiB allocated at once for each export.
  */
 
 const encoder = new TextEncoder();
@@ -11,18 +10,29 @@ const COMMA = 0x2c;
 const FIRST_SIZE = 64 * 1024;
 
 export class SpanBytes {
-  #buffer = new Uint8Array(FIRST_SIZE);
-  #length = 0;
+  /** The body's text before the spans (kept at the buffer's start) and after them. */
+  readonly #before: number;
+  readonly #after: Uint8Array;
+  #buffer: Uint8Array;
+  #length: number;
   #count = 0;
+
+  constructor(before: string, after: string) {
+    const head = encoder.encode(before);
+    this.#after = encoder.encode(after);
+    this.#buffer = new Uint8Array(Math.max(FIRST_SIZE, 2 * (head.length + this.#after.length)));
+    this.#buffer.set(head);
+    this.#before = this.#length = head.length;
+  }
 
   /** Spans written since the last {@link take}. */
   get count(): number {
     return this.#count;
   }
 
-  /** Bytes written since the last {@link take}. */
+  /** Bytes of spans written since the last {@link take}. */
   get size(): number {
-    return this.#length;
+    return this.#length - this.#before;
   }
 
   /** Adds spans, each its OTLP JSON text (members of a JSON array: a comma goes between spans). */
@@ -38,13 +48,17 @@ export class SpanBytes {
     this.#count += spans.length;
   }
 
-  /** The spans written so far between `before` and `after` (a copy: the buffer is reused), and empties it. */
-  take(before: Uint8Array, after: Uint8Array): Uint8Array {
-    const body = new Uint8Array(before.length + this.#length + after.length);
-    body.set(before);
-    body.set(this.#buffer.subarray(0, this.#length), before.length);
-    body.set(after, before.length + this.#length);
-    this.#length = 0;
+  /**
+   * The body (the text before, the spans, the text after) and empties the batch. It is a view of
+   * the buffer, valid until the next {@link add}: pass it to `fetch` at once, which copies a body
+   * given as bytes when it is called (Fetch standard, "extract a body"; workerd and undici do).
+   */
+  take(): Uint8Array {
+    const end = this.#length + this.#after.length;
+    if (end > this.#buffer.length) this.#grow(end);
+    this.#buffer.set(this.#after, this.#length);
+    const body = this.#buffer.subarray(0, end);
+    this.#length = this.#before;
     this.#count = 0;
     return body;
   }
@@ -56,9 +70,4 @@ export class SpanBytes {
     buffer.set(this.#buffer.subarray(0, this.#length));
     this.#buffer = buffer;
   }
-}
-
-/** UTF-8 bytes of a text (the constant parts of an export's body). */
-export function utf8(text: string): Uint8Array {
-  return encoder.encode(text);
 }

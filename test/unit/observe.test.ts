@@ -1,6 +1,6 @@
 // The pure parts of observability: W3C trace context, OTLP settings and JSON, usage data points, the view's gate.
 import { describe, expect, it } from "vitest";
-import { SpanBytes, utf8 } from "../../src/observe/otlp-bytes.ts";
+import { SpanBytes } from "../../src/observe/otlp-bytes.ts";
 import { otlpSettings } from "../../src/observe/otlp-export.ts";
 import { bodyEnds } from "../../src/observe/otlp-json.ts";
 import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
@@ -16,10 +16,9 @@ const SPAN = "00f067aa0ba902b7";
 
 /** The OTLP body an export sends for these spans (each its JSON text), as text. */
 function otlpBody(spans: readonly string[], serviceName: string): string {
-  const bytes = new SpanBytes();
+  const bytes = new SpanBytes(...bodyEnds(serviceName));
   bytes.add(spans);
-  const [before, after] = bodyEnds(serviceName);
-  return new TextDecoder().decode(bytes.take(utf8(before), utf8(after)));
+  return new TextDecoder().decode(bytes.take());
 }
 
 describe("W3C trace context", () => {
