@@ -40,21 +40,57 @@ export function anyValueJson(value: AttributeValue): string {
   return json(anyValue(value));
 }
 
+/**
+ * Attributes whose values repeat from request to request (a tenant, a tool, a caller's digest):
+ * each KeyValue met is written once and kept, per key (at most MAX_VALUES values each). Other
+ * values (request ids, error messages) are written each time.
+ */
+const REPEATING = new Map<string, Map<string, string>>(
+  [
+    "edge_mcp.admission",
+    "edge_mcp.caller",
+    "edge_mcp.era",
+    "edge_mcp.tenant",
+    "edge_mcp.via",
+    "error.type",
+    "gen_ai.operation.name",
+    "gen_ai.tool.name",
+    "http.request.method",
+    "mcp.method.name",
+    "mcp.protocol.version",
+    "mcp.session.id",
+  ].map((key) => [key, new Map()]),
+);
+const MAX_VALUES = 64;
+
 /** A span's attributes as the members of an OTLP JSON KeyValue list (without the brackets); unset ones are left out. */
 export function attributesJson(attributes: Readonly<Attributes>): string {
   let out = "";
   for (const key in attributes) {
     const value = attributes[key];
     if (value === undefined) continue;
-    out += `${out === "" ? "" : ","}{"key":${jsonText(key)},"value":${anyValueJson(value)}}`;
+    const values = typeof value === "string" ? REPEATING.get(key) : undefined;
+    let member = values?.get(value as string);
+    if (member === undefined) {
+      member = `{"key":${jsonText(key)},"value":${anyValueJson(value)}}`;
+      if (values && values.size < MAX_VALUES && (value as string).length <= MAX_WRITTEN_LENGTH) values.set(value as string, member);
+    }
+    out = out === "" ? member : `${out},${member}`;
   }
   return out;
 }
 
 /** Milliseconds since the epoch as OTLP's nanoseconds: a JSON string of the integer (microsecond precision, no BigInt). */
 export function nanos(ms: number): string {
-  return `"${Math.round(ms * 1000)}000"`;
+  // Workers' clock stands still while a request runs: a request's spans mostly share one time.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastNanos = `"${Math.round(ms * 1000)}000"`;
+  }
+  return lastNanos;
 }
+let lastMs = Number.NaN;
+let lastNanos = "";
 
 /** A span's status as OTLP JSON (an unset one is the empty object). */
 export function statusJson(status: SpanStatus): string {
