@@ -1,18 +1,18 @@
 // Relays JSON-RPC lines of a stdio host to a Streamable HTTP MCP endpoint and writes every answer back as a line.
 
-import { DEFAULT_RETRY_MS, answerOf, clip, delay, isEventStream, messageLine, parseJson } from "./http-answer.mjs";
+import { DEFAULT_RETRY_MS, clip, isEventStream, messageLine, parseJson } from "./http-answer.mjs";
 import { isObject } from "./is-object.mjs";
 import { modernHeaders, modernVersionOf } from "./request-headers.mjs";
 import { InFlightLimit } from "./in-flight-limit.mjs";
 import { followSessionStream } from "./session-listener.mjs";
-import { readSse } from "./sse-reader.mjs";
-import { ToolHeaderParams } from "./tool-header-params.mjs";
+import { relayResponseStream } from "./response-stream.mjs";
+import { ToolCatalog } from "./tool-catalog.mjs";
 
 /**
  * @typedef {{ method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal }} RelayRequestInit
  * @typedef {(url: string, init: RelayRequestInit) => Promise<Response>} Dispatch
  * @typedef {Record<string, unknown>} Message
- * @typedef {{ controller: AbortController, cancelled: boolean, answered: boolean, lastEventId: string | undefined, retryMs: number }} InFlight
+ * @typedef {import("./response-stream.mjs").InFlight} InFlight
  */
 
 /**
@@ -48,7 +48,7 @@ const keyOf = (id) => `${typeof id}:${String(id)}`;
  */
 export class StdioRelay {
   #options;
-  #tools = new ToolHeaderParams();
+  #tools = new ToolCatalog((headers, body) => this.#send("POST", headers, body));
   /** @type {Map<string, InFlight>} */
   #inflight = new Map();
   /** @type {Set<Promise<void>>} */
@@ -61,10 +61,7 @@ export class StdioRelay {
   #legacyVersion;
   /** @type {AbortController | undefined} */
   #listening;
-  /** @type {Promise<void> | undefined} */
-  #learning;
   #closed = false;
-  #relayIds = 0;
   #limit;
 
   /** @param {StdioRelayOptions} options */
@@ -162,7 +159,7 @@ export class StdioRelay {
     try {
       const version = modernVersionOf(message);
       const headers =
-        version === undefined ? this.#legacyHeaders(message["method"]) : { ...modernHeaders(message, version), ...(await this.#paramHeaders(message)) };
+        version === undefined ? this.#legacyHeaders(message["method"]) : { ...modernHeaders(message, version), ...(await this.#tools.headersFor(message)) };
       const response = await this.#send("POST", headers, line, entry.controller.signal);
       if (message["method"] === "initialize" && version === undefined) this.#adoptSession(response.headers.get("mcp-session-id"));
       if (isEventStream(response) && response.body) await this.#relayStream(response.body, message, entry);
@@ -194,29 +191,17 @@ export class StdioRelay {
 
   /** @param {ReadableStream<Uint8Array>} body @param {Message} message @param {InFlight} entry */
   async #relayStream(body, message, entry) {
-    for (;;) {
-      for await (const event of readSse(body)) {
-        if (event.id !== undefined) entry.lastEventId = event.id;
-        if (event.retry !== undefined) entry.retryMs = event.retry;
-        const answer = event.data ? messageLine(event.data) : undefined;
-        if (!answer) continue;
-        if (!Object.hasOwn(answer.message, "method") && answer.message["id"] === message["id"]) {
-          entry.answered = true;
-          this.#observe(message, answer.message);
-        }
-        await this.#emit(answer.line, entry);
-      }
-      if (entry.answered || entry.cancelled || this.#closed) return;
-      // The connection ended before the answer (a session may close it on purpose): resume it
-      // with Last-Event-ID after the server's retry delay (2025-11-25 transports, resumability).
-      if (this.#session === undefined || entry.lastEventId === undefined) throw new Error("the Worker ended the response stream without an answer");
-      await delay(entry.retryMs, entry.controller.signal);
-      const headers = { accept: "text/event-stream", "mcp-session-id": this.#session, "last-event-id": entry.lastEventId, ...this.#versionHeader() };
-      const resumed = await this.#send("GET", headers, undefined, entry.controller.signal);
-      if (!isEventStream(resumed) || !resumed.body)
-        throw new Error(`resuming the response stream failed with HTTP ${resumed.status}: ${clip(await resumed.text())}`);
-      body = resumed.body;
-    }
+    await relayResponseStream(body, {
+      requestId: message["id"],
+      entry,
+      emit: (line) => this.#emit(line, entry),
+      onAnswer: (answer) => this.#observe(message, answer),
+      canResume: () => this.#session !== undefined && !this.#closed,
+      resume: (lastEventId) => {
+        const headers = { accept: "text/event-stream", "mcp-session-id": String(this.#session), "last-event-id": lastEventId, ...this.#versionHeader() };
+        return this.#send("GET", headers, undefined, entry.controller.signal);
+      },
+    });
   }
 
   /** @param {Message} message @param {string} line */
@@ -292,46 +277,12 @@ export class StdioRelay {
     return this.#legacyVersion === undefined ? {} : { "mcp-protocol-version": this.#legacyVersion };
   }
 
-  /** `Mcp-Param-*` headers of a 2026-07-28 tools/call; a tool not seen yet is looked up first. */
-  async #paramHeaders(/** @type {Message} */ message) {
-    const params = message["params"];
-    if (message["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") return {};
-    if (!this.#tools.knows(params["name"])) {
-      await (this.#learning ??= this.#learnTools(message).finally(() => (this.#learning = undefined)));
-      // Still unknown (no such tool, or the list was refused): no marks, and no second lookup per call.
-      if (!this.#tools.knows(params["name"])) this.#tools.learn([{ name: params["name"] }]);
-    }
-    return this.#tools.headersFor(params["name"], params["arguments"]);
-  }
-
-  /** Reads every page of tools/list, with the `_meta` of the call that needs it. */
-  async #learnTools(/** @type {Message} */ call) {
-    const meta = isObject(call["params"]) ? call["params"]["_meta"] : undefined;
-    /** @type {unknown} */
-    let cursor;
-    for (let page = 0; page < 100; page++) {
-      const id = `edge-mcp-stdio-${++this.#relayIds}`;
-      const request = { jsonrpc: "2.0", id, method: "tools/list", params: { ...(typeof cursor === "string" ? { cursor } : {}), _meta: meta } };
-      const response = await this.#send("POST", modernHeaders(request, /** @type {string} */ (modernVersionOf(request))), JSON.stringify(request));
-      const answer = await answerOf(response, id);
-      const result = answer?.["result"];
-      if (!isObject(result)) return;
-      this.#tools.learn(result["tools"]);
-      cursor = result["nextCursor"];
-      if (typeof cursor !== "string") return;
-    }
-  }
-
   /** What the relay keeps from answers: the negotiated version, tool header marks. */
   #observe(/** @type {Message} */ request, /** @type {Message} */ answer) {
     const result = answer["result"];
-    const method = request["method"];
-    if (method === "initialize" && isObject(result) && typeof result["protocolVersion"] === "string") this.#legacyVersion = result["protocolVersion"];
-    if (method === "tools/list" && isObject(result)) this.#tools.learn(result["tools"]);
-    const error = answer["error"];
-    const params = request["params"];
-    // -32020 on a call: the tool's header marks changed since they were learned.
-    if (method === "tools/call" && isObject(error) && error["code"] === -32020 && isObject(params)) this.#tools.forget(String(params["name"]));
+    if (request["method"] === "initialize" && isObject(result) && typeof result["protocolVersion"] === "string")
+      this.#legacyVersion = result["protocolVersion"];
+    this.#tools.observe(request, answer);
   }
 
   /** @param {string} method @param {Record<string, string>} headers @param {string | undefined} body @param {AbortSignal} [signal] */
