@@ -59,7 +59,10 @@ function anonymousNetwork(headers: Headers): string | undefined {
 }
 
 function admissionOf(headers: Headers, endpoint: Endpoint, principal: Principal | undefined): Admission {
-  const address = principal ? undefined : anonymousNetwork(headers);
+  // The address tells anonymous callers apart for rate limits and quotas only (session, task and
+  // handle objects count against quotas too): without either, it is not read (a header read is a
+  // call into the runtime, about 2k instructions).
+  const address = principal || (!endpoint.rateLimiter && !endpoint.quotaCounter) ? undefined : anonymousNetwork(headers);
   if (!principal && address === undefined) {
     let shared = anonymous.get(endpoint);
     if (!shared) {

@@ -193,6 +193,42 @@ describe("request headers", () => {
   });
 });
 
+describe("the client address", () => {
+  // A header read is a call into the runtime on workerd (about 2k instructions each).
+  const readsOf = (headers: Headers, names: string[]): Headers =>
+    new Proxy(headers, {
+      get(target, key) {
+        if (key === "get") return (name: string) => (names.push(name), target.get(name));
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  class WatchedRequest extends Request {
+    names: string[] = [];
+    override get headers(): Headers {
+      return readsOf(super.headers, this.names);
+    }
+  }
+  const call = () =>
+    new WatchedRequest("http://localhost/mcp", {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sync", arguments: { a: 1, b: 2 } } }),
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "cf-connecting-ip": "203.0.113.9" },
+    });
+
+  it("is read only where rate limits or quotas can tell anonymous callers apart by it", async () => {
+    const plain = call();
+    expect((await app().fetch(plain)).status).toBe(200);
+    expect(plain.names).not.toContain("cf-connecting-ip");
+    const holders: string[] = [];
+    const limited = call();
+    const rateLimiter = { check: async (admission: { quotaHolder: string }) => void holders.push(admission.quotaHolder) };
+    expect((await app({ rateLimiter }).fetch(limited)).status).toBe(200);
+    expect(limited.names).toContain("cf-connecting-ip");
+    expect(holders[0]).toContain("203.0.113.9");
+  });
+});
+
 describe("readBody", () => {
   const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://localhost/mcp", { method: "POST", body, headers });
 
