@@ -173,7 +173,15 @@ function admitMessage(
   }
   const admitted = (tool: CompiledTool | undefined): AdmittedPost | Promise<AdmittedPost> => {
     if (!(initialize && endpoint.sessions && info.era === "legacy")) return { admission, text, message, info, tool, newSession: undefined, opening: undefined };
-    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({ admission, text, message, info, tool, newSession: opened.id, opening: opened.opening }));
+    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({
+      admission,
+      text,
+      message,
+      info,
+      tool,
+      newSession: opened.id,
+      opening: opened.opening,
+    }));
   };
   if (message.method === "tools/call" && server.tools.size > 0) {
     const beforeLimits =

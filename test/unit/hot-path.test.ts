@@ -200,7 +200,7 @@ describe("the client address", () => {
       get(target, key) {
         if (key === "get") return (name: string) => (names.push(name), target.get(name));
         const value = Reflect.get(target, key, target) as unknown;
-        return typeof value === "function" ? value.bind(target) : value;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
   class WatchedRequest extends Request {

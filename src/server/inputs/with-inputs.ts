@@ -96,6 +96,10 @@ class ModernInputs implements InputChannel {
 
   async #inputRequired(error: unknown): Promise<JsonObject> {
     if (!(error instanceof InputRequired)) throw error;
-    return { resultType: "input_required", inputRequests: error.requests, requestState: await this.transport.endpoint.sealer.seal(this.binding(), this.#used ?? {}) };
+    return {
+      resultType: "input_required",
+      inputRequests: error.requests,
+      requestState: await this.transport.endpoint.sealer.seal(this.binding(), this.#used ?? {}),
+    };
   }
 }

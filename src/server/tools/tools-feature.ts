@@ -31,7 +31,13 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
     install: ({ tools, handlerContext }) => {
       if (tools.size === 0) return {};
       /** Runs the hooks from `from` on, then the tool itself when none answers. */
-      const run = (request: InboundRequest, ctx: TransportContext, tool: CompiledTool, call: InboundRequest, from: number): MethodResult | Promise<MethodResult> => {
+      const run = (
+        request: InboundRequest,
+        ctx: TransportContext,
+        tool: CompiledTool,
+        call: InboundRequest,
+        from: number,
+      ): MethodResult | Promise<MethodResult> => {
         const all = hooks();
         for (let i = from; i < all.length; i++) {
           const pending = (all[i] as ToolCallHook)(tool, call, ctx);
