@@ -121,23 +121,6 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
 
   const serveCard = async (served: NonNullable<typeof card>, request: Request): Promise<Response> => served.serve(request, endpoint);
 
-  /** A request with an Origin header: CORS headers go on every answer to an allowed Origin (refusals included). */
-  const withOrigin = async (
-    request: Request,
-    ctx: { waitUntil(promise: Promise<unknown>): void } | undefined,
-    origin: string,
-    headers: Headers,
-  ): Promise<Response> => {
-    let response: Response;
-    try {
-      const refused = policy.check(request, origin, headers);
-      response = refused ? errorResponse(refused) : await route(request, ctx, headers);
-    } catch (error) {
-      response = errorResponse(error);
-    }
-    return withCors(request, response);
-  };
-
   return {
     fetch(request, _env, ctx) {
       // The Server Card is public metadata: no Host/Origin check (any site may read it, CORS *), no token.
@@ -147,15 +130,17 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
       // CORS and admission; the Origin header once, for the policy and for CORS.
       const headers = request.headers;
       const origin = headers.get("origin");
-      if (origin !== null) return withOrigin(request, ctx, origin, headers);
-      // No wrapper to wait through: a POST's answer is the route's own promise (routes never reject).
+      let response: Response | Promise<Response>;
       try {
         const refused = policy.check(request, origin, headers);
-        const response = refused ? errorResponse(refused) : route(request, ctx, headers);
-        return response instanceof Promise ? response : Promise.resolve(response);
+        response = refused ? errorResponse(refused) : route(request, ctx, headers);
       } catch (error) {
-        return Promise.resolve(errorResponse(error));
+        response = errorResponse(error);
       }
+      // Browsers get CORS headers on every answer to an allowed Origin (refusals included). Otherwise
+      // no wrapper to wait through: a POST's answer is the route's own promise (routes never reject).
+      if (origin !== null) return Promise.resolve(response).then((answer) => withCors(request, answer));
+      return response instanceof Promise ? response : Promise.resolve(response);
     },
   };
 }
