@@ -2,6 +2,7 @@
 // async handlers, validators and feature hooks; the body deadline, limits and the plain JSON answer.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import { createMcpApp, type McpAppOptions } from "../../src/http/app.ts";
 import { readBody } from "../../src/http/read-body.ts";
 import { jsonResponse } from "../../src/http/responses.ts";
@@ -112,6 +113,64 @@ describe("the stateless tools/call path", () => {
       expect(resultOf(reply.body)).toMatchObject({ isError: true });
       expect(JSON.stringify(reply.body)).toMatch(/more than this server's limit of 500/);
     }
+  });
+
+  it("answers a handler that finishes at once the same as a later one: notifications first (SSE), protocol errors, SSE mode", async () => {
+    const notifying = [
+      defineTool({
+        name: "logs",
+        inputSchema: { type: "object" },
+        handler: (_args, ctx) => {
+          ctx.log("info", "working");
+          return "done";
+        },
+      }),
+      defineTool({
+        name: "refuses",
+        inputSchema: { type: "object" },
+        handler: () => {
+          throw new ProtocolError(ErrorCode.InvalidParams, "not like this");
+        },
+      }),
+    ];
+    const server = createServer({ info: { name: "t", version: "1" }, tools: [...tools, ...notifying] });
+    const auto = createMcpApp({ server });
+    const response = await request(auto, "http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "logs" } }),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const messages = (await response.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    expect(messages).toMatchObject([
+      { method: "notifications/message", params: { level: "info", data: "working" } },
+      { id: 7, result: { content: [{ text: "done" }] } },
+    ]);
+    for (const reply of [await legacy(auto, "tools/call", { name: "refuses" }), await modern(auto, "tools/call", { name: "refuses" })]) {
+      expect(reply).toMatchObject({ status: 200, contentType: "application/json", body: { error: { code: -32602, message: "not like this" } } });
+    }
+    const sse = await modern(createMcpApp({ server, responseMode: "sse" }), "tools/call", { name: "sync", arguments: { a: 2, b: 3 } });
+    expect(sse).toMatchObject({ contentType: "text/event-stream", body: { result: { structuredContent: { sum: 5 }, resultType: "complete" } } });
+  });
+
+  it("gives 2026-07-28 results resultType and serverInfo, merged with a result's own _meta and kept resultType", async () => {
+    const info = { name: "t", version: "1" };
+    const shaped = [
+      defineTool({ name: "plain", inputSchema: { type: "object" }, handler: () => "hi" }),
+      defineTool({ name: "meta", inputSchema: { type: "object" }, handler: () => ({ content: [], _meta: { "x/y": 1 } }) }),
+      defineTool({ name: "failing", inputSchema: { type: "object" }, handler: () => ({ content: [], isError: true }) }),
+    ];
+    const mcp = createMcpApp({ server: createServer({ info, tools: shaped }) });
+    const serverInfo = { "io.modelcontextprotocol/serverInfo": info };
+    const plain = await modern(mcp, "tools/call", { name: "plain" });
+    expect(plain.body["result"]).toEqual({ content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: serverInfo });
+    const meta = await modern(mcp, "tools/call", { name: "meta" });
+    expect(meta.body["result"]).toEqual({ content: [], resultType: "complete", _meta: { "x/y": 1, ...serverInfo } });
+    const failing = await modern(mcp, "tools/call", { name: "failing" });
+    expect(failing.body["result"]).toEqual({ content: [], isError: true, resultType: "complete", _meta: serverInfo });
   });
 
   it("unknown tools still get -32602 without a rate limiter", async () => {
