@@ -78,7 +78,8 @@ export class Observation implements RequestObservation {
   #run(admission: Admission, post: boolean): Admission {
     this.#admission = admission;
     // No span recorded (metering alone): no trace context is read or passed on.
-    const root = this.#startRoot("admitted");
+    // A POST is known to be one: its method is not read from the request again.
+    const root = this.#startRoot("admitted", undefined, undefined, post ? "POST" : undefined);
     if (!root?.isRecording()) return admission;
     const { method, target } = this.#trace;
     if (post && method === "tools/call" && this.#admitted?.tool) {
@@ -183,13 +184,13 @@ export class Observation implements RequestObservation {
   }
 
   /** The request's span and its finished admission span; the parent is the client's context. None without a span source. */
-  #startRoot(outcome: "admitted" | "refused", error?: ProtocolError, admissionEnd?: number): Span | undefined {
+  #startRoot(outcome: "admitted" | "refused", error?: ProtocolError, admissionEnd?: number, knownVerb?: string): Span | undefined {
     const source = this.#spans.source;
     if (!source) return undefined;
     const { method, target, started } = this.#trace;
     this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
     this.#admittedAt = admissionEnd ?? Date.now();
-    const verb = this.#request.method;
+    const verb = knownVerb ?? this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
     const stream = verb !== "POST";
     const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;

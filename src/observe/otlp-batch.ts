@@ -6,7 +6,8 @@
  */
 
 import { exportSpans, type OtlpSettings } from "./otlp-export.ts";
-import type { FinishedSpan } from "./recording-tracer.ts";
+import { bodyEnds } from "./otlp-json.ts";
+import { SpanBytes } from "./otlp-bytes.ts";
 import { SendWindow } from "./send-window.ts";
 
 /**
@@ -18,17 +19,20 @@ import { SendWindow } from "./send-window.ts";
 export const EXPORT_WINDOW_MS = 1000;
 /** A window holding this many spans is sent at once. */
 export const MAX_BATCH_SPANS = 512;
+/** A window holding this many bytes of spans is sent at once (spans with long attributes). */
+export const MAX_BATCH_BYTES = 1024 * 1024;
 
 /** What {@link SpanBatch.add} answers when the request has nothing to wait for (another request sends its spans). */
 export const NOTHING_TO_WAIT: Promise<void> = Promise.resolve();
 
 export class SpanBatch {
   readonly #settings: OtlpSettings;
-  #pending: FinishedSpan[] = [];
+  readonly #pending: SpanBytes;
   readonly #window = new SendWindow(EXPORT_WINDOW_MS, () => this.#send());
 
   constructor(settings: OtlpSettings) {
     this.#settings = settings;
+    this.#pending = new SpanBytes(...bodyEnds(settings.serviceName));
   }
 
   /**
@@ -36,15 +40,16 @@ export class SpanBatch {
    * filled it (its `waitUntil` holds the export), else at once: the request that opened the
    * window sends them (no request waits on another's promise).
    */
-  add(spans: readonly FinishedSpan[]): Promise<void> {
+  add(spans: readonly string[]): Promise<void> {
     if (spans.length === 0) return NOTHING_TO_WAIT;
-    for (const span of spans) this.#pending.push(span);
-    return this.#window.added(this.#pending.length >= MAX_BATCH_SPANS) ?? NOTHING_TO_WAIT;
+    const pending = this.#pending;
+    pending.add(spans);
+    return this.#window.added(pending.count >= MAX_BATCH_SPANS || pending.size >= MAX_BATCH_BYTES) ?? NOTHING_TO_WAIT;
   }
 
   #send(): Promise<void> {
-    const spans = this.#pending;
-    this.#pending = [];
-    return exportSpans(this.#settings, spans);
+    if (this.#pending.count === 0) return Promise.resolve();
+    // The body is a view of the batch's buffer: exportSpans passes it to fetch at once, which copies it.
+    return exportSpans(this.#settings, this.#pending.take());
   }
 }

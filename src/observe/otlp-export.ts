@@ -1,8 +1,5 @@
 /** OTLP/HTTP JSON export of finished spans (`POST {endpoint}/v1/traces`), per the standard OTEL_* variables. */
 
-import { SpanStatusCode, type AttributeValue } from "@opentelemetry/api";
-import type { FinishedSpan } from "./recording-tracer.ts";
-
 /** Where spans go: the standard exporter variables, read once. */
 export interface OtlpSettings {
   /** `{OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`, or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is. */
@@ -40,86 +37,13 @@ export function otlpSettings(env: OtlpEnv): OtlpSettings | undefined {
   return { url, headers, serviceName: env.OTEL_SERVICE_NAME?.trim() || "edge-mcp" };
 }
 
-function anyValue(value: AttributeValue): unknown {
-  if (typeof value === "string") return { stringValue: value };
-  if (typeof value === "boolean") return { boolValue: value };
-  if (typeof value === "number") return Number.isInteger(value) ? { intValue: value } : { doubleValue: value };
-  return { arrayValue: { values: value.filter((item) => item !== null && item !== undefined).map((item) => anyValue(item as AttributeValue)) } };
-}
-
-const json = JSON.stringify;
-const nanos = (ms: number): string => `"${Math.round(ms * 1000)}000"`;
-
-/** An attribute value as OTLP JSON (AnyValue). */
-function anyValueJson(value: AttributeValue): string {
-  if (typeof value === "string") return `{"stringValue":${json(value)}}`;
-  if (typeof value === "number" && Number.isInteger(value)) return `{"intValue":${value}}`;
-  if (typeof value === "boolean") return value ? `{"boolValue":true}` : `{"boolValue":false}`;
-  return json(anyValue(value));
-}
-
-/** JSON text of the attribute keys and span names met so far (a small set, mostly fixed): each escaped once. */
-const written = new Map<string, string>();
-/** The cache's bounds: names can come from clients (a resource URI), so it holds few and short ones. */
-const MAX_WRITTEN = 512;
-const MAX_WRITTEN_LENGTH = 128;
-
-/** `text` as JSON: from the cache when met before. */
-function jsonText(text: string): string {
-  let out = written.get(text);
-  if (out === undefined) {
-    out = json(text);
-    if (written.size < MAX_WRITTEN && text.length <= MAX_WRITTEN_LENGTH) written.set(text, out);
-  }
-  return out;
-}
-
-function keyPrefix(key: string): string {
-  return `{"key":${jsonText(key)},"value":`;
-}
-
-/** A span's attributes as OTLP JSON (KeyValue list), written directly: the export runs once per batch, over every span. */
-function attributesJson(attributes: FinishedSpan["attributes"]): string {
-  let out = "[";
-  for (const key in attributes) {
-    const value = attributes[key];
-    if (value === undefined) continue;
-    out += `${out.length === 1 ? "" : ","}${keyPrefix(key)}${anyValueJson(value)}}`;
-  }
-  return `${out}]`;
-}
-
-function spanJson(span: FinishedSpan): string {
-  const { context, status } = span;
-  const parent = span.parentSpanId === undefined ? "" : `"parentSpanId":"${span.parentSpanId}",`;
-  const state = context.traceState ? `"traceState":${json(context.traceState.serialize())},` : "";
-  const statusJson =
-    status.code === SpanStatusCode.UNSET ? "{}" : json({ code: status.code, ...(status.message === undefined ? {} : { message: status.message }) });
-  // OTLP numbers kinds from 1 (internal); the API from 0.
-  return (
-    `{"traceId":"${context.traceId}","spanId":"${context.spanId}",${parent}${state}"name":${jsonText(span.name)},"kind":${span.kind + 1},` +
-    `"startTimeUnixNano":${nanos(span.startMs)},"endTimeUnixNano":${nanos(span.endMs)},"attributes":${attributesJson(span.attributes)},"status":${statusJson}}`
-  );
-}
-
-/** The OTLP JSON body (ExportTraceServiceRequest) of some spans. */
-export function otlpBody(spans: readonly FinishedSpan[], serviceName: string): string {
-  let out = "";
-  for (const span of spans) out += `${out === "" ? "" : ","}${spanJson(span)}`;
-  return (
-    `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":${json(serviceName)}}}]},` +
-    `"scopeSpans":[{"scope":{"name":"edge-mcp"},"spans":[${out}]}]}]}`
-  );
-}
-
-/** Sends spans to the collector; a failure is logged once per export and never thrown. */
-export async function exportSpans(settings: OtlpSettings, spans: readonly FinishedSpan[]): Promise<void> {
-  if (spans.length === 0) return;
+/** Sends an OTLP JSON body (UTF-8) to the collector; a failure is logged once per export and never thrown. */
+export async function exportSpans(settings: OtlpSettings, body: Uint8Array): Promise<void> {
   try {
     const response = await fetch(settings.url, {
       method: "POST",
       headers: { ...settings.headers, "content-type": "application/json" },
-      body: otlpBody(spans, settings.serviceName),
+      body,
     });
     if (!response.ok) console.warn(`edge-mcp: OTLP export to ${new URL(settings.url).origin} answered ${response.status}`);
     await response.body?.cancel();

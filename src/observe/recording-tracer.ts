@@ -1,4 +1,8 @@
-/** A tracer that keeps its finished spans for one OTLP export: what a Worker uses with no OpenTelemetry SDK. */
+/**
+ * A tracer that writes its spans as OTLP JSON for an export: what a Worker uses with no
+ * OpenTelemetry SDK. A span becomes its JSON text when it ends (otlp-json.ts), and the export's
+ * batch its bytes (otlp-bytes.ts): nothing of a span outlives its request.
+ */
 
 import {
   trace,
@@ -14,20 +18,9 @@ import {
   type TimeInput,
 } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
+import { attributesJson, jsonText, nanos, statusJson } from "./otlp-json.ts";
 import type { SpanSource } from "./span-source.ts";
 import { remoteSpanContext } from "./span-status.ts";
-
-/** A finished span, as the OTLP encoder reads it. */
-export interface FinishedSpan {
-  readonly name: string;
-  readonly kind: SpanKind;
-  readonly context: SpanContext;
-  readonly parentSpanId: string | undefined;
-  readonly startMs: number;
-  readonly endMs: number;
-  readonly attributes: Readonly<Attributes>;
-  readonly status: SpanStatus;
-}
 
 /** Random bytes drawn ahead for ids: one `getRandomValues` call per 4 KiB instead of one per id. */
 const POOL = new Uint8Array(4096);
@@ -59,41 +52,40 @@ function millis(time: TimeInput | undefined): number {
   return time[0] * 1000 + time[1] / 1e6;
 }
 
-/** A span being recorded, and once ended the finished span itself (no copy). */
-class RecordedSpan implements Span, FinishedSpan {
-  readonly #sink: FinishedSpan[];
-  name: string;
-  readonly kind: SpanKind;
-  readonly context: SpanContext;
-  readonly parentSpanId: string | undefined;
-  readonly startMs: number;
-  endMs = 0;
-  readonly attributes: Attributes;
-  status: SpanStatus = UNSET;
+/** A span being recorded; when it ends, its OTLP JSON text goes to the tracer's `spans`. */
+class RecordedSpan implements Span {
+  readonly #sink: string[];
+  #name: string;
+  readonly #kind: SpanKind;
+  readonly #context: SpanContext;
+  readonly #parentSpanId: string | undefined;
+  readonly #startMs: number;
+  readonly #attributes: Attributes;
+  #status: SpanStatus = UNSET;
   #ended = false;
 
   /** `attributes` become the span's own (not copied). */
-  constructor(sink: FinishedSpan[], name: string, options: SpanOptions, parent: SpanContext | undefined, attributes: Attributes) {
+  constructor(sink: string[], name: string, options: SpanOptions, parent: SpanContext | undefined, attributes: Attributes) {
     this.#sink = sink;
-    this.name = name;
-    this.kind = options.kind ?? 0;
-    this.startMs = millis(options.startTime);
-    this.attributes = attributes;
-    this.parentSpanId = parent?.spanId;
-    this.context = parent?.traceState
+    this.#name = name;
+    this.#kind = options.kind ?? 0;
+    this.#startMs = millis(options.startTime);
+    this.#attributes = attributes;
+    this.#parentSpanId = parent?.spanId;
+    this.#context = parent?.traceState
       ? { traceId: parent.traceId, spanId: randomHex(8), traceFlags: 1, traceState: parent.traceState }
       : { traceId: parent?.traceId ?? randomHex(16), spanId: randomHex(8), traceFlags: 1 };
   }
 
   spanContext(): SpanContext {
-    return this.context;
+    return this.#context;
   }
   setAttribute(key: string, value: AttributeValue): this {
-    this.attributes[key] = value;
+    this.#attributes[key] = value;
     return this;
   }
   setAttributes(attributes: Attributes): this {
-    Object.assign(this.attributes, attributes);
+    Object.assign(this.#attributes, attributes);
     return this;
   }
   addEvent(): this {
@@ -106,18 +98,25 @@ class RecordedSpan implements Span, FinishedSpan {
     return this;
   }
   setStatus(status: SpanStatus): this {
-    this.status = status;
+    this.#status = status;
     return this;
   }
   updateName(name: string): this {
-    this.name = name;
+    this.#name = name;
     return this;
   }
   end(endTime?: TimeInput): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.endMs = millis(endTime);
-    this.#sink.push(this);
+    const { traceId, spanId, traceState } = this.#context;
+    const parent = this.#parentSpanId === undefined ? "" : `"parentSpanId":"${this.#parentSpanId}",`;
+    const state = traceState ? `"traceState":${JSON.stringify(traceState.serialize())},` : "";
+    // OTLP numbers kinds from 1 (internal); the API from 0.
+    this.#sink.push(
+      `{"traceId":"${traceId}","spanId":"${spanId}",${parent}${state}"name":${jsonText(this.#name)},"kind":${this.#kind + 1},` +
+        `"startTimeUnixNano":${nanos(this.#startMs)},"endTimeUnixNano":${nanos(millis(endTime))},` +
+        `"attributes":[${attributesJson(this.#attributes)}],"status":${statusJson(this.#status)}}`,
+    );
   }
   isRecording(): boolean {
     return !this.#ended;
@@ -126,12 +125,13 @@ class RecordedSpan implements Span, FinishedSpan {
 }
 
 /**
- * Starts spans (the `startSpan` of an OpenTelemetry `Tracer`) and collects them once ended into
- * `spans`, for one request's export. Parents come from the context given, never from an ambient
- * one (Workers have no context manager without nodejs_compat).
+ * Starts spans (the `startSpan` of an OpenTelemetry `Tracer`) and collects the OTLP JSON text of
+ * each once ended into `spans`, for an export. Parents come from the context given, never from an
+ * ambient one (Workers have no context manager without nodejs_compat).
  */
 export class RecordingTracer implements SpanSource {
-  readonly spans: FinishedSpan[] = [];
+  /** The OTLP JSON text (a Span object) of each span ended so far, in the order they ended. */
+  readonly spans: string[] = [];
 
   startSpan(name: string, options: SpanOptions = {}, context?: Context): Span {
     const parent = context ? trace.getSpanContext(context) : undefined;

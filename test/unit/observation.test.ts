@@ -35,7 +35,24 @@ function observed(options: { costlyAdmission?: boolean; refusal?: ProtocolError;
   if (!options.refusal) observation.admitted(admitted);
   if (options.exchange) observation.handling(options.exchange);
   observation.end(options.refusal ? options.refusal.status : 200, options.refusal, (promise) => waited.push(promise));
-  return { names: () => tracer.spans.map((span) => span.name).sort(), spans: tracer.spans, waited };
+  const spans = () => decoded(tracer);
+  return {
+    names: () =>
+      spans()
+        .map((span) => span.name)
+        .sort(),
+    spans,
+    waited,
+  };
+}
+
+/** The tracer's spans decoded from their OTLP JSON, attributes by key. */
+function decoded(tracer: RecordingTracer) {
+  return tracer.spans.map((text) => {
+    const span = JSON.parse(text) as { name: string; attributes: { key: string; value: Record<string, unknown> }[]; status: { code?: number } };
+    const attributes = Object.fromEntries(span.attributes.map(({ key, value }) => [key, Object.values(value)[0]]));
+    return { name: span.name, attributes, status: span.status };
+  });
 }
 
 /** An exchange that has settled: reading `settled` (a promise to wait on) fails the test. */
@@ -60,7 +77,7 @@ describe("an observation's spans", () => {
   it("records admission as the request span's attribute when it did no work (no authorizer, no rate limiter)", () => {
     const { names, spans } = observed({ costlyAdmission: false, exchange: settledExchange(undefined) });
     expect(names()).toEqual(["execute_tool add", "tools/call add"]);
-    expect(spans.find((span) => span.name === "tools/call add")?.attributes["edge_mcp.admission"]).toBe("admitted");
+    expect(spans().find((span) => span.name === "tools/call add")?.attributes["edge_mcp.admission"]).toBe("admitted");
   });
 
   it("records admission as a span of its own when it did work, and always when it refused", () => {
@@ -71,7 +88,7 @@ describe("an observation's spans", () => {
     ]);
     const refused = observed({ costlyAdmission: false, refusal: new ProtocolError(-32602, "bad", { status: 400 }) });
     expect(refused.names()).toEqual(["edge_mcp.admission", "tools/call add"]);
-    expect(refused.spans.find((span) => span.name === "edge_mcp.admission")?.status.code).toBe(2);
+    expect(refused.spans().find((span) => span.name === "edge_mcp.admission")?.status.code).toBe(2);
   });
 });
 
@@ -80,7 +97,7 @@ describe("an observation's outcome", () => {
     const { spans, waited } = observed({ costlyAdmission: false, exchange: settledExchange(new ProtocolError(-32603, "boom")) });
     // Recorded at once: nothing deferred, the failure on the request span.
     expect(waited).toEqual([]);
-    expect(spans.find((span) => span.name === "tools/call add")?.attributes["error.type"]).toBe("-32603");
+    expect(spans().find((span) => span.name === "tools/call add")?.attributes["error.type"]).toBe("-32603");
   });
 
   it("waits for an exchange still streaming its answer, then records its failure", async () => {
@@ -94,10 +111,10 @@ describe("an observation's outcome", () => {
     };
     const { spans, waited } = observed({ costlyAdmission: false, exchange });
     expect(waited).toHaveLength(1);
-    expect(spans).toEqual([]);
+    expect(spans()).toEqual([]);
     settle(new ProtocolError(-32603, "late"));
     await Promise.all(waited);
-    expect(spans.find((span) => span.name === "tools/call add")?.attributes["error.type"]).toBe("-32603");
+    expect(spans().find((span) => span.name === "tools/call add")?.attributes["error.type"]).toBe("-32603");
   });
 
   it("is known to the observer when a JSON answer is returned: the exchange is done, its failure set, nothing to wait on", async () => {

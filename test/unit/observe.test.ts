@@ -1,6 +1,8 @@
 // The pure parts of observability: W3C trace context, OTLP settings and JSON, usage data points, the view's gate.
 import { describe, expect, it } from "vitest";
-import { otlpBody, otlpSettings } from "../../src/observe/otlp-export.ts";
+import { SpanBytes } from "../../src/observe/otlp-bytes.ts";
+import { otlpSettings } from "../../src/observe/otlp-export.ts";
+import { bodyEnds } from "../../src/observe/otlp-json.ts";
 import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
 import { parseTraceparent, readTraceCarrier } from "../../src/observe/trace-context.ts";
 import { usageDataPoint, type UsageRecord } from "../../src/observe/usage-record.ts";
@@ -11,6 +13,13 @@ import { PendingRequests, createSessionInputs } from "../../src/session/session-
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
+
+/** The OTLP body an export sends for these spans (each its JSON text), as text. */
+function otlpBody(spans: readonly string[], serviceName: string): string {
+  const bytes = new SpanBytes(...bodyEnds(serviceName));
+  bytes.add(spans);
+  return new TextDecoder().decode(bytes.take());
+}
 
 describe("W3C trace context", () => {
   it("parses a version 00 traceparent and its sampled flag", () => {

@@ -1,28 +1,30 @@
 // Spans of an isolate's requests exported together (one OTLP request per window).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EXPORT_WINDOW_MS, MAX_BATCH_SPANS, SpanBatch } from "../../src/observe/otlp-batch.ts";
-import { RecordingTracer, type FinishedSpan } from "../../src/observe/recording-tracer.ts";
+import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
 
 const SETTINGS = { url: "http://collector.test/v1/traces", headers: {}, serviceName: "svc" };
 
-function spans(count: number): FinishedSpan[] {
+function spans(count: number): string[] {
   const tracer = new RecordingTracer();
   for (let i = 0; i < count; i++) tracer.startSpan(`span ${i}`, { startTime: 1 }).end(2);
   return tracer.spans;
 }
 
-const exported = (fetch: ReturnType<typeof vi.fn>) =>
-  fetch.mock.calls.map(
-    ([, init]) =>
-      (JSON.parse((init as RequestInit).body as string) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans
-        .length,
-  );
+/** The bodies fetch was given, read when it was called (as fetch copies a body: the batch reuses its buffer). */
+let bodies: string[] = [];
+const exported = (_fetch: ReturnType<typeof vi.fn>) =>
+  bodies.map((body) => (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans.length);
 
 describe("SpanBatch", () => {
   let fetch: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     vi.useFakeTimers();
-    fetch = vi.fn(async () => new Response("{}"));
+    bodies = [];
+    fetch = vi.fn(async (_url: string, init: RequestInit) => {
+      bodies.push(new TextDecoder().decode(init.body as Uint8Array));
+      return new Response("{}");
+    });
     vi.stubGlobal("fetch", fetch);
   });
   afterEach(() => {
@@ -73,6 +75,27 @@ describe("SpanBatch", () => {
     await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS / 2);
     await second;
     expect(exported(fetch)).toEqual([MAX_BATCH_SPANS + 10, 5]);
+  });
+
+  it("reuses its buffer: each export carries its own spans, whole, after the buffer grew", async () => {
+    const batch = new SpanBatch(SETTINGS);
+    const long = (tag: string) => {
+      const tracer = new RecordingTracer();
+      tracer.startSpan(`${tag} ${"é".repeat(30_000)}`, { startTime: 1 }).end(2);
+      return tracer.spans;
+    };
+    const first = batch.add([...long("a"), ...long("b"), ...long("c")]);
+    await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS);
+    await first;
+    const second = batch.add(long("d"));
+    await vi.advanceTimersByTimeAsync(EXPORT_WINDOW_MS);
+    await second;
+    const names = bodies.map((body) =>
+      (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] }).resourceSpans[0]?.scopeSpans[0]?.spans.map((span) =>
+        span.name.slice(0, 4),
+      ),
+    );
+    expect(names).toEqual([["a éé", "b éé", "c éé"], ["d éé"]]);
   });
 
   it("adds nothing and opens no window for a request without spans", async () => {

@@ -29,14 +29,8 @@ const ship = defineTool({
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
 
 let id = 1;
-async function rpc(
-  fetcher: { fetch: (request: Request, env: never, ctx: ExecutionContext) => Promise<Response> },
-  env: object,
-  method: string,
-  params: object,
-  path = "/mcp",
-) {
-  const response = await fetcher.fetch(
+async function rpc(worker: { fetch: ExportedHandlerFetchHandler<never> }, env: object, method: string, params: object, path = "/mcp") {
+  const response = await worker.fetch(
     new Request(`http://127.0.0.1${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
