@@ -12,6 +12,6 @@ export function hostnameOf(host: string): string {
 }
 
 /** The request's `Host` header, or the host of its URL when the header is absent. */
-export function requestHost(request: Request): string {
-  return request.headers.get("host") ?? new URL(request.url).host;
+export function requestHost(request: Request, headers: Headers = request.headers): string {
+  return headers.get("host") ?? new URL(request.url).host;
 }

@@ -5,6 +5,9 @@
  * exceeds `limit`. Brackets inside strings are skipped. Linear in the text, no allocation.
  */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
+  // Nesting deeper than `limit` takes more than `limit` opening brackets: most bodies have a few,
+  // counted by native searches rather than a walk of every character.
+  if (!bracketsExceed(text, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -20,6 +23,14 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
       depth--;
     }
   }
+  return false;
+}
+
+/** Whether `text` holds more than `limit` opening brackets (`{` or `[`, in strings too). */
+function bracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf("{"); at !== -1; at = text.indexOf("{", at + 1)) if (++count > limit) return true;
+  for (let at = text.indexOf("["); at !== -1; at = text.indexOf("[", at + 1)) if (++count > limit) return true;
   return false;
 }
 

@@ -59,7 +59,10 @@ function anonymousNetwork(headers: Headers): string | undefined {
 }
 
 function admissionOf(headers: Headers, endpoint: Endpoint, principal: Principal | undefined): Admission {
-  const address = principal ? undefined : anonymousNetwork(headers);
+  // The address tells anonymous callers apart for rate limits and quotas only (session, task and
+  // handle objects count against quotas too): without either, it is not read (a header read is a
+  // call into the runtime, about 2k instructions).
+  const address = principal || (!endpoint.rateLimiter && !endpoint.quotaCounter) ? undefined : anonymousNetwork(headers);
   if (!principal && address === undefined) {
     let shared = anonymous.get(endpoint);
     if (!shared) {
@@ -114,18 +117,36 @@ export async function chargeRateLimits(endpoint: Endpoint, admission: Admission,
  * Admits a POST, in this order: media types; body size and read deadline (413/408); authentication
  * (401); JSON, message shape and era checks (400/404); the tool of a `tools/call`, resolved once
  * (-32602); its scopes (403); rate limits (429); and the session quota of an `initialize` (429).
- * Throws a {@link ProtocolError}; `trace.requestId` is the id to echo once the message was read.
+ * Rejects with a {@link ProtocolError} (never throws); `trace.requestId` is the id to echo once the
+ * message was read. `headers`: the request's, read once by the caller (each `request.headers` is a
+ * call into the runtime, about a thousand instructions). Past the body, nothing waits unless an authorizer, a rate limiter or a session
+ * quota has work to do (the hot path of most Workers: one wait, for the body).
  */
-export async function admitPost(request: Request, endpoint: Endpoint, trace: AdmissionTrace): Promise<AdmittedPost> {
-  // Read once: each `request.headers` is a call into the runtime (about a thousand instructions).
-  const headers = request.headers;
-  checkAccept(headers);
-  checkContentType(headers);
-  const text = await readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs, headers);
+export function admitPost(request: Request, endpoint: Endpoint, trace: AdmissionTrace, headers: Headers = request.headers): Promise<AdmittedPost> {
+  try {
+    checkAccept(headers);
+    checkContentType(headers);
+    return readBody(request, endpoint.maxBodyBytes, endpoint.bodyTimeoutMs, headers).then((text) => admitBody(request, endpoint, trace, headers, text));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function admitBody(request: Request, endpoint: Endpoint, trace: AdmissionTrace, headers: Headers, text: string): AdmittedPost | Promise<AdmittedPost> {
   if (endpoint.debug) logMessage("in", text, headers);
   // Without an authorizer there is nothing to wait for (the hot path of most Workers).
-  const admission = endpoint.authorizer ? await authenticate(request, endpoint, trace) : admissionOf(headers, endpoint, undefined);
+  if (endpoint.authorizer) return authenticate(request, endpoint, trace).then((admission) => admitMessage(request, endpoint, trace, headers, text, admission));
+  return admitMessage(request, endpoint, trace, headers, text, admissionOf(headers, endpoint, undefined));
+}
 
+function admitMessage(
+  request: Request,
+  endpoint: Endpoint,
+  trace: AdmissionTrace,
+  headers: Headers,
+  text: string,
+  admission: Admission,
+): AdmittedPost | Promise<AdmittedPost> {
   const message = classifyMessage(parseJson(text, endpoint.maxJsonDepth));
   if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
   const id = message.kind === "request" ? message.id : undefined;
@@ -150,7 +171,18 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
   if (info.era === "modern" && !server.hasMethod(message.method, info.era)) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
   }
-  let tool: CompiledTool | undefined;
+  const admitted = (tool: CompiledTool | undefined): AdmittedPost | Promise<AdmittedPost> => {
+    if (!(initialize && endpoint.sessions && info.era === "legacy")) return { admission, text, message, info, tool, newSession: undefined, opening: undefined };
+    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({
+      admission,
+      text,
+      message,
+      info,
+      tool,
+      newSession: opened.id,
+      opening: opened.opening,
+    }));
+  };
   if (message.method === "tools/call" && server.tools.size > 0) {
     const beforeLimits =
       info.era === "modern"
@@ -158,14 +190,11 @@ export async function admitPost(request: Request, endpoint: Endpoint, trace: Adm
         : undefined;
     const name = message.params ? own(message.params, "name") : undefined;
     // Without a rate limiter the tool is admitted without a wait (the hot path).
-    tool = endpoint.rateLimiter
-      ? await admitToolCall(endpoint, admission, request, name, message.id, beforeLimits)
-      : admitToolNow(endpoint, admission, request, name, beforeLimits);
-  } else if (endpoint.rateLimiter) {
-    await checkRateLimits(endpoint, admission, undefined, message.id);
+    if (endpoint.rateLimiter) return admitToolCall(endpoint, admission, request, name, message.id, beforeLimits).then(admitted);
+    return admitted(admitToolNow(endpoint, admission, request, name, beforeLimits));
   }
-  const opened = initialize && endpoint.sessions && info.era === "legacy" ? await takeSessionPlace(endpoint, admission, message.id) : undefined;
-  return { admission, text, message, info, tool, newSession: opened?.id, opening: opened?.opening };
+  if (endpoint.rateLimiter) return checkRateLimits(endpoint, admission, undefined, message.id).then(() => admitted(undefined));
+  return admitted(undefined);
 }
 
 /**

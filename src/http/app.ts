@@ -102,14 +102,14 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
 
   const card = endpoint.serverCard;
   const cardPath = `${path}/server-card`;
-  const route = (request: Request, ctx: { waitUntil(promise: Promise<unknown>): void } | undefined): Response | Promise<Response> => {
+  const route = (request: Request, ctx: { waitUntil(promise: Promise<unknown>): void } | undefined, headers: Headers): Response | Promise<Response> => {
     const method = request.method;
     const at = pathOf(request.url);
     if (at === path) {
       const waitUntil: WaitUntil | undefined = ctx && ((promise) => ctx.waitUntil(promise));
-      if (method === "POST") return handlePost(request, endpoint, waitUntil);
+      if (method === "POST") return handlePost(request, endpoint, waitUntil, headers);
       if (method === "OPTIONS") return preflight(request);
-      return handleStream(request, endpoint, waitUntil);
+      return handleStream(request, endpoint, waitUntil).catch(errorResponse);
     }
     if (authorizer !== undefined && (method === "GET" || method === "HEAD") && metadataPaths?.has(at)) {
       return new Response(method === "HEAD" ? null : authorizer.metadataJson(request), {
@@ -119,22 +119,28 @@ export function createEndpointApp(endpoint: Endpoint): McpApp {
     return errorResponse(notFound);
   };
 
+  const serveCard = async (served: NonNullable<typeof card>, request: Request): Promise<Response> => served.serve(request, endpoint);
+
   return {
-    async fetch(request, _env, ctx) {
+    fetch(request, _env, ctx) {
       // The Server Card is public metadata: no Host/Origin check (any site may read it, CORS *), no token.
-      if (card !== undefined && pathOf(request.url) === cardPath) return card.serve(request, endpoint);
-      // The Host/Origin check runs first for every route; browsers get CORS headers on every
-      // answer to an allowed Origin (refusals included).
-      // The Origin header is read once here, for the policy and for CORS.
-      const origin = request.headers.get("origin");
-      let response: Response;
+      if (card !== undefined && pathOf(request.url) === cardPath) return serveCard(card, request);
+      // The Host/Origin check runs first for every route.
+      // The headers are read once here (each `request.headers` is a runtime call), for the policy,
+      // CORS and admission; the Origin header once, for the policy and for CORS.
+      const headers = request.headers;
+      const origin = headers.get("origin");
+      let response: Response | Promise<Response>;
       try {
-        const refused = policy.check(request, origin);
-        response = refused ? errorResponse(refused) : await route(request, ctx);
+        const refused = policy.check(request, origin, headers);
+        response = refused ? errorResponse(refused) : route(request, ctx, headers);
       } catch (error) {
         response = errorResponse(error);
       }
-      return origin !== null ? withCors(request, response) : response;
+      // Browsers get CORS headers on every answer to an allowed Origin (refusals included). Otherwise
+      // no wrapper to wait through: a POST's answer is the route's own promise (routes never reject).
+      if (origin !== null) return Promise.resolve(response).then((answer) => withCors(request, answer));
+      return response instanceof Promise ? response : Promise.resolve(response);
     },
   };
 }

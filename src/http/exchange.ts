@@ -15,44 +15,13 @@ import type { ToolFilter } from "../server/tools/tool-filter.ts";
 import { admitToolCall } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
 import { callerTasks } from "./task-gateway.ts";
 
 export type { ResponseMode } from "./endpoint.ts";
-
-/** Where an exchange writes its SSE answer: a plain stream, or a resumable session stream. */
-export interface ResponseStream {
-  readonly response: Response;
-  /** Writes one JSON-RPC message. */
-  send(json: string): void;
-  /** Ends the stream once everything written has been delivered. */
-  close(): void;
-  /** Ends the connection but not the stream (resumable streams only): the client reconnects. */
-  disconnect?(): void;
-}
-
-/** What is particular to one request; everything shared comes from the {@link Endpoint}. */
-export interface ExchangeInit {
-  era: Era;
-  protocolVersion: string;
-  clientCapabilities: JsonObject;
-  minLogRank: number | undefined;
-  progressToken: RequestId | undefined;
-  admission: Admission;
-  /** The tool of a `tools/call`, resolved by admission. */
-  tool?: CompiledTool | undefined;
-  changes?: ChangeFeed | undefined;
-  /** A channel for server→client requests (a legacy session); MRTR or a clear error otherwise. */
-  inputs?: InputChannel | undefined;
-  sessionful?: boolean;
-  /** Whether the client going away cancels the handler (default true; not in 2025 sessions). */
-  cancelOnDisconnect?: boolean;
-  /** Opens the SSE answer; `onCancel` runs when the client goes away. A plain SseStream by default. */
-  openStream?: (onCancel: () => void) => ResponseStream;
-  /** Traces and meters the tools called inside the request, when it is observed (see TransportContext). */
-  observeCall?: ((tool: string) => ObservedCall) | undefined;
-}
+export type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
 
 type Outcome = { ok: true; json: string } | { ok: false; error: ProtocolError };
 
@@ -90,7 +59,7 @@ export class Exchange implements TransportContext {
   #promotion: ReturnType<typeof setTimeout> | undefined;
   // The handler's outcome once respond() ran; `settled` and `finished` are made from it when read
   // (a streamed answer's observer reads them; an unobserved request pays for neither).
-  #outcome: Promise<Outcome> | undefined;
+  #outcome: Outcome | Promise<Outcome> | undefined;
   /** Whether the handler has settled, and its failure: what an observer reads without waiting. */
   #done = false;
   #failure: ProtocolError | undefined;
@@ -178,25 +147,50 @@ export class Exchange implements TransportContext {
     this.#wake?.(true);
   }
 
-  /** Runs the handler and answers: JSON when it finishes without notifying first, else SSE. */
-  async respond(id: RequestId, run: (ctx: TransportContext) => Promise<MethodResult>): Promise<Response> {
-    const outcome: Promise<Outcome> = run(this).then(
-      (result) => {
-        // A tool's own failure (a result with isError: true) is what observers count as a tool error.
-        if ((result as { isError?: unknown } | null)?.isError === true) this.#toolError = true;
-        const json = this.#out(resultMessage(id, result));
-        this.#done = true;
-        return { ok: true, json };
-      },
-      (error: unknown) => {
-        const protocolError = toProtocolError(error);
-        this.#out(errorMessage(protocolError, id));
-        this.#failure = protocolError;
-        this.#done = true;
-        return { ok: false, error: protocolError };
-      },
+  /**
+   * Runs the handler and answers: JSON when it finishes without notifying first, else SSE. A
+   * handler that answers without a promise is answered at once (no wait: the hot path).
+   */
+  respond(id: RequestId, run: (ctx: TransportContext) => MethodResult | Promise<MethodResult>): Response | Promise<Response> {
+    let result: MethodResult | Promise<MethodResult>;
+    try {
+      result = run(this);
+    } catch (error) {
+      return this.#answerNow(id, this.#failed(id, error));
+    }
+    if (!(result instanceof Promise)) return this.#answerNow(id, this.#succeeded(id, result));
+    const outcome = result.then(
+      (settled) => this.#succeeded(id, settled),
+      (error: unknown) => this.#failed(id, error),
     );
     this.#outcome = outcome;
+    return this.#answerLater(id, outcome);
+  }
+
+  #succeeded(id: RequestId, result: MethodResult): Outcome {
+    // A tool's own failure (a result with isError: true) is what observers count as a tool error.
+    if ((result as { isError?: unknown } | null)?.isError === true) this.#toolError = true;
+    const json = this.#out(resultMessage(id, result));
+    this.#done = true;
+    return { ok: true, json };
+  }
+
+  #failed(id: RequestId, error: unknown): Outcome {
+    const protocolError = toProtocolError(error);
+    this.#out(errorMessage(protocolError, id));
+    this.#failure = protocolError;
+    this.#done = true;
+    return { ok: false, error: protocolError };
+  }
+
+  /** The answer of a handler that has already finished: JSON unless it notified first (or SSE is the mode). */
+  #answerNow(id: RequestId, done: Outcome): Response {
+    this.#outcome = done;
+    if (this.endpoint.responseMode !== "sse" && this.#buffered === undefined) return this.#json(id, done);
+    return this.#streamed(id, done);
+  }
+
+  async #answerLater(id: RequestId, outcome: Promise<Outcome>): Promise<Response> {
     if (this.endpoint.responseMode !== "sse") {
       // Only the handler's outcome resolves this with false, and it leaves `done` set.
       let done: Outcome | undefined;
@@ -211,23 +205,33 @@ export class Exchange implements TransportContext {
       });
       this.#wake = undefined;
       if (this.#promotion !== undefined) clearTimeout(this.#promotion);
-      if (!streamed && done !== undefined) {
-        // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
-        if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
-        // An error's headers go too: a tool admitted by a handler (call_tool) gets the same 403 challenge or Retry-After.
-        return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status, done.error.headers);
-      }
+      if (!streamed && done !== undefined) return this.#json(id, done);
     }
+    return this.#streamed(id, outcome);
+  }
+
+  #json(id: RequestId, done: Outcome): Response {
+    // A request the client cancelled gets no response (2025-11-25 cancellation): an empty stream.
+    if (this.#cancelled !== undefined) return new Response(null, { status: 200, headers: SSE_HEADERS });
+    // An error's headers go too: a tool admitted by a handler (call_tool) gets the same 403 challenge or Retry-After.
+    return done.ok ? jsonResponse(done.json) : jsonResponse(errorMessage(done.error, id), done.error.status, done.error.headers);
+  }
+
+  /** The SSE answer: what was sent before the result, then the result once `outcome` is known. */
+  #streamed(id: RequestId, outcome: Outcome | Promise<Outcome>): Response {
     const stream = this.#openStream(() => this.#cancel(new DOMException(CLIENT_GONE, "AbortError")));
     this.#stream = stream;
     for (const json of this.#buffered ?? []) stream.send(json);
     this.#buffered = undefined;
     if (this.#disconnectRequested) queueMicrotask(() => stream.disconnect?.());
-    void outcome.then((done) => {
+    const finish = (done: Outcome): void => {
       // A request the client cancelled gets no response (2025-11-25 cancellation).
       if (this.#cancelled === undefined) stream.send(done.ok ? done.json : errorMessage(done.error, id));
       stream.close();
-    });
+    };
+    // After the disconnect asked for above, as when the handler finishes later.
+    if (outcome instanceof Promise || this.#disconnectRequested) void Promise.resolve(outcome).then(finish);
+    else finish(outcome);
     return stream.response;
   }
 
@@ -240,7 +244,7 @@ export class Exchange implements TransportContext {
   /** Settles like {@link finished}, with the handler's error if it failed (what observers record). */
   get settled(): Promise<ProtocolError | undefined> {
     if (this.#outcome === undefined) return Promise.resolve(undefined);
-    return (this.#settled ??= this.#outcome.then((done) => (done.ok ? undefined : done.error)));
+    return (this.#settled ??= Promise.resolve(this.#outcome).then((done) => (done.ok ? undefined : done.error)));
   }
 
   /** Whether the handler has settled (its result may still be streaming out): then {@link failure} is known. */

@@ -37,9 +37,10 @@ function forbidden(message: string): ProtocolError {
 export interface HostPolicy {
   /**
    * Returns an error (HTTP 403) when the Host or Origin is not allowed, else undefined. `origin` is
-   * the request's Origin header when the caller has read it already (read here otherwise).
+   * the request's Origin header when the caller has read it already (read here otherwise), and
+   * `headers` the request's headers when it has them (each `request.headers` is a runtime call).
    */
-  check(request: Request, origin?: string | null): ProtocolError | undefined;
+  check(request: Request, origin?: string | null, headers?: Headers): ProtocolError | undefined;
 }
 
 /**
@@ -54,13 +55,13 @@ export function createHostPolicy(options: HostPolicyOptions = {}): HostPolicy {
   const anyOrigin = origins.has("*");
 
   return {
-    check(request, originHeader) {
-      const host = requestHost(request);
+    check(request, originHeader, headers = request.headers) {
+      const host = requestHost(request, headers);
       const hostname = hostnameOf(host);
       if (!hostAllowed(hostname)) {
         return forbidden(`Host '${host}' is not allowed (DNS rebinding protection); add it to ALLOWED_HOSTS to serve it`);
       }
-      const origin = originHeader === undefined ? request.headers.get("origin") : originHeader;
+      const origin = originHeader === undefined ? headers.get("origin") : originHeader;
       if (origin === null || anyOrigin) return undefined;
       const normalised = origin.trim().toLowerCase();
       if (origins.has(normalised)) return undefined;

@@ -18,54 +18,55 @@ import { headerReader } from "./request-checks.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
-/** Answers one POST to the MCP endpoint. Never throws: every failure is a JSON-RPC error response. */
-export async function handlePost(request: Request, endpoint: Endpoint, waitUntil?: WaitUntil): Promise<Response> {
+/**
+ * Answers one POST to the MCP endpoint. Never throws nor rejects: every failure is a JSON-RPC error
+ * response. A call whose handler answers at once waits for nothing but its body. `headers`: the
+ * request's, read once by the caller.
+ */
+export function handlePost(request: Request, endpoint: Endpoint, waitUntil?: WaitUntil, headers: Headers = request.headers): Promise<Response> {
   const trace = newTrace();
   const observation = endpoint.observer?.begin(request, trace, endpoint.tenant, endpoint.authorizer !== undefined || endpoint.rateLimiter !== undefined);
-  let response: Response;
-  let failure: ProtocolError | undefined;
-  try {
-    const admitted = await admitPost(request, endpoint, trace);
-    if (observation) admitted.admission = observation.admitted(admitted);
-    response = await route(request, observation ? observation.routed(endpoint) : endpoint, admitted, waitUntil, observation);
-  } catch (error) {
-    failure = toProtocolError(error);
+  const finish = (response: Response, failure: ProtocolError | undefined): Response => {
+    try {
+      observation?.end(response.status, failure, waitUntil);
+      if (endpoint.accessLog) writeAccessLog(endpoint.tenant, trace, response.status);
+      return response;
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  const failed = (error: unknown): Response => {
+    const failure = toProtocolError(error);
     if (endpoint.debug) logMessage("out", errorMessage(failure, trace.requestId));
-    response = errorResponse(failure, trace.requestId);
-  }
-  observation?.end(response.status, failure, waitUntil);
-  if (endpoint.accessLog) writeAccessLog(endpoint.tenant, trace, response.status);
-  return response;
+    return finish(errorResponse(failure, trace.requestId), failure);
+  };
+  const answered = (response: Response): Response => finish(response, undefined);
+  const routed = (admitted: AdmittedPost): Response | Promise<Response> => {
+    try {
+      if (observation) admitted.admission = observation.admitted(admitted);
+      const response = route(request, observation ? observation.routed(endpoint) : endpoint, admitted, waitUntil, observation);
+      return response instanceof Promise ? response.then(answered, failed) : answered(response);
+    } catch (error) {
+      return failed(error);
+    }
+  };
+  return admitPost(request, endpoint, trace, headers).then(routed, failed);
 }
 
-async function route(
+function route(
   request: Request,
   endpoint: Endpoint,
   admitted: AdmittedPost,
   waitUntil: WaitUntil | undefined,
   observation: RequestObservation | undefined,
-): Promise<Response> {
+): Response | Promise<Response> {
   const { admission, message, info } = admitted;
   if (endpoint.sessions && info?.era !== "modern") return toSession(request, endpoint, admitted);
   if (message.kind === "response" || info === undefined) {
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
-  if (info.era === "modern" && message.method === "subscriptions/listen") {
-    const agreed = await agreedTaskIds(message, info, admission, endpoint);
-    const place = await takeStreamPlace(endpoint, admission, message.id, waitUntil);
-    try {
-      return listen(agreed, endpoint.relay ?? endpoint.server.changes, {
-        ...endpoint.listen,
-        debug: endpoint.debug,
-        signal: request.signal,
-        onClose: () => place.release(),
-      });
-    } catch (error) {
-      place.release();
-      throw error;
-    }
-  }
+  if (info.era === "modern" && message.method === "subscriptions/listen") return listenStream(request, endpoint, admitted, waitUntil);
   const exchange = new Exchange(request, endpoint, {
     era: info.era,
     protocolVersion: info.protocolVersion,
@@ -78,10 +79,28 @@ async function route(
     changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, waitUntil) : undefined,
     observeCall: observation && ((tool) => observation.innerCall(tool)),
   });
-  const response = exchange.respond(message.id, (ctx) => endpoint.server.handle(message, ctx));
+  const response = exchange.respond(message.id, (ctx) => endpoint.server.dispatch(message, ctx));
   observation?.handling(exchange);
-  // Awaited rather than returned: an async function that returns a promise waits longer for it.
-  return await response;
+  return response;
+}
+
+/** A 2026-07-28 `subscriptions/listen`: the stream of changes, holding a place in the caller's streams quota while open. */
+async function listenStream(request: Request, endpoint: Endpoint, admitted: AdmittedPost, waitUntil: WaitUntil | undefined): Promise<Response> {
+  const { admission, message, info } = admitted;
+  if (message.kind !== "request" || info?.era !== "modern") throw new Error("subscriptions/listen is a 2026-07-28 request");
+  const agreed = await agreedTaskIds(message, info, admission, endpoint);
+  const place = await takeStreamPlace(endpoint, admission, message.id, waitUntil);
+  try {
+    return listen(agreed, endpoint.relay ?? endpoint.server.changes, {
+      ...endpoint.listen,
+      debug: endpoint.debug,
+      signal: request.signal,
+      onClose: () => place.release(),
+    });
+  } catch (error) {
+    place.release();
+    throw error;
+  }
 }
 
 /** 2025-era traffic with sessions on: `initialize` opens a session, everything else needs one. */

@@ -1,9 +1,13 @@
-/** A result already serialised as JSON (pre-built pages), written to the wire as is. */
+/** A result already serialised as JSON (pre-built pages, decorated 2026-07-28 results), written to the wire as is. */
 
 import type { JsonObject } from "../core/types.ts";
 
 export class RawResult {
-  constructor(readonly json: string) {}
+  /** `isError`: the result is a tool's own failure (what observers count as a tool error). */
+  constructor(
+    readonly json: string,
+    readonly isError = false,
+  ) {}
 }
 
 export type MethodResult = JsonObject | RawResult;

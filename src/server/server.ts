@@ -78,6 +78,11 @@ export interface McpServer {
   readonly changes: ChangeHub;
   /** Runs one request; throws {@link ProtocolError} for JSON-RPC errors. */
   handle(request: InboundRequest, ctx: TransportContext): Promise<MethodResult>;
+  /**
+   * {@link handle} without a promise where the method needs none (a synchronous tool): the result
+   * itself, or a promise of it; throws (or rejects with) a {@link ProtocolError}.
+   */
+  dispatch(request: InboundRequest, ctx: TransportContext): MethodResult | Promise<MethodResult>;
   /** The capabilities (with `extensions`) a stateless request sees: what a Server Card describes. */
   readonly capabilities: JsonObject;
   /** True when the era has this method (404 / -32601 otherwise in 2026-07-28). */
@@ -179,6 +184,27 @@ export function createServer(options: ServerOptions): McpServer {
   const methods = createMethods({ info, instructions: options.instructions, cacheHints, serverInfoMeta }, installed);
 
   const table = (era: Era): ReadonlyMap<string, Method> => (era === "modern" ? methods.modern : methods.legacy);
+  // 2026-07-28: every result carries resultType, and serverInfo in _meta (basic/index "_meta"). Most
+  // results have neither: their JSON gets the same members, serialised once per server, at its end.
+  const completeTail = `"resultType":"complete","_meta":${JSON.stringify(serverInfoMeta)}}`;
+  const modernResult = (result: MethodResult): MethodResult => {
+    if (result instanceof RawResult) return result;
+    if (result["resultType"] === undefined && result["_meta"] === undefined && result["toJSON"] === undefined) {
+      const json = JSON.stringify(result);
+      return new RawResult(json.length === 2 ? `{${completeTail}` : `${json.slice(0, -1)},${completeTail}`, result["isError"] === true);
+    }
+    const meta = isObject(result["_meta"]) ? { ...result["_meta"], ...serverInfoMeta } : serverInfoMeta;
+    return { ...result, resultType: result["resultType"] ?? "complete", _meta: meta };
+  };
+  const dispatch = (request: InboundRequest, ctx: TransportContext): MethodResult | Promise<MethodResult> => {
+    const method = table(ctx.era).get(request.method);
+    if (!method) {
+      throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { status: ctx.era === "modern" ? 404 : 200 });
+    }
+    const result = method(request, ctx);
+    if (ctx.era !== "modern") return result;
+    return result instanceof Promise ? result.then(modernResult) : modernResult(result);
+  };
 
   return {
     info,
@@ -187,16 +213,9 @@ export function createServer(options: ServerOptions): McpServer {
     capabilities: methods.capabilities,
     hasMethod: (method, era) => table(era).has(method),
     handlerContext: host.handlerContext,
+    dispatch,
     async handle(request, ctx) {
-      const method = table(ctx.era).get(request.method);
-      if (!method) {
-        throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { status: ctx.era === "modern" ? 404 : 200 });
-      }
-      const result = await method(request, ctx);
-      if (ctx.era !== "modern" || result instanceof RawResult) return result;
-      // 2026-07-28: every result carries resultType, and serverInfo in _meta (basic/index "_meta").
-      const meta = isObject(result["_meta"]) ? { ...result["_meta"], ...serverInfoMeta } : serverInfoMeta;
-      return { ...result, resultType: result["resultType"] ?? "complete", _meta: meta };
+      return dispatch(request, ctx);
     },
   };
 }

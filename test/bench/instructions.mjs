@@ -26,6 +26,7 @@ const { values: opt } = parseArgs({
     keep: { type: "boolean", default: false }, // keep the temporary directory (callgrind dumps for callgrind_annotate)
     help: { type: "boolean", short: "h", default: false },
   },
+  allowNegative: true,
 });
 if (opt.help) {
   console.log(`usage: node test/bench/instructions.mjs [--calls N] [--warmup N] [--reps N] [--no-cache-sim]

@@ -1,10 +1,9 @@
 // The stateless tools/call path answers the same whether each step settles at once or later: sync and
-// async handlers, validators and feature hooks; the body deadline, limits and the plain JSON answer.
+// async handlers, validators and feature hooks; limits, notifications and errors (reads of the request: request-reads.test.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import { createMcpApp, type McpAppOptions } from "../../src/http/app.ts";
-import { readBody } from "../../src/http/read-body.ts";
-import { jsonResponse } from "../../src/http/responses.ts";
 import type { Feature } from "../../src/server/feature.ts";
 import { createServer } from "../../src/server/server.ts";
 import { callTool } from "../../src/server/tools/call-tool.ts";
@@ -114,6 +113,64 @@ describe("the stateless tools/call path", () => {
     }
   });
 
+  it("answers a handler that finishes at once the same as a later one: notifications first (SSE), protocol errors, SSE mode", async () => {
+    const notifying = [
+      defineTool({
+        name: "logs",
+        inputSchema: { type: "object" },
+        handler: (_args, ctx) => {
+          ctx.log("info", "working");
+          return "done";
+        },
+      }),
+      defineTool({
+        name: "refuses",
+        inputSchema: { type: "object" },
+        handler: () => {
+          throw new ProtocolError(ErrorCode.InvalidParams, "not like this");
+        },
+      }),
+    ];
+    const server = createServer({ info: { name: "t", version: "1" }, tools: [...tools, ...notifying] });
+    const auto = createMcpApp({ server });
+    const response = await request(auto, "http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "logs" } }),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const messages = (await response.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    expect(messages).toMatchObject([
+      { method: "notifications/message", params: { level: "info", data: "working" } },
+      { id: 7, result: { content: [{ text: "done" }] } },
+    ]);
+    for (const reply of [await legacy(auto, "tools/call", { name: "refuses" }), await modern(auto, "tools/call", { name: "refuses" })]) {
+      expect(reply).toMatchObject({ status: 200, contentType: "application/json", body: { error: { code: -32602, message: "not like this" } } });
+    }
+    const sse = await modern(createMcpApp({ server, responseMode: "sse" }), "tools/call", { name: "sync", arguments: { a: 2, b: 3 } });
+    expect(sse).toMatchObject({ contentType: "text/event-stream", body: { result: { structuredContent: { sum: 5 }, resultType: "complete" } } });
+  });
+
+  it("gives 2026-07-28 results resultType and serverInfo, merged with a result's own _meta and kept resultType", async () => {
+    const info = { name: "t", version: "1" };
+    const shaped = [
+      defineTool({ name: "plain", inputSchema: { type: "object" }, handler: () => "hi" }),
+      defineTool({ name: "meta", inputSchema: { type: "object" }, handler: () => ({ content: [], _meta: { "x/y": 1 } }) }),
+      defineTool({ name: "failing", inputSchema: { type: "object" }, handler: () => ({ content: [], isError: true }) }),
+    ];
+    const mcp = createMcpApp({ server: createServer({ info, tools: shaped }) });
+    const serverInfo = { "io.modelcontextprotocol/serverInfo": info };
+    const plain = await modern(mcp, "tools/call", { name: "plain" });
+    expect(plain.body["result"]).toEqual({ content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: serverInfo });
+    const meta = await modern(mcp, "tools/call", { name: "meta" });
+    expect(meta.body["result"]).toEqual({ content: [], resultType: "complete", _meta: { "x/y": 1, ...serverInfo } });
+    const failing = await modern(mcp, "tools/call", { name: "failing" });
+    expect(failing.body["result"]).toEqual({ content: [], isError: true, resultType: "complete", _meta: serverInfo });
+  });
+
   it("unknown tools still get -32602 without a rate limiter", async () => {
     const reply = await legacy(app(), "tools/call", { name: "nope" });
     expect(reply.body["error"]).toMatchObject({ code: -32602, message: "Unknown tool: nope" });
@@ -146,86 +203,5 @@ describe("the stateless tools/call path", () => {
     const refused = await request(mcp, "/mcp", init("https://evil.example"));
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
-  });
-});
-
-describe("request headers", () => {
-  // Each `request.headers` is a call into the runtime on workerd (about a thousand instructions):
-  // admission reads them once for all its checks.
-  class CountingRequest extends Request {
-    reads = 0;
-    override get headers(): Headers {
-      this.reads++;
-      return super.headers;
-    }
-  }
-
-  it("are read from the request at most three times per stateless tools/call (origin, host, then admission once)", async () => {
-    for (const [version, extra] of [
-      ["2025-11-25", {}],
-      ["2026-07-28", { "mcp-method": "tools/call", "mcp-name": "sync" }],
-    ] as const) {
-      const params =
-        version === "2025-11-25"
-          ? { name: "sync", arguments: { a: 1, b: 2 } }
-          : {
-              name: "sync",
-              arguments: { a: 1, b: 2 },
-              _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
-            };
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
-      const req = new CountingRequest("http://localhost/mcp", {
-        method: "POST",
-        body,
-        headers: {
-          "content-type": "application/json",
-          "content-length": String(body.length),
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": version,
-          ...extra,
-        },
-      });
-      const res = await app().fetch(req);
-      expect(res.status, version).toBe(200);
-      expect(resultOf(await res.json<Record<string, unknown>>())["structuredContent"], version).toEqual({ sum: 3 });
-      expect(req.reads, version).toBeLessThanOrEqual(3);
-    }
-  });
-});
-
-describe("readBody", () => {
-  const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://localhost/mcp", { method: "POST", body, headers });
-
-  it("reads a body with and without a declared length, and an absent body as empty", async () => {
-    expect(await readBody(post('{"a":1}', { "content-length": "7" }), 100, 1000)).toBe('{"a":1}');
-    const stream = new ReadableStream({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"a":'));
-        controller.enqueue(new TextEncoder().encode("1}"));
-        controller.close();
-      },
-    });
-    expect(await readBody(new Request("http://localhost/mcp", { method: "POST", body: stream, duplex: "half" } as RequestInit), 100, 1000)).toBe('{"a":1}');
-    expect(await readBody(post(null), 100, 1000)).toBe("");
-  });
-
-  it("refuses a body over the limit (413), invalid UTF-8 (400) and one that does not arrive in time (408), as rejections", async () => {
-    const over = readBody(post("x".repeat(20), { "content-length": "20" }), 10, 1000);
-    expect(over).toBeInstanceOf(Promise);
-    await expect(over).rejects.toMatchObject({ status: 413 });
-    await expect(readBody(post(new Uint8Array([0x7b, 0xff, 0x7d]), { "content-length": "3" }), 10, 1000)).rejects.toMatchObject({ status: 400, code: -32700 });
-    const never = new ReadableStream({ start: () => {} });
-    const slow = new Request("http://localhost/mcp", { method: "POST", body: never, duplex: "half" } as RequestInit);
-    await expect(readBody(slow, 100, 30)).rejects.toMatchObject({ status: 408 });
-  });
-});
-
-describe("jsonResponse", () => {
-  it("gives a plain 200 and any other answer the same JSON content type", async () => {
-    const plain = jsonResponse('{"a":1}');
-    expect([plain.status, plain.headers.get("content-type"), [...plain.headers.keys()]]).toEqual([200, "application/json", ["content-type"]]);
-    expect(await plain.text()).toBe('{"a":1}');
-    const refused = jsonResponse("{}", 429, { "retry-after": "3" });
-    expect([refused.status, refused.headers.get("content-type"), refused.headers.get("retry-after")]).toEqual([429, "application/json", "3"]);
   });
 });

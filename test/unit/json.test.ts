@@ -17,6 +17,26 @@ describe("jsonDepthExceeds", () => {
   it("counts sibling containers without accumulating depth", () => {
     expect(jsonDepthExceeds("[[],[],[],[],[]]", 2)).toBe(false);
   });
+
+  it("agrees with a walk of every character whether the brackets are few (counted only) or many", () => {
+    const walk = (text: string, limit: number): boolean => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === "\\") i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === "{" || c === "[") {
+          if (++depth > limit) return true;
+        } else if (c === "}" || c === "]") depth--;
+      }
+      return false;
+    };
+    const texts = ['{"a":[1,{"b":[]}]}', '["{[{[", {"x": "]]"}]', "[".repeat(10) + "]".repeat(10), '{"k":"\\"}', "{}", ""];
+    for (const text of texts) for (let limit = 0; limit <= 12; limit++) expect(jsonDepthExceeds(text, limit), `${text} ${limit}`).toBe(walk(text, limit));
+  });
 });
 
 describe("own", () => {

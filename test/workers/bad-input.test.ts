@@ -1,7 +1,7 @@
 // Every malformed request gets the status and JSON-RPC error code the spec names, and the Worker stays healthy.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MODERN_META, URL_MCP, post, postModern, rpc } from "./post.ts";
+import { BASE_HEADERS, MODERN_META, URL_MCP, post, postModern, rpc } from "./post.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 
@@ -19,6 +19,27 @@ describe("transport-level refusals", () => {
   it("answers malformed JSON with 400 -32700 and no id", async () => {
     const response = await post('{"jsonrpc":"2.0","id":1,');
     await expectError(response, 400, -32700);
+  });
+
+  it("answers a body that is not UTF-8 with 400 -32700, and takes a literal U+FFFD and a byte order mark", async () => {
+    const send = (...parts: (string | number[])[]) => {
+      const chunks = parts.map((part) => (typeof part === "string" ? new TextEncoder().encode(part) : new Uint8Array(part)));
+      const body = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.length;
+      }
+      return exports.default.fetch(URL_MCP, { method: "POST", headers: { ...BASE_HEADERS, "content-length": String(body.length) }, body });
+    };
+    for (const bad of [[0xff], [0xe0, 0x80], [0xc0, 0xaf]]) {
+      const error = await expectError(await send('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"', bad, '"}}'), 400, -32700);
+      expect(error.message).toMatch(/not valid UTF-8/);
+    }
+    const literal = await send('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"\uFFFD"}}');
+    expect(literal.status).toBe(200);
+    const marked = await send([0xef, 0xbb, 0xbf], '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(marked.status).toBe(200);
   });
 
   it.each(["1", "null", '"text"', "true"])("answers the non-object body %s with 400 -32600", async (body) => {

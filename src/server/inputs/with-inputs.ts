@@ -25,66 +25,81 @@ const STATELESS_LEGACY: InputChannel = {
 /**
  * Runs `run` with an input channel for the request's era. Under 2026-07-28 an unanswered input
  * ends the run with `{resultType: "input_required", inputRequests, requestState}`; the retry
- * carries `inputResponses` and the signed `requestState`, and the handler runs again.
+ * carries `inputResponses` and the signed `requestState`, and the handler runs again. A run that
+ * answers without a promise is answered without one (most calls ask for no input).
  */
 export function withInputs(
   request: InboundRequest,
   transport: TransportContext,
   binding: Omit<StateBinding, "scope">,
-  run: (inputs: InputChannel) => Promise<JsonObject>,
-): Promise<JsonObject> {
-  if (transport.era !== "modern") {
-    // 2025: the run's own promise (no async wrapper to wait through); a synchronous throw rejects it all the same.
-    try {
-      return run(transport.inputs ?? STATELESS_LEGACY);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-  return withModernInputs(request, transport, binding, run);
-}
-
-async function withModernInputs(
-  request: InboundRequest,
-  transport: TransportContext,
-  binding: Omit<StateBinding, "scope">,
-  run: (inputs: InputChannel) => Promise<JsonObject>,
-): Promise<JsonObject> {
-  const params = request.params ?? {};
+  run: (inputs: InputChannel) => JsonObject | Promise<JsonObject>,
+): JsonObject | Promise<JsonObject> {
+  // 2025: the run's own answer (no wrapper to wait through).
+  if (transport.era !== "modern") return run(transport.inputs ?? STATELESS_LEGACY);
+  const params = request.params ?? NO_ANSWERS;
   const responses = own(params, "inputResponses");
   if (responses !== undefined && !isObject(responses)) throw invalidParams(`params.inputResponses must be an object keyed by the inputRequests keys`);
   const token = own(params, "requestState");
   if (token !== undefined && typeof token !== "string") throw invalidParams(`params.requestState must be the string from the previous input_required result`);
-  // Built when state is opened or sealed only: most calls do neither.
-  const fullBinding = (): StateBinding => ({ ...binding, scope: transport.admission.caller });
-  // Most calls carry neither: then no state is opened and no answers are merged.
-  const answers: Record<string, unknown> =
-    token === undefined ? (responses ?? NO_ANSWERS) : { ...(await transport.endpoint.sealer.open(token, fullBinding())), ...(responses ?? {}) };
-  const used: Record<string, unknown> = {};
+  const inputs = new ModernInputs(transport, binding, responses ?? NO_ANSWERS);
+  // Most calls carry no state: then none is opened and no answers are merged.
+  if (token === undefined) return inputs.run(run);
+  return transport.endpoint.sealer.open(token, inputs.binding()).then((opened) => {
+    inputs.answers = { ...opened, ...(responses ?? {}) };
+    return inputs.run(run);
+  });
+}
 
-  const inputs: InputChannel = {
-    async request(requests) {
-      checkCapabilities(transport.clientCapabilities, requests);
-      const missing: Record<string, InputRequest> = {};
-      const found: Record<string, unknown> = {};
-      for (const [key, input] of Object.entries(requests)) {
-        const answer = Object.hasOwn(answers, key) ? answers[key] : undefined;
-        if (isValidAnswer(input, answer)) {
-          found[key] = answer;
-          used[key] = answer;
-        } else {
-          missing[key] = input;
-        }
+/** A 2026-07-28 request's input channel: the answers it carries, and those its handler used (sealed into the next requestState). */
+class ModernInputs implements InputChannel {
+  #used: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly transport: TransportContext,
+    readonly stateBinding: Omit<StateBinding, "scope">,
+    public answers: Record<string, unknown>,
+  ) {}
+
+  /** What request state is bound to: built when state is opened or sealed only (most calls do neither). */
+  binding(): StateBinding {
+    return { ...this.stateBinding, scope: this.transport.admission.caller };
+  }
+
+  /** Runs the handler; an unanswered input becomes the `input_required` result. */
+  run(run: (inputs: InputChannel) => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+    let pending: JsonObject | Promise<JsonObject>;
+    try {
+      pending = run(this);
+    } catch (error) {
+      return this.#inputRequired(error);
+    }
+    return pending instanceof Promise ? pending.then(undefined, (error: unknown) => this.#inputRequired(error)) : pending;
+  }
+
+  async request(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, unknown>> {
+    checkCapabilities(this.transport.clientCapabilities, requests);
+    const missing: Record<string, InputRequest> = {};
+    const found: Record<string, unknown> = {};
+    const used = (this.#used ??= {});
+    for (const [key, input] of Object.entries(requests)) {
+      const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
+      if (isValidAnswer(input, answer)) {
+        found[key] = answer;
+        used[key] = answer;
+      } else {
+        missing[key] = input;
       }
-      if (Object.keys(missing).length > 0) throw new InputRequired(missing);
-      return found;
-    },
-  };
+    }
+    if (Object.keys(missing).length > 0) throw new InputRequired(missing);
+    return found;
+  }
 
-  try {
-    return await run(inputs);
-  } catch (error) {
+  async #inputRequired(error: unknown): Promise<JsonObject> {
     if (!(error instanceof InputRequired)) throw error;
-    return { resultType: "input_required", inputRequests: error.requests, requestState: await transport.endpoint.sealer.seal(fullBinding(), used) };
+    return {
+      resultType: "input_required",
+      inputRequests: error.requests,
+      requestState: await this.transport.endpoint.sealer.seal(this.binding(), this.#used ?? {}),
+    };
   }
 }

@@ -67,16 +67,27 @@ function checkedOutput(tool: CompiledTool, result: CallToolResult, outcome: Vali
  * JSON-RPC error instead.
  */
 export function callTool(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): Promise<CallToolResult> {
-  const run = (args: unknown): unknown => tool.handler(args as never, ctx);
-  let pending: CheckedArguments | Promise<CheckedArguments>;
   try {
-    pending = argumentsOf(tool, params);
+    const result = startCall(tool, params, ctx);
+    return result instanceof Promise ? result : Promise.resolve(result);
   } catch (error) {
     return Promise.reject(error);
   }
-  // No async wrapper: the handler's own run is the answer, without a wait in between.
-  if (pending instanceof Promise) return pending.then((checked) => (checked.ok ? runHandler(tool, run, checked.args) : checked.result));
-  return pending.ok ? runHandler(tool, run, pending.args) : Promise.resolve(pending.result);
+}
+
+/**
+ * {@link callTool} without a promise where nothing waits: the result itself when the validators and
+ * the handler are synchronous (the hot path), else a promise of it. Throws what `callTool` rejects with.
+ */
+export function startCall(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): CallToolResult | Promise<CallToolResult> {
+  const run = (args: unknown): unknown => tool.handler(args as never, ctx);
+  const pending = argumentsOf(tool, params);
+  if (pending instanceof Promise) return pending.then((checked) => (checked.ok ? handlerResult(tool, run, checked.args) : checked.result));
+  return pending.ok ? handlerResult(tool, run, pending.args) : pending.result;
+}
+
+function handlerResult(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): CallToolResult | Promise<CallToolResult> {
+  return settleHandler(tool, run, args, false) as CallToolResult | Promise<CallToolResult>;
 }
 
 type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
@@ -120,19 +131,42 @@ export async function runHandler(
   args: unknown,
   passUndefined = false,
 ): Promise<CallToolResult | undefined> {
+  return settleHandler(tool, run, args, passUndefined);
+}
+
+/** {@link runHandler}'s work: the shaped result itself when the handler returns one (not a promise), else a promise of it. */
+function settleHandler(
+  tool: CompiledTool,
+  run: (args: unknown) => unknown,
+  args: unknown,
+  passUndefined: boolean,
+): CallToolResult | undefined | Promise<CallToolResult | undefined> {
   let value: unknown;
   try {
     value = run(args);
-    // A handler that returns its result (not a promise) is not waited for.
-    if (isThenable(value)) value = await value;
   } catch (error) {
-    // Protocol errors and input requests are answered by the server, not shown to the model.
-    if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    return errorResult(`Tool ${tool.name} failed: ${message}`);
+    return handlerFailure(tool, error);
   }
+  // A handler that returns its result (not a promise) is not waited for.
+  if (isThenable(value)) {
+    return Promise.resolve(value).then(
+      (settled) => shaped(tool, settled, passUndefined),
+      (error: unknown) => handlerFailure(tool, error),
+    );
+  }
+  return shaped(tool, value, passUndefined);
+}
+
+function shaped(tool: CompiledTool, value: unknown, passUndefined: boolean): CallToolResult | undefined | Promise<CallToolResult> {
   if (value === undefined && passUndefined) return undefined;
   return checkOutput(tool, normalise(tool, value as ToolReturn));
+}
+
+/** What a handler's error becomes: protocol errors and input requests are answered by the server (thrown on), not shown to the model. */
+function handlerFailure(tool: CompiledTool, error: unknown): CallToolResult {
+  if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  return errorResult(`Tool ${tool.name} failed: ${message}`);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

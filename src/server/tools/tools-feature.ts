@@ -7,13 +7,16 @@ import type { CallToolResult, JsonObject } from "../../core/types.ts";
 import type { Feature, Method, ToolCallHook } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
-import { callTool, capResult, resolveTool, withDeadline } from "./call-tool.ts";
+import { capResult, resolveTool, startCall, withDeadline } from "./call-tool.ts";
+import type { CompiledTool } from "./compile-tool.ts";
+import type { TransportContext } from "../context/transport.ts";
+import type { MethodResult } from "../raw-result.ts";
 
 const param = (request: InboundRequest, key: string): unknown => (request.params ? own(request.params, key) : undefined);
 
 /** A call under the caller's limits: its deadline (an isError result when it runs over) and the size of its result. */
-async function limited(pending: Promise<CallToolResult>, limits: CallLimits, name: string): Promise<JsonObject> {
-  const result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(pending, limits.toolTimeoutMs, name);
+async function limited(pending: CallToolResult | Promise<CallToolResult>, limits: CallLimits, name: string): Promise<JsonObject> {
+  const result = limits.toolTimeoutMs === undefined ? await pending : await withDeadline(Promise.resolve(pending), limits.toolTimeoutMs, name);
   return (limits.maxResultBytes === undefined ? result : capResult(result, limits.maxResultBytes, name)) as unknown as JsonObject;
 }
 
@@ -26,37 +29,45 @@ export function taskOnly(name: string, why: string): JsonObject {
 /**
  * Tools, with the hooks of other features that run some calls their own way (tasks). Tool search's
  * `call_tool` is admitted and run here as a direct call of its target, so everything a direct call
- * goes through applies to the target too.
+ * goes through applies to the target too. A call that waits for nothing answers without a promise.
  */
 export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
   return {
     name: "tools",
     install: ({ tools, handlerContext }) => {
       if (tools.size === 0) return {};
-      const toolsCall: Method = async (request, ctx) => {
-        let tool = ctx.tool ?? resolveTool(tools, request.params);
-        let params = request.params;
-        if (tool === tools.callTool) {
-          const target = await tools.callTarget(tool, params, ctx);
-          if (!("tool" in target)) return target as unknown as JsonObject;
-          ({ tool, params } = target);
-        }
-        const call = params === request.params ? request : { ...request, params };
-        for (const hook of hooks()) {
-          const pending = hook(tool, call, ctx);
-          const answer = pending instanceof Promise ? await pending : pending;
-          if (answer !== undefined) return answer;
+      /** Runs the hooks from `from` on, then the tool itself when none answers. */
+      const run = (
+        request: InboundRequest,
+        ctx: TransportContext,
+        tool: CompiledTool,
+        call: InboundRequest,
+        from: number,
+      ): MethodResult | Promise<MethodResult> => {
+        const all = hooks();
+        for (let i = from; i < all.length; i++) {
+          const pending = (all[i] as ToolCallHook)(tool, call, ctx);
+          if (pending instanceof Promise) return pending.then((answer) => (answer !== undefined ? answer : run(request, ctx, tool, call, i + 1)));
+          if (pending !== undefined) return pending;
         }
         // No feature took it: this server runs no tasks (a tasks feature answers every call of a required tool).
         if (tool.task === "required") return taskOnly(tool.name, "and this server runs no tasks");
-        const run = tool;
-        const binding = { method: "tools/call", target: run.name, args: param(call, "arguments") };
-        return await withInputs(request, ctx, binding, (inputs) => {
-          const pending = callTool(run, params, handlerContext(ctx, inputs));
+        const params = call.params;
+        const binding = { method: "tools/call", target: tool.name, args: param(call, "arguments") };
+        return withInputs(request, ctx, binding, (inputs) => {
+          const pending = startCall(tool, params, handlerContext(ctx, inputs));
           const limits = ctx.admission.limits;
-          // Without limits the call's own promise is the answer (no wait in between).
-          if (limits.toolTimeoutMs === undefined && limits.maxResultBytes === undefined) return pending as unknown as Promise<JsonObject>;
-          return limited(pending, limits, run.name);
+          // Without limits the call's own result is the answer (no wait in between).
+          if (limits.toolTimeoutMs === undefined && limits.maxResultBytes === undefined) return pending as unknown as JsonObject | Promise<JsonObject>;
+          return limited(pending, limits, tool.name);
+        });
+      };
+      const toolsCall: Method = (request, ctx) => {
+        const tool = ctx.tool ?? resolveTool(tools, request.params);
+        if (tool !== tools.callTool) return run(request, ctx, tool, request, 0);
+        return tools.callTarget(tool, request.params, ctx).then((target) => {
+          if (!("tool" in target)) return target as unknown as JsonObject;
+          return run(request, ctx, target.tool, target.params === request.params ? request : { ...request, params: target.params }, 0);
         });
       };
       return {
