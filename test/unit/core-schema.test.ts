@@ -103,6 +103,23 @@ describe("the core validator, keyword by keyword", () => {
   });
 });
 
+describe("compileSchema on flat object schemas (most tools' arguments)", () => {
+  it("answers with the value itself when valid, and with the issues when not", () => {
+    const add = compileSchema(
+      { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+      "tool add inputSchema",
+    );
+    const args = { a: 2, b: 3 };
+    expect(add.validate(args)).toEqual({ ok: true, value: args });
+    expect((add.validate(args) as { value: unknown }).value).toBe(args);
+    expect(add.validate({ a: "2", b: 3 })).toEqual({ ok: false, issues: ['/a: Instance type "string" is invalid. Expected "number".'] });
+    expect(add.validate({ a: 2 })).toEqual({ ok: false, issues: ['(root): Instance does not have required property "b".'] });
+    expect(add.validate({ a: 2, b: 3, c: 4 })).toMatchObject({ ok: false, issues: [expect.stringMatching(/"c"/)] });
+    const counted = compileSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }, "tool count inputSchema");
+    expect(counted.validate({ n: 2.5 })).toMatchObject({ ok: false, issues: [expect.stringMatching(/^\/n: .*integer/)] });
+  });
+});
+
 describe("bounded work on hostile values", () => {
   it("names at most 8 issues of a huge invalid array, quickly", () => {
     const started = performance.now();

@@ -5,7 +5,6 @@ import { isObject } from "../../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../../core/standard-schema.ts";
 import type { JsonSchema } from "../../core/types.ts";
 import { clip, compileCoreSchema, MAX_ISSUES } from "./core-schema.ts";
-import { flatSchemaCheck } from "./flat-schema.ts";
 import { FULL_VALIDATOR_HINT, jsonSchemaProblems } from "./json-schema-check.ts";
 import { standardToJsonSchema } from "./standard-schema-conversion.ts";
 import type { ToolSchema } from "./tool.ts";
@@ -35,12 +34,9 @@ export interface JsonSchemaValidator {
 /** The core validator (core-schema.ts); `compileSchema` refuses, at startup, a schema with a keyword outside it. */
 export const coreValidator: JsonSchemaValidator = {
   compile(schema) {
-    // Flat schemas (most tools' arguments) accept a valid value without a walk of the schema.
-    const accepts = flatSchemaCheck(schema);
     // Built on first use: most isolates of a large catalogue call few of its tools.
     let check: ReturnType<typeof compileCoreSchema> | undefined;
     return (value) => {
-      if (accepts?.(value) === true) return { ok: true, value };
       const issues = (check ??= compileCoreSchema(schema))(value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     };
