@@ -172,16 +172,9 @@ function admitMessage(
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, { status: 404, requestId: message.id });
   }
   const admitted = (tool: CompiledTool | undefined): AdmittedPost | Promise<AdmittedPost> => {
-    if (!(initialize && endpoint.sessions && info.era === "legacy")) return { admission, text, message, info, tool, newSession: undefined, opening: undefined };
-    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({
-      admission,
-      text,
-      message,
-      info,
-      tool,
-      newSession: opened.id,
-      opening: opened.opening,
-    }));
+    const post: AdmittedPost = { admission, text, message, info, tool, newSession: undefined, opening: undefined };
+    if (!(initialize && endpoint.sessions && info.era === "legacy")) return post;
+    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
   };
   if (message.method === "tools/call" && server.tools.size > 0) {
     const beforeLimits =

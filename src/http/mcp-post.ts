@@ -3,6 +3,8 @@
 import { invalidRequest, type ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
+import type { Admission } from "../core/admission.ts";
+import type { ModernRequestInfo } from "../core/era.ts";
 import type { JsonObject } from "../core/types.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { admitPost, newTrace, type AdmittedPost } from "./admit.ts";
@@ -66,7 +68,7 @@ function route(
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }
   if (message.kind === "notification") return new Response(null, { status: 202 });
-  if (info.era === "modern" && message.method === "subscriptions/listen") return listenStream(request, endpoint, admitted, waitUntil);
+  if (info.era === "modern" && message.method === "subscriptions/listen") return listenStream(request, endpoint, message, info, admission, waitUntil);
   const exchange = new Exchange(request, endpoint, {
     era: info.era,
     protocolVersion: info.protocolVersion,
@@ -85,9 +87,14 @@ function route(
 }
 
 /** A 2026-07-28 `subscriptions/listen`: the stream of changes, holding a place in the caller's streams quota while open. */
-async function listenStream(request: Request, endpoint: Endpoint, admitted: AdmittedPost, waitUntil: WaitUntil | undefined): Promise<Response> {
-  const { admission, message, info } = admitted;
-  if (message.kind !== "request" || info?.era !== "modern") throw new Error("subscriptions/listen is a 2026-07-28 request");
+async function listenStream(
+  request: Request,
+  endpoint: Endpoint,
+  message: InboundRequest,
+  info: ModernRequestInfo,
+  admission: Admission,
+  waitUntil: WaitUntil | undefined,
+): Promise<Response> {
   const agreed = await agreedTaskIds(message, info, admission, endpoint);
   const place = await takeStreamPlace(endpoint, admission, message.id, waitUntil);
   try {

@@ -82,12 +82,10 @@ export function callTool(tool: CompiledTool, params: Params | undefined, ctx: To
 export function startCall(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): CallToolResult | Promise<CallToolResult> {
   const run = (args: unknown): unknown => tool.handler(args as never, ctx);
   const pending = argumentsOf(tool, params);
-  if (pending instanceof Promise) return pending.then((checked) => (checked.ok ? handlerResult(tool, run, checked.args) : checked.result));
-  return pending.ok ? handlerResult(tool, run, pending.args) : pending.result;
-}
-
-function handlerResult(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): CallToolResult | Promise<CallToolResult> {
-  return settleHandler(tool, run, args, false) as CallToolResult | Promise<CallToolResult>;
+  // Without passUndefined, settleHandler never answers undefined.
+  const settle = (checked: CheckedArguments) =>
+    (checked.ok ? settleHandler(tool, run, checked.args, false) : checked.result) as CallToolResult | Promise<CallToolResult>;
+  return pending instanceof Promise ? pending.then(settle) : settle(pending);
 }
 
 type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
