@@ -82,10 +82,14 @@ export function callTool(tool: CompiledTool, params: Params | undefined, ctx: To
 export function startCall(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): CallToolResult | Promise<CallToolResult> {
   const run = (args: unknown): unknown => tool.handler(args as never, ctx);
   const pending = argumentsOf(tool, params);
+  if (pending instanceof Promise) return pending.then((checked) => settledCall(tool, run, checked));
+  return settledCall(tool, run, pending);
+}
+
+/** The handler's result on valid arguments, else the `isError` result that names what to fix. */
+function settledCall(tool: CompiledTool, run: (args: unknown) => unknown, checked: CheckedArguments): CallToolResult | Promise<CallToolResult> {
   // Without passUndefined, settleHandler never answers undefined.
-  const settle = (checked: CheckedArguments) =>
-    (checked.ok ? settleHandler(tool, run, checked.args, false) : checked.result) as CallToolResult | Promise<CallToolResult>;
-  return pending instanceof Promise ? pending.then(settle) : settle(pending);
+  return (checked.ok ? settleHandler(tool, run, checked.args, false) : checked.result) as CallToolResult | Promise<CallToolResult>;
 }
 
 type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
