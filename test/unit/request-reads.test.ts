@@ -6,6 +6,7 @@ import { readBody } from "../../src/http/read-body.ts";
 import { jsonResponse } from "../../src/http/responses.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
+import { bodyBytes } from "./body-bytes.ts";
 
 const SUM_SCHEMA = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } as const;
 const tools = [
@@ -136,27 +137,17 @@ describe("readBody", () => {
   });
 
   it("reads a declared body as the runtime's text, refusing what its decoder replaced unless the length says the bytes were valid", async () => {
-    const bytes = (...parts: (string | number[])[]) => {
-      const chunks = parts.map((part) => (typeof part === "string" ? new TextEncoder().encode(part) : new Uint8Array(part)));
-      const all = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
-      let at = 0;
-      for (const chunk of chunks) {
-        all.set(chunk, at);
-        at += chunk.length;
-      }
-      return all;
-    };
     const read = (body: Uint8Array) => readBody(post(body, { "content-length": String(body.length) }), 100, 1000);
     // A literal U+FFFD, a byte order mark (dropped), and both: valid UTF-8.
-    expect(await read(bytes('{"a":"\uFFFD"}'))).toBe('{"a":"\uFFFD"}');
-    expect(await read(bytes([0xef, 0xbb, 0xbf], '{"a":1}'))).toBe('{"a":1}');
-    expect(await read(bytes([0xef, 0xbb, 0xbf], '{"a":"\uFFFD"}'))).toBe('{"a":"\uFFFD"}');
+    expect(await read(bodyBytes('{"a":"\uFFFD"}'))).toBe('{"a":"\uFFFD"}');
+    expect(await read(bodyBytes([0xef, 0xbb, 0xbf], '{"a":1}'))).toBe('{"a":1}');
+    expect(await read(bodyBytes([0xef, 0xbb, 0xbf], '{"a":"\uFFFD"}'))).toBe('{"a":"\uFFFD"}');
     // A lone byte, a 2-byte sequence cut short, an overlong form, a surrogate: not UTF-8.
     for (const bad of [[0xff], [0xc3], [0xe0, 0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
-      await expect(read(bytes('{"a":"', bad, '"}')), JSON.stringify(bad)).rejects.toMatchObject({ status: 400, code: -32700 });
+      await expect(read(bodyBytes('{"a":"', bad, '"}')), JSON.stringify(bad)).rejects.toMatchObject({ status: 400, code: -32700 });
     }
     // The one case the text does not reveal: a 4-byte character without its last byte reads as U+FFFD.
-    expect(await read(bytes('{"a":"', [0xf0, 0x9f, 0x98], '"}'))).toBe('{"a":"\uFFFD"}');
+    expect(await read(bodyBytes('{"a":"', [0xf0, 0x9f, 0x98], '"}'))).toBe('{"a":"\uFFFD"}');
   });
 });
 

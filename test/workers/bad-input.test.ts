@@ -2,6 +2,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BASE_HEADERS, MODERN_META, URL_MCP, post, postModern, rpc } from "./post.ts";
+import { bodyBytes } from "../unit/body-bytes.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 
@@ -23,13 +24,7 @@ describe("transport-level refusals", () => {
 
   it("answers a body that is not UTF-8 with 400 -32700, and takes a literal U+FFFD and a byte order mark", async () => {
     const send = (...parts: (string | number[])[]) => {
-      const chunks = parts.map((part) => (typeof part === "string" ? new TextEncoder().encode(part) : new Uint8Array(part)));
-      const body = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
-      let at = 0;
-      for (const chunk of chunks) {
-        body.set(chunk, at);
-        at += chunk.length;
-      }
+      const body = bodyBytes(...parts);
       return exports.default.fetch(URL_MCP, { method: "POST", headers: { ...BASE_HEADERS, "content-length": String(body.length) }, body });
     };
     for (const bad of [[0xff], [0xe0, 0x80], [0xc0, 0xaf]]) {
