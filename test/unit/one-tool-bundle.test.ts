@@ -45,6 +45,14 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).toContain("and this server runs no tasks");
   }, 60_000);
 
+  it("holds no session routes: a session gateway's module (createSessionObject's) or createMcpApp brings them", async () => {
+    const code = await oneToolBundle();
+    for (const name of ["sessionWiring.routes =", "Too many open sessions", "Missing Mcp-Session-Id header", "function holdWhileStreaming"])
+      expect(code).not.toContain(name);
+    // A stateless Worker still answers a GET with 405, naming what it lacks.
+    expect(code).toContain("a session, and this server is stateless");
+  }, 60_000);
+
   it("holds the core JSON Schema validator, not the full one: fullJsonSchema() brings @cfworker/json-schema", async () => {
     const code = await oneToolBundle();
     expect(code).toContain("function compileCoreSchema");

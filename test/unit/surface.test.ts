@@ -1,6 +1,6 @@
 // Resources, prompts, completion and capabilities through whole requests in both eras.
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { definePrompt } from "../../src/server/prompts/define-prompt.ts";
 import { defineResource, defineResourceTemplate } from "../../src/server/resources/define-resource.ts";
 import { createServer } from "../../src/server/server.ts";
