@@ -4,6 +4,7 @@
  */
 
 import type { Admission } from "../core/admission.ts";
+import { DefinitionError } from "../core/definition-error.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
 import type { WaitUntil } from "../core/names.ts";
 import type { AdmittedPost } from "./admitted.ts";
@@ -22,3 +23,13 @@ export interface SessionRoutes {
 
 /** This isolate's session routes; set before any endpoint with a session gateway is built. */
 export const sessionWiring: { routes?: SessionRoutes } = {};
+
+/**
+ * The session routes of an endpoint whose `sessions` gateway is set. What builds such an endpoint
+ * wires them first (`createMcpApp`, the session object's gateway module); one built otherwise gets
+ * this error, which names the fix, instead of a TypeError.
+ */
+export function sessionRoutes(): SessionRoutes {
+  if (sessionWiring.routes) return sessionWiring.routes;
+  throw new DefinitionError("a session gateway needs the session routes: build the app with createMcpApp({ sessions }), which brings them");
+}
