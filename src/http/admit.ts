@@ -13,7 +13,7 @@ import { callerKey, type Principal } from "../core/principal.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import type { Endpoint } from "./endpoint.ts";
-import { sessionRoutes } from "./session-wiring.ts";
+import { wiredSessionRoutes } from "./session-wiring.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
 import { rateLimited } from "./rate-limiter.ts";
@@ -161,7 +161,7 @@ function admitMessage(
     const post: AdmittedPost = { admission, text, message, info, tool, newSession: undefined, opening: undefined };
     if (!(initialize && endpoint.sessions && info.era === "legacy")) return post;
     // A session gateway brings the session routes (session-wiring.ts).
-    return sessionRoutes()
+    return wiredSessionRoutes()
       .open(endpoint, admission, message.id)
       .then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
   };

@@ -9,7 +9,7 @@ import type { Endpoint } from "./endpoint.ts";
 import { handlePost } from "./mcp-post.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { errorResponse, toProtocolError } from "./responses.ts";
-import { sessionRoutes } from "./session-wiring.ts";
+import { wiredSessionRoutes } from "./session-wiring.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
@@ -54,7 +54,7 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
     }
     const sessionId = request.headers.get("mcp-session-id");
     if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
-      response = await sessionRoutes().stream(request, endpoint, admission, sessionId.trim(), waitUntil);
+      response = await wiredSessionRoutes().stream(request, endpoint, admission, sessionId.trim(), waitUntil);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
       failure = new ProtocolError(

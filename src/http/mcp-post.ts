@@ -16,7 +16,7 @@ import { listen } from "./listen.ts";
 import { agreedTaskIds } from "./task-listening.ts";
 import type { RequestObservation } from "./observer.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { sessionRoutes } from "./session-wiring.ts";
+import { wiredSessionRoutes } from "./session-wiring.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
@@ -64,7 +64,7 @@ function route(
 ): Response | Promise<Response> {
   const { admission, message, info } = admitted;
   // 2025-era traffic with sessions on: the routes the session gateway brought (session-wiring.ts).
-  if (endpoint.sessions && info?.era !== "modern") return sessionRoutes().post(request, endpoint, admitted);
+  if (endpoint.sessions && info?.era !== "modern") return wiredSessionRoutes().post(request, endpoint, admitted);
   if (message.kind === "response" || info === undefined) {
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }

@@ -29,7 +29,7 @@ export const sessionWiring: { routes?: SessionRoutes } = {};
  * wires them first (`createMcpApp`, the session object's gateway module); one built otherwise gets
  * this error, which names the fix, instead of a TypeError.
  */
-export function sessionRoutes(): SessionRoutes {
+export function wiredSessionRoutes(): SessionRoutes {
   if (sessionWiring.routes) return sessionWiring.routes;
   throw new DefinitionError("a session gateway needs the session routes: build the app with createMcpApp({ sessions }), which brings them");
 }

@@ -6,7 +6,7 @@ import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createEndpointApp } from "../../src/http/app.ts";
 import { createEndpoint } from "../../src/http/endpoint.ts";
 import type { SessionGateway } from "../../src/http/session-gateway.ts";
-import { sessionRoutes } from "../../src/http/session-wiring.ts";
+import { wiredSessionRoutes } from "../../src/http/session-wiring.ts";
 import { createServer } from "../../src/server/server.ts";
 import { legacy } from "./app-client.ts";
 
@@ -23,8 +23,8 @@ const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo
 
 describe("a session gateway's routes", () => {
   it("are missing until something wires them, and the error names createMcpApp", async () => {
-    expect(() => sessionRoutes()).toThrow(DefinitionError);
-    expect(() => sessionRoutes()).toThrow(/createMcpApp\(\{ sessions \}\)/);
+    expect(() => wiredSessionRoutes()).toThrow(DefinitionError);
+    expect(() => wiredSessionRoutes()).toThrow(/createMcpApp\(\{ sessions \}\)/);
     const app = createEndpointApp(createEndpoint({ server, sessions: gateway }));
     const response = await legacy(app, "initialize", INITIALIZE);
     expect(response.status).toBe(500);
