@@ -31,5 +31,5 @@ export const sessionWiring: { routes?: SessionRoutes } = {};
  */
 export function wiredSessionRoutes(): SessionRoutes {
   if (sessionWiring.routes) return sessionWiring.routes;
-  throw new DefinitionError("a session gateway needs the session routes: build the app with createMcpApp({ sessions }), which brings them");
+  throw new DefinitionError("session routes not wired: build the app with createMcpApp({ sessions })");
 }
