@@ -8,6 +8,7 @@ import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { ROOT, bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
 import { CYCLE_WEIGHTS, capnpConfig, estimatedCycles, parseCallgrindTotals, perCall } from "./callgrind.mjs";
@@ -24,6 +25,7 @@ const { values: opt } = parseArgs({
     worker: { type: "string", multiple: true, default: [] }, // label=path/to/wrangler.toml: another Worker to count, bundled as configured
     jobs: { type: "string", default: "1" }, // Workers counted at once (counts do not depend on it; wall time does)
     keep: { type: "boolean", default: false }, // keep the temporary directory (callgrind dumps for callgrind_annotate)
+    workerd: { type: "string" }, // another workerd binary (default: the one wrangler's miniflare runs, as `npm run bench` does)
     help: { type: "boolean", short: "h", default: false },
   },
   allowNegative: true,
@@ -31,6 +33,7 @@ const { values: opt } = parseArgs({
 if (opt.help) {
   console.log(`usage: node test/bench/instructions.mjs [--calls N] [--warmup N] [--reps N] [--no-cache-sim]
                     [--I1 size,assoc,line] [--D1 …] [--LL …] [--worker label=wrangler.toml]… [--jobs N] [--keep]
+                    [--workerd path/to/workerd]
 Counts instructions per stateless tools/call add(2, 3) of the demo (built against dist/) and the bench floor
 under valgrind's callgrind on workerd; see test/bench/README.md ("Instruction counts").`);
   process.exit(0);
@@ -56,7 +59,20 @@ try {
   console.error("instructions: needs valgrind (callgrind and callgrind_control); on Debian/Ubuntu: apt-get install -y valgrind");
   process.exit(2);
 }
-const WORKERD = join(ROOT, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
+/**
+ * The workerd binary `npm run bench` runs: the one of wrangler's own miniflare (the package root may hold a
+ * newer workerd for other tools, with another V8: counting that one would not explain the bench's times).
+ */
+function benchWorkerd() {
+  try {
+    const fromMiniflare = createRequire(createRequire(join(ROOT, "node_modules/wrangler/package.json")).resolve("miniflare"));
+    const main = fromMiniflare("workerd");
+    return /** @type {string} */ (main.default ?? main);
+  } catch {
+    return join(ROOT, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
+  }
+}
+const WORKERD = opt.workerd ?? benchWorkerd();
 if (!existsSync(WORKERD)) {
   console.error(`instructions: no workerd binary at ${WORKERD} (linux-x64 only); run npm ci`);
   process.exit(2);
@@ -195,6 +211,7 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-instructions-"));
   try {
     log("instructions: building dist/ and bundling the floor and the demo as `npm run bench` does");
+    log(`instructions: ${WORKERD} (${execFileSync(WORKERD, ["--version"], { encoding: "utf8" }).trim()})`);
     const extra = opt.worker.map((spec) => {
       const [label, config] = spec.split("=");
       if (!label || !config || !/^[\w-]+$/.test(label)) throw new Error(`--worker takes label=path/to/wrangler.toml, got ${spec}`);
