@@ -5,7 +5,7 @@
  */
 
 // The fetch app of an endpoint, and its options.
-export { createMcpApp, type McpAppOptions } from "./http/app.ts";
+export { createMcpApp, type McpAppOptions } from "./http/mcp-app.ts";
 export type { Endpoint, QuotaOptions, ResponseMode } from "./http/endpoint.ts";
 export type { HostPolicyOptions } from "./http/host-policy.ts";
 export type { RateLimiter } from "./http/rate-limiter.ts";

@@ -36,6 +36,9 @@ function parseUrl(value: unknown): URL | undefined {
   }
 }
 
+/** Reports one problem of a config field (`field` as the user wrote it, e.g. `keys[0]`). */
+export type ConfigFail = (field: string, problem: string) => void;
+
 /** True for an absolute http(s) URL. */
 export function isUrl(value: unknown): boolean {
   const url = parseUrl(value);

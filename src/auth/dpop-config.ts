@@ -1,6 +1,7 @@
 /** A tenant's DPoP settings (RFC 9449): their validated form, and the validator. */
 
 import { isObject } from "../core/json.ts";
+import type { ConfigFail } from "./config-checks.ts";
 
 /** DPoP settings with defaults filled in. */
 export interface DpopConfig {
@@ -17,7 +18,7 @@ export const DPOP_ALGORITHMS: ReadonlySet<string> = new Set(["ES256", "ES384", "
 const DEFAULT_DPOP_ALGORITHMS = ["ES256", "EdDSA", "RS256", "PS256"];
 
 /** Validates `auth.dpop` (`{ required?, algorithms?, maxAgeSeconds? }`); problems go to `fail`. */
-export function parseDpopConfig(value: unknown, fail: (field: string, problem: string) => void): DpopConfig | undefined {
+export function parseDpopConfig(value: unknown, fail: ConfigFail): DpopConfig | undefined {
   if (!isObject(value)) {
     fail("dpop", "must be an object { required?, algorithms?, maxAgeSeconds? }");
     return undefined;

@@ -2,7 +2,7 @@
 
 import { isObject } from "../core/json.ts";
 import { AuthError } from "./auth-error.ts";
-import { isScopeToken } from "./config-checks.ts";
+import { isScopeToken, type ConfigFail } from "./config-checks.ts";
 import { shown } from "./jose-errors.ts";
 
 /** One grant: callers whose `claim` holds `value` may call `tools` and hold `scopes`. */
@@ -35,10 +35,8 @@ export function toolMatches(pattern: string, name: string): boolean {
   return pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }
 
-type Fail = (field: string, problem: string) => void;
-
 /** Validates `auth.grants` (an array of `{ claim, value, tools?, scopes? }`); problems go to `fail`. */
-export function parseGrants(value: unknown, fail: Fail): readonly ClaimGrant[] {
+export function parseGrants(value: unknown, fail: ConfigFail): readonly ClaimGrant[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     fail("grants", "must be an array of { claim, value, tools?, scopes? }");
@@ -63,11 +61,11 @@ export function parseGrants(value: unknown, fail: Fail): readonly ClaimGrant[] {
 }
 
 /** Validates `auth.publicTools`: tool names and `prefix_*` patterns callable without a token. */
-export function patternList(value: unknown, field: string, fail: Fail): readonly string[] {
+export function patternList(value: unknown, field: string, fail: ConfigFail): readonly string[] {
   return list(value, field, fail, (item) => typeof item === "string" && TOOL_PATTERN.test(item), "tool names or prefix_* patterns");
 }
 
-function list(value: unknown, field: string, fail: Fail, ok: (item: unknown) => boolean, what: string): readonly string[] {
+function list(value: unknown, field: string, fail: ConfigFail, ok: (item: unknown) => boolean, what: string): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every(ok)) {
     fail(field, `must be an array of ${what}`);

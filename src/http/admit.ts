@@ -4,7 +4,6 @@
  */
 
 import type { Admission } from "../core/admission.ts";
-import { sha256Hex } from "../core/bytes.ts";
 import { clientNetwork } from "../core/client-address.ts";
 import { detectEra, unsupportedVersion } from "../core/era.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
@@ -13,9 +12,8 @@ import { classifyMessage, type RequestId } from "../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../core/principal.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
-import { leaseFor } from "../server/state/quotas.ts";
 import type { Endpoint } from "./endpoint.ts";
-import type { SessionOpening } from "./session-gateway.ts";
+import { sessionRoutes } from "./session-wiring.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
 import { rateLimited } from "./rate-limiter.ts";
@@ -25,18 +23,6 @@ import { checkAccept, checkContentType, headerReader, parseJson } from "./reques
 import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
 
 export { newTrace, type AdmissionTrace, type AdmittedPost } from "./admitted.ts";
-
-/**
- * How long the quota place admission takes for a new session lasts: a session's default idle time
- * (30 minutes) and a minute more, so that a session object with the default idle time need not
- * renew the place it was just given; the session renews it while in use.
- */
-export const SESSION_LEASE_MS = 31 * 60_000;
-
-/** The quota lease id of a session: the digest of its id (the id itself is a credential). */
-function sessionLeaseId(sessionId: string): Promise<string> {
-  return sha256Hex(sessionId);
-}
 
 /** What an anonymous caller of a protected tenant may ask: lifecycle, discovery, and (public) tools. */
 const ANONYMOUS_METHODS: ReadonlySet<string> = new Set(["initialize", "ping", "server/discover", "tools/list", "tools/call"]);
@@ -174,7 +160,10 @@ function admitMessage(
   const admitted = (tool: CompiledTool | undefined): AdmittedPost | Promise<AdmittedPost> => {
     const post: AdmittedPost = { admission, text, message, info, tool, newSession: undefined, opening: undefined };
     if (!(initialize && endpoint.sessions && info.era === "legacy")) return post;
-    return takeSessionPlace(endpoint, admission, message.id).then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
+    // A session gateway brings the session routes (session-wiring.ts).
+    return sessionRoutes()
+      .open(endpoint, admission, message.id)
+      .then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
   };
   if (message.method === "tools/call" && server.tools.size > 0) {
     const beforeLimits =
@@ -261,21 +250,4 @@ async function checkRateLimits(
   if (!endpoint.rateLimiter) return;
   const wait = await endpoint.rateLimiter.check(admission, tool, toolOnly);
   if (wait !== undefined) throw rateLimited(wait, requestId);
-}
-
-/** Mints a session id and takes its place in the quota; 429 when the caller or tenant has too many. */
-async function takeSessionPlace(endpoint: Endpoint, admission: Admission, id: RequestId): Promise<{ id: string; opening: SessionOpening }> {
-  const sessionId = (endpoint.sessions as NonNullable<Endpoint["sessions"]>).mint();
-  const idHash = await sessionLeaseId(sessionId);
-  if (!endpoint.quotaCounter) return { id: sessionId, opening: { idHash, leaseExpiresAt: undefined } };
-  const limit = admission.quotas.sessions;
-  const leaseExpiresAt = Date.now() + SESSION_LEASE_MS;
-  const lease = leaseFor(admission, "sessions", idHash, leaseExpiresAt);
-  if (await endpoint.quotaCounter.acquire(admission.tenant, lease, limit)) return { id: sessionId, opening: { idHash, leaseExpiresAt } };
-  throw new ProtocolError(
-    ErrorCode.RateLimited,
-    `Too many open sessions: a caller may hold ${limit.perPrincipal} (and this server ${limit.perTenant}) at once; ` +
-      "end a session with DELETE, or wait for idle ones to expire",
-    { status: 429, requestId: id, data: { quota: "sessions", perPrincipal: limit.perPrincipal, perTenant: limit.perTenant }, headers: { "retry-after": "60" } },
-  );
 }

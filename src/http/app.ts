@@ -5,14 +5,11 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { admitStream, newTrace } from "./admit.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { preflight, withCors } from "./cors.ts";
-import { checkOptions } from "../core/option-checks.ts";
-import { APP_OPTION_RULES } from "./app-option-rules.ts";
-import { createEndpoint, type Endpoint, type McpAppOptions } from "./endpoint.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { handlePost } from "./mcp-post.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { checkAcceptsStream } from "./request-checks.ts";
 import { errorResponse, toProtocolError } from "./responses.ts";
-import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
+import { sessionRoutes } from "./session-wiring.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
@@ -56,17 +53,8 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
       endpoint = observation.routed(endpoint);
     }
     const sessionId = request.headers.get("mcp-session-id");
-    if (endpoint.sessions && sessionId !== null && request.method === "GET") {
-      checkAcceptsStream(request);
-      // A GET stream holds a place in the caller's streams quota while it is open.
-      const place = await takeStreamPlace(endpoint, admission, undefined, waitUntil);
-      const forwarded = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, undefined).catch((error: unknown) => {
-        place.release();
-        throw error;
-      });
-      response = holdWhileStreaming(forwarded, place, waitUntil);
-    } else if (endpoint.sessions && sessionId !== null && request.method === "DELETE") {
-      response = await endpoint.sessions.forward(sessionId.trim(), request, undefined, admission, undefined);
+    if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
+      response = await sessionRoutes().stream(request, endpoint, admission, sessionId.trim(), waitUntil);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
       failure = new ProtocolError(
@@ -85,12 +73,6 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
   observation?.end(response.status, failure, waitUntil);
   if (endpoint.accessLog) writeAccessLog(endpoint.tenant, trace, response.status);
   return response;
-}
-
-/** Builds the app once per isolate; its `fetch` answers requests. */
-export function createMcpApp(options: McpAppOptions): McpApp {
-  checkOptions(options, APP_OPTION_RULES, "createMcpApp");
-  return createEndpointApp(createEndpoint(options));
 }
 
 /** The app of an endpoint already resolved (the session and task objects build theirs the same way). */

@@ -16,7 +16,7 @@ import { listen } from "./listen.ts";
 import { agreedTaskIds } from "./task-listening.ts";
 import type { RequestObservation } from "./observer.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { headerReader } from "./request-checks.ts";
+import { sessionRoutes } from "./session-wiring.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
@@ -63,7 +63,8 @@ function route(
   observation: RequestObservation | undefined,
 ): Response | Promise<Response> {
   const { admission, message, info } = admitted;
-  if (endpoint.sessions && info?.era !== "modern") return toSession(request, endpoint, admitted);
+  // 2025-era traffic with sessions on: the routes the session gateway brought (session-wiring.ts).
+  if (endpoint.sessions && info?.era !== "modern") return sessionRoutes().post(request, endpoint, admitted);
   if (message.kind === "response" || info === undefined) {
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }
@@ -108,28 +109,6 @@ async function listenStream(
     place.release();
     throw error;
   }
-}
-
-/** 2025-era traffic with sessions on: `initialize` opens a session, everything else needs one. */
-async function toSession(request: Request, endpoint: Endpoint, admitted: AdmittedPost): Promise<Response> {
-  const sessions = endpoint.sessions as NonNullable<Endpoint["sessions"]>;
-  const { newSession, opening } = admitted;
-  if (newSession !== undefined && opening !== undefined) {
-    const id = admitted.message.kind === "request" ? admitted.message.id : undefined;
-    const response = await sessions
-      .forward(newSession, request, admitted.text, admitted.admission, opening)
-      .catch((error: unknown) => errorResponse(error, id));
-    // Only an opened session answers with its id: any other answer (a refusal, whatever its status) gives the quota place back.
-    if (!response.headers.has("mcp-session-id") && endpoint.quotaCounter) await endpoint.quotaCounter.release(endpoint.tenant, opening.idHash);
-    return response;
-  }
-  const sessionId = headerReader(request.headers)("mcp-session-id");
-  if (sessionId === null) {
-    throw invalidRequest(
-      `Missing Mcp-Session-Id header: this server keeps 2025-era clients in sessions; send initialize first and then the Mcp-Session-Id it returns`,
-    );
-  }
-  return sessions.forward(sessionId, request, admitted.text, admitted.admission, undefined);
 }
 
 function progressTokenOf(message: InboundRequest): string | number | undefined {

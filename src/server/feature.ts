@@ -15,6 +15,7 @@ import type { MethodResult } from "./raw-result.ts";
 import type { PagedListOptions } from "./lists/paged-list.ts";
 import type { PromptDefinition } from "./prompts/prompt.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
+import type { UriTemplate } from "./resources/uri-template.ts";
 import type { Skill, SkillLimits } from "./skills/skill.ts";
 import type { ResourceRegistry } from "./resources/resource-registry.ts";
 import type { SkillRegistry } from "./skills/skill-registry.ts";
@@ -67,6 +68,8 @@ export interface FeatureHost {
   readonly tools: ToolRegistry;
   /** Set by the resources feature, when installed. */
   resources?: ResourceRegistry;
+  /** Compiles a resource template's URI template; set by the URI templates feature (what `defineResource*` bring). */
+  uriTemplates?: (template: string) => UriTemplate;
   /** Set by the prompts feature, when installed. */
   prompts?: PromptRegistry;
   /** Set by the skills feature, when installed. */

@@ -90,6 +90,28 @@ describe("callTool", () => {
     expect((await callTool(missing, {}, context())).isError).toBe(true);
   });
 
+  it("answers a result that breaks the tool's own contract in the words it logs, the details (the schema issues) in the log only", async () => {
+    const log = vi.mocked(console.error);
+    const broken = (name: string, outputSchema: { type: "object"; required?: string[] } | undefined, value: unknown) =>
+      compileTool(
+        outputSchema
+          ? defineTool({ name, inputSchema: { type: "object" }, outputSchema, handler: () => value as string })
+          : defineTool({ name, inputSchema: { type: "object" }, handler: () => value as string }),
+      );
+    const cases: [ReturnType<typeof broken>, string, string][] = [
+      [broken("n", undefined, 42), "returned a value that is not a tool result", ""],
+      [broken("m", { type: "object" }, "text only"), "declares an outputSchema but returned no structuredContent", ""],
+      [broken("w", { type: "object", required: ["sum"] }, { structuredContent: {} }), "returned structuredContent that does not match its outputSchema", ": "],
+    ];
+    for (const [tool, problem, details] of cases) {
+      log.mockClear();
+      expect(await callTool(tool, {}, context())).toEqual({ content: [{ type: "text", text: `Tool ${tool.name} ${problem} (a server bug).` }], isError: true });
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(log.mock.calls[0]?.[0]).toMatch(new RegExp(`^edge-mcp: tool ${tool.name} ${problem}${details}`));
+    }
+    expect(log.mock.calls[0]?.[0]).toMatch(/sum/);
+  });
+
   it("validates with a Standard Schema (zod) and lists its JSON Schema", async () => {
     const greet = compileTool(defineTool({ name: "greet", inputSchema: z.object({ name: z.string().min(1) }), handler: (args) => `Hello ${args.name}` }));
     expect(greet.listed["inputSchema"]).toMatchObject({ type: "object", properties: { name: { type: "string" } } });

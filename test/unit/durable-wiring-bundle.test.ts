@@ -16,6 +16,8 @@ describe("the Durable Object wiring in a bundle", () => {
     );
     expect(code).toContain("durableWiring.tasks = durableTaskGateway");
     expect(code).toContain("durableWiring.sessions = durableSessionGateway");
+    // The session gateway's module brings the session routes (the initialize quota place, forwarding) as it loads.
+    expect(code).toContain("sessionWiring.routes = sessionRoutes");
     expect(code).toContain("durableWiring.relay = durableChangeRelay");
     // The task gateway's module brings the server's tasks feature as it loads, before the server is compiled.
     expect(code).toContain("taskWiring.feature = tasksFeature");
@@ -25,7 +27,15 @@ describe("the Durable Object wiring in a bundle", () => {
   it("is left out of a Worker without them", async () => {
     const code = await bundle(`import { createServer } from "edge-mcp";\nimport { createWorker } from "edge-mcp/workers";\n${SERVER}`);
     expect(code).toContain("durableWiring");
-    for (const name of ["durableTaskGateway", "durableSessionGateway", "durableChangeRelay", "SharedSubscription", "tasksFeature", "callAsTask"])
+    for (const name of [
+      "durableTaskGateway",
+      "durableSessionGateway",
+      "durableChangeRelay",
+      "SharedSubscription",
+      "tasksFeature",
+      "callAsTask",
+      "sessionRoutes",
+    ])
       expect(code).not.toContain(name);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 // The hono app runs on any Web-standard runtime; these tests drive it in Node.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { request } from "./app-client.ts";

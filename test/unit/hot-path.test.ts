@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { createMcpApp, type McpAppOptions } from "../../src/http/app.ts";
+import { createMcpApp, type McpAppOptions } from "../../src/http/mcp-app.ts";
 import type { Feature } from "../../src/server/feature.ts";
 import { createServer } from "../../src/server/server.ts";
 import { callTool } from "../../src/server/tools/call-tool.ts";

@@ -1,6 +1,6 @@
 // Keep-alive writes on call answers: on Workers only a failed write reveals a client that went away.
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import type { ResponseMode } from "../../src/http/endpoint.ts";
 import { SseStream } from "../../src/http/sse-stream.ts";
 import { createServer } from "../../src/server/server.ts";

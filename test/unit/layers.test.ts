@@ -216,11 +216,17 @@ describe("opt-in code stays out of Workers that do not use it", () => {
 
   it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and McpNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
-    const wiring = ["workers/task-gateway.ts", "workers/session-gateway.ts", "workers/durable-change-relay.ts", "server/notifications/shared-subscription.ts"];
+    const wiring = [
+      "workers/task-gateway.ts",
+      "workers/session-gateway.ts",
+      "http/session-routes.ts",
+      "workers/durable-change-relay.ts",
+      "server/notifications/shared-subscription.ts",
+    ];
     expect(wiring.filter((path) => core.has(path))).toEqual([]);
     const brought = (entry: string) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path));
     expect(brought("workers/task-object.ts")).toContain("workers/task-gateway.ts");
-    expect(brought("workers/session-object.ts")).toContain("workers/session-gateway.ts");
+    expect(brought("workers/session-object.ts")).toEqual(expect.arrayContaining(["workers/session-gateway.ts", "http/session-routes.ts"]));
     expect(brought("workers/notification-hub.ts")).toEqual(
       expect.arrayContaining(["workers/durable-change-relay.ts", "server/notifications/shared-subscription.ts"]),
     );

@@ -1,6 +1,6 @@
 // Listen streams fed by a relay: acknowledged when the source is live, ended gracefully, bounded, released.
 import { describe, expect, it, vi } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { openListenStreams } from "../../src/http/listen.ts";
 import type { ChangeSink } from "../../src/server/notifications/change-hub.ts";
 import type { ChangeRelay } from "../../src/server/notifications/change-relay.ts";

@@ -1,6 +1,6 @@
 // 2026-07-28 subscriptions/listen: acknowledgement first, tagged notifications, the filter honoured, clean end.
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { MODERN_META, modern } from "./app-client.ts";

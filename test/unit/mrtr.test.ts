@@ -1,6 +1,6 @@
 // Multi round-trip requests (2026-07-28 MRTR): input_required, signed requestState, retries; 2025 without a session.
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { definePrompt } from "../../src/server/prompts/define-prompt.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Admission } from "../../src/core/admission.ts";
 import { ProtocolError } from "../../src/core/errors.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { newTrace, type AdmittedPost } from "../../src/http/admitted.ts";
 import type { ObservedExchange, RequestObservation, RequestObserver } from "../../src/http/observer.ts";
 import { Observation } from "../../src/observe/observation.ts";

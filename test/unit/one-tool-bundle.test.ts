@@ -45,6 +45,28 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).toContain("and this server runs no tasks");
   }, 60_000);
 
+  it("holds no session routes: a session gateway's module (createSessionObject's) or createMcpApp brings them", async () => {
+    const code = await oneToolBundle();
+    for (const name of ["sessionWiring.routes =", "Too many open sessions", "Missing Mcp-Session-Id header", "function holdWhileStreaming"])
+      expect(code).not.toContain(name);
+    // A stateless Worker still answers a GET with 405, naming what it lacks.
+    expect(code).toContain("a session, and this server is stateless");
+  }, 60_000);
+
+  it("leaves URI templates to defineResource*: a Worker whose resources are skill files bundles no template matcher", async () => {
+    const skillOnly = (extra: string) =>
+      'import { createServer, defineResourceTemplate, defineSkill } from "edge-mcp";\nimport { createWorker } from "edge-mcp/workers";\n' +
+      'const skill = defineSkill({ name: "s", files: { "SKILL.md": "---\\nname: s\\ndescription: d\\n---\\n" } });\n' +
+      `export default createWorker(createServer({ info: { name: "w", version: "1" }, skills: [skill]${extra} }));\n`;
+    const withSkill = await bundleAsWrangler({ contents: skillOnly("") });
+    expect(withSkill).toContain("function parseSkillMarkdown");
+    expect(withSkill).not.toContain("function compileUriTemplate");
+    const withTemplate = await bundleAsWrangler({
+      contents: skillOnly(', resourceTemplates: [defineResourceTemplate({ uriTemplate: "x://{id}", name: "x", read: () => "" })]'),
+    });
+    expect(withTemplate).toContain("function compileUriTemplate");
+  }, 60_000);
+
   it("holds the core JSON Schema validator, not the full one: fullJsonSchema() brings @cfworker/json-schema", async () => {
     const code = await oneToolBundle();
     expect(code).toContain("function compileCoreSchema");

@@ -1,7 +1,7 @@
 // What a stateless call reads from its request, and how: the headers once, the client address only where it
 // is used, the body within its limits (413, 408, UTF-8); and the plain JSON answer.
 import { describe, expect, it } from "vitest";
-import { createMcpApp, type McpAppOptions } from "../../src/http/app.ts";
+import { createMcpApp, type McpAppOptions } from "../../src/http/mcp-app.ts";
 import { readBody } from "../../src/http/read-body.ts";
 import { jsonResponse } from "../../src/http/responses.ts";
 import { createServer } from "../../src/server/server.ts";

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import type { ServiceCallContext, ServiceSkill, ToolService } from "../../src/modules/service-contract.ts";
 import { createSkillCatalog } from "../../src/modules/skill-catalog.ts";
 import { defineSkill } from "../../src/server/skills/compile-skill.ts";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { defineResource } from "../../src/server/resources/define-resource.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineSkill } from "../../src/server/skills/compile-skill.ts";

@@ -1,8 +1,10 @@
 // Resources, prompts, completion and capabilities through whole requests in both eras.
 import { describe, expect, it } from "vitest";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { definePrompt } from "../../src/server/prompts/define-prompt.ts";
+import { DefinitionError } from "../../src/core/definition-error.ts";
 import { defineResource, defineResourceTemplate } from "../../src/server/resources/define-resource.ts";
+import { defineSkill } from "../../src/server/skills/compile-skill.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { schemaErrors } from "../schema.ts";
@@ -80,6 +82,31 @@ describe("resources", () => {
     expect((await legacy(app, "resources/subscribe", { uri: "test://text" })).body["result"]).toEqual({});
     expect((await legacy(app, "resources/unsubscribe", { uri: "test://text" })).body["result"]).toEqual({});
     expect((await modern(app, "resources/subscribe", { uri: "test://text" })).status).toBe(404);
+  });
+});
+
+describe("resource templates and where their matcher comes from", () => {
+  const plain = { uriTemplate: "test://plain/{id}", name: "plain", read: ({ variables }: { variables: Record<string, string> }) => `plain ${variables["id"]}` };
+  const skill = defineSkill({ name: "tiny", files: { "SKILL.md": "---\nname: tiny\ndescription: A tiny skill.\n---\n" } });
+
+  it("serves a plain template object next to a defined resource, as defineResource brings the URI templates too", async () => {
+    const withResource = createServer({
+      info: { name: "t", version: "1" },
+      resources: [defineResource({ uri: "test://one", name: "one", read: () => "1" })],
+      resourceTemplates: [plain],
+    });
+    expect((await legacy(createMcpApp({ server: withResource }), "resources/read", { uri: "test://plain/7" })).body["result"]).toEqual({
+      contents: [{ uri: "test://plain/7", text: "plain 7" }],
+    });
+  });
+
+  it("refuses at startup a plain template object whose server brings resources only through skills, naming defineResourceTemplate", () => {
+    const build = () => createServer({ info: { name: "t", version: "1" }, skills: [skill], resourceTemplates: [plain] });
+    expect(build).toThrow(DefinitionError);
+    expect(build).toThrow("resource template test://plain/{id}: declare it with defineResourceTemplate(…)");
+    // Declared with defineResourceTemplate, the same template is served next to the skill.
+    const server = createServer({ info: { name: "t", version: "1" }, skills: [skill], resourceTemplates: [defineResourceTemplate(plain)] });
+    expect(server.hasMethod("resources/templates/list", "legacy")).toBe(true);
   });
 });
 

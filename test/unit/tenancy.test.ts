@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
 import type { CallToolResult } from "../../src/core/types.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import type { ToolService } from "../../src/modules/service-contract.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";

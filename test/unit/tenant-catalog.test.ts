@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import type { CallToolResult } from "../../src/core/types.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import type { ServiceTool, ToolService } from "../../src/modules/service-contract.ts";
 import { createScopeFilters } from "../../src/auth/scope-filter.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";

@@ -3,7 +3,7 @@ import { fullJsonSchema } from "../../src/json-schema.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../../src/core/errors.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import type { Authorizer } from "../../src/http/authorizer.ts";
 import { createServer } from "../../src/server/server.ts";
 import { toolSearch } from "../../src/server/search/tool-search-engine.ts";

@@ -2,7 +2,7 @@
 // describe_tools) nor run through call_tool, for every client; the client's tools/list is unchanged.
 import { describe, expect, it } from "vitest";
 import { apps, createServer, defineApp, defineTool, toolSearch } from "../../src/index.ts";
-import { createMcpApp } from "../../src/http/app.ts";
+import { createMcpApp } from "../../src/http/mcp-app.ts";
 import { legacy, modern, type Reply } from "../unit/app-client.ts";
 
 const TALLY = "ui://tally/app.html";

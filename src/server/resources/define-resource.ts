@@ -4,8 +4,10 @@ import { completionsFeature } from "../completions/completions-feature.ts";
 import { needing } from "../feature.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./resource.ts";
 import { resourcesFeature } from "./resources-feature.ts";
+import { uriTemplatesFeature } from "./uri-templates-feature.ts";
 
-const NEEDS = [resourcesFeature, completionsFeature];
+// URI templates come with either: a plain template object next to a defined resource is served as before.
+const NEEDS = [uriTemplatesFeature, resourcesFeature, completionsFeature];
 
 /** Declares a fixed resource (checked by the type system; the server compiles it). */
 export function defineResource(definition: ResourceDefinition): ResourceDefinition {

@@ -8,7 +8,7 @@ import type { JsonObject, ResourceContents } from "../../core/types.ts";
 import type { Era, HandlerContext } from "../context/handler-context.ts";
 import { PagedList, type PagedListOptions } from "../lists/paged-list.ts";
 import type { ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./resource.ts";
-import { compileUriTemplate, type UriTemplate } from "./uri-template.ts";
+import type { UriTemplate } from "./uri-template.ts";
 
 interface CompiledTemplate {
   definition: ResourceTemplateDefinition;
@@ -43,7 +43,13 @@ export class ResourceRegistry {
   readonly #resourceList: PagedList;
   readonly #templateList: PagedList;
 
-  constructor(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[], options: PagedListOptions) {
+  /** `compile`: the URI template matcher, brought by `defineResource*` (templates of plain objects alone have none). */
+  constructor(
+    resources: readonly ResourceDefinition[],
+    templates: readonly ResourceTemplateDefinition[],
+    options: PagedListOptions,
+    compile?: (template: string) => UriTemplate,
+  ) {
     for (const resource of resources) {
       if (typeof resource.uri !== "string" || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource.uri))
         throw new DefinitionError(`resource ${JSON.stringify(resource.uri)}: uri must be an absolute URI`);
@@ -54,7 +60,8 @@ export class ResourceRegistry {
     for (const definition of templates) {
       if (typeof definition.name !== "string" || definition.name === "")
         throw new DefinitionError(`resource template ${definition.uriTemplate}: name is required`);
-      this.#templates.push({ definition, template: compileUriTemplate(definition.uriTemplate) });
+      if (!compile) throw new DefinitionError(`resource template ${definition.uriTemplate}: declare it with defineResourceTemplate(…)`);
+      this.#templates.push({ definition, template: compile(definition.uriTemplate) });
     }
     const fixed = [...this.#fixed.values()];
     this.#resourceList = new PagedList(

@@ -19,7 +19,12 @@ export const resourcesFeature: Feature = {
   rank: 20,
   install: (host) => {
     const { declarations, handlerContext, cacheHints } = host;
-    const resources = new ResourceRegistry([...(declarations.resources ?? []), ...host.addedResources], declarations.resourceTemplates ?? [], host.lists);
+    const resources = new ResourceRegistry(
+      [...(declarations.resources ?? []), ...host.addedResources],
+      declarations.resourceTemplates ?? [],
+      host.lists,
+      host.uriTemplates,
+    );
     host.resources = resources;
     if (resources.size === 0) return {};
     const read: Method = async (request, ctx) => {

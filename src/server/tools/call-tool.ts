@@ -40,25 +40,26 @@ function normalise(tool: CompiledTool, value: ToolReturn): CallToolResult {
       return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
     }
   }
-  console.error(`edge-mcp: tool ${tool.name} returned a value that is not a tool result`);
-  return errorResult(`Tool ${tool.name} returned an invalid result (a server bug); it cannot be used right now.`);
+  return serverBug(tool, "returned a value that is not a tool result");
+}
+
+/** A result that breaks the tool's own contract: logged with the details, answered in the same words (a server bug). */
+function serverBug(tool: CompiledTool, problem: string, details = ""): CallToolResult {
+  console.error(`edge-mcp: tool ${tool.name} ${problem}${details}`);
+  return errorResult(`Tool ${tool.name} ${problem} (a server bug).`);
 }
 
 /** Checks a result against the tool's output schema; synchronous when its validator is (no wait on the hot path). */
 function checkOutput(tool: CompiledTool, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
   if (!tool.output || result.isError) return result;
-  if (result.structuredContent === undefined) {
-    console.error(`edge-mcp: tool ${tool.name} declares an outputSchema but returned no structuredContent`);
-    return errorResult(`Tool ${tool.name} returned no structured content although it declares an output schema (a server bug).`);
-  }
+  if (result.structuredContent === undefined) return serverBug(tool, "declares an outputSchema but returned no structuredContent");
   const validated = tool.output.validate(result.structuredContent);
   return validated instanceof Promise ? validated.then((outcome) => checkedOutput(tool, result, outcome)) : checkedOutput(tool, result, validated);
 }
 
 function checkedOutput(tool: CompiledTool, result: CallToolResult, outcome: ValidationOutcome): CallToolResult {
   if (outcome.ok) return result;
-  console.error(`edge-mcp: tool ${tool.name} returned structuredContent that does not match its outputSchema: ${outcome.issues.join("; ")}`);
-  return errorResult(`Tool ${tool.name} returned a result that does not match its declared output schema (a server bug).`);
+  return serverBug(tool, "returned structuredContent that does not match its outputSchema", `: ${outcome.issues.join("; ")}`);
 }
 
 /**
