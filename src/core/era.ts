@@ -41,6 +41,11 @@ export function unsupportedVersion(requested: unknown, requestId?: string | numb
   });
 }
 
+/** A 2026-07-28 request whose `_meta` lacks what it must carry (-32602, HTTP 400). */
+function invalidMeta(text: string, requestId: string | number | undefined): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, text, requestId === undefined ? { status: 400 } : { status: 400, requestId });
+}
+
 /** The body field each method mirrors in `Mcp-Name` (2026-07-28 Streamable HTTP, standard headers). */
 export const NAME_FIELD: ReadonlyMap<string, string> = new Map([
   ["tools/call", "name"],
@@ -59,15 +64,16 @@ function checkModern(
   m: Params | undefined,
 ): ModernRequestInfo {
   const id = message.kind === "request" ? message.id : undefined;
-  const invalid = (text: string): ProtocolError =>
-    new ProtocolError(ErrorCode.InvalidParams, text, id === undefined ? { status: 400 } : { status: 400, requestId: id });
   if (!m)
-    throw invalid(`Missing params._meta: every 2026-07-28 request carries "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}" in params._meta`);
+    throw invalidMeta(
+      `Missing params._meta: every 2026-07-28 request carries "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}" in params._meta`,
+      id,
+    );
   const version = own(m, MetaKey.protocolVersion);
-  if (typeof version !== "string") throw invalid(`Missing params._meta["${MetaKey.protocolVersion}"]`);
+  if (typeof version !== "string") throw invalidMeta(`Missing params._meta["${MetaKey.protocolVersion}"]`, id);
   const clientCapabilities = own(m, MetaKey.clientCapabilities);
   if (!isObject(clientCapabilities))
-    throw invalid(`Missing params._meta["${MetaKey.clientCapabilities}"] (an object; {} when the client has no optional capabilities)`);
+    throw invalidMeta(`Missing params._meta["${MetaKey.clientCapabilities}"] (an object; {} when the client has no optional capabilities)`, id);
   // Order fixed by 2026-07-28 server validation: missing _meta keys (-32602), then header
   // disagreement (-32020), then an unsupported version (-32022).
   if (headerVersion === null)
@@ -78,7 +84,8 @@ function checkModern(
   if (version !== MODERN_VERSION) throw unsupportedVersion(version, id);
   const level = own(m, MetaKey.logLevel);
   const minLogRank = level === undefined ? undefined : loggingLevelRank(level);
-  if (level !== undefined && minLogRank === undefined) throw invalid(`Invalid log level ${JSON.stringify(level)} in params._meta["${MetaKey.logLevel}"]`);
+  if (level !== undefined && minLogRank === undefined)
+    throw invalidMeta(`Invalid log level ${JSON.stringify(level)} in params._meta["${MetaKey.logLevel}"]`, id);
 
   if (message.kind === "request") {
     const method = header("mcp-method");

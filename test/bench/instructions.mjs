@@ -8,6 +8,7 @@ import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { ROOT, bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
 import { CYCLE_WEIGHTS, capnpConfig, estimatedCycles, parseCallgrindTotals, perCall } from "./callgrind.mjs";
@@ -24,6 +25,7 @@ const { values: opt } = parseArgs({
     worker: { type: "string", multiple: true, default: [] }, // label=path/to/wrangler.toml: another Worker to count, bundled as configured
     jobs: { type: "string", default: "1" }, // Workers counted at once (counts do not depend on it; wall time does)
     keep: { type: "boolean", default: false }, // keep the temporary directory (callgrind dumps for callgrind_annotate)
+    workerd: { type: "string" }, // another workerd binary (default: the one wrangler's miniflare runs, as `npm run bench` does)
     help: { type: "boolean", short: "h", default: false },
   },
   allowNegative: true,
@@ -31,6 +33,7 @@ const { values: opt } = parseArgs({
 if (opt.help) {
   console.log(`usage: node test/bench/instructions.mjs [--calls N] [--warmup N] [--reps N] [--no-cache-sim]
                     [--I1 size,assoc,line] [--D1 …] [--LL …] [--worker label=wrangler.toml]… [--jobs N] [--keep]
+                    [--workerd path/to/workerd]
 Counts instructions per stateless tools/call add(2, 3) of the demo (built against dist/) and the bench floor
 under valgrind's callgrind on workerd; see test/bench/README.md ("Instruction counts").`);
   process.exit(0);
@@ -56,7 +59,20 @@ try {
   console.error("instructions: needs valgrind (callgrind and callgrind_control); on Debian/Ubuntu: apt-get install -y valgrind");
   process.exit(2);
 }
-const WORKERD = join(ROOT, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
+/**
+ * The workerd binary `npm run bench` runs: the one of wrangler's own miniflare (the package root may hold a
+ * newer workerd for other tools, with another V8: counting that one would not explain the bench's times).
+ */
+function benchWorkerd() {
+  try {
+    const fromMiniflare = createRequire(createRequire(join(ROOT, "node_modules/wrangler/package.json")).resolve("miniflare"));
+    const main = fromMiniflare("workerd");
+    return /** @type {string} */ (main.default ?? main);
+  } catch {
+    return join(ROOT, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
+  }
+}
+const WORKERD = opt.workerd ?? benchWorkerd();
 if (!existsSync(WORKERD)) {
   console.error(`instructions: no workerd binary at ${WORKERD} (linux-x64 only); run npm ci`);
   process.exit(2);
@@ -128,7 +144,18 @@ async function countWorker(b, workDir) {
     capnpConfig({ port, compatibilityDate: b.compatibilityDate, compatibilityFlags: b.compatibilityFlags, vars: b.vars }),
   );
   const sim = opt["cache-sim"] ? ["--cache-sim=yes", "--branch-sim=yes", `--I1=${opt.I1}`, `--D1=${opt.D1}`, `--LL=${opt.LL}`] : [];
-  const args = ["--tool=callgrind", `--callgrind-out-file=${join(dir, "cg.%p")}`, "--smc-check=all-non-file", ...sim, WORKERD, "serve", "config.capnp"];
+  // One dump per thread (cg.<pid>.<n>-<thread>, thread 01 the main one): the request's own work runs on the
+  // main thread; V8's worker threads do concurrent GC marking and compiling, which comes in lumps.
+  const args = [
+    "--tool=callgrind",
+    `--callgrind-out-file=${join(dir, "cg.%p")}`,
+    "--separate-threads=yes",
+    "--smc-check=all-non-file",
+    ...sim,
+    WORKERD,
+    "serve",
+    "config.capnp",
+  ];
   const child = spawn("valgrind", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
@@ -153,18 +180,39 @@ async function countWorker(b, workDir) {
         await drive(port, rev, CALLS);
         const before = new Set(readdirSync(dir));
         execFileSync("callgrind_control", ["-d", String(child.pid)], { stdio: "ignore" });
-        const dump = readdirSync(dir).find((f) => f.startsWith(`cg.${child.pid}.`) && !before.has(f));
-        if (dump === undefined) throw new Error(`${b.label}: callgrind wrote no dump`);
-        totals[rev].push(parseCallgrindTotals(readFileSync(join(dir, dump), "utf8")));
-        log(`instructions: ${b.label} ${rev}: ${Math.round(totals[rev].at(-1).Ir / CALLS)} instructions per call`);
+        const dumps = readdirSync(dir).filter((f) => f.startsWith(`cg.${child.pid}.`) && !before.has(f));
+        const main = dumps.find((f) => f.endsWith("-01"));
+        if (main === undefined) throw new Error(`${b.label}: callgrind wrote no dump of the main thread (${dumps.join(", ")})`);
+        const all = {};
+        let mainIr = 0;
+        for (const f of dumps) {
+          const t = parseCallgrindTotals(readFileSync(join(dir, f), "utf8"));
+          for (const [k, v] of Object.entries(t)) all[k] = (all[k] ?? 0) + v;
+          if (f === main) mainIr = t.Ir ?? 0;
+        }
+        totals[rev].push({ all, mainIr });
+        log(`instructions: ${b.label} ${rev}: ${Math.round((all.Ir ?? 0) / CALLS)} instructions per call (main thread ${Math.round(mainIr / CALLS)})`);
       }
     }
     // Every repetition's totals together, per call.
     return Object.fromEntries(
       revisions.map((rev) => {
         const sum = {};
-        for (const t of totals[rev]) for (const [k, v] of Object.entries(t)) sum[k] = (sum[k] ?? 0) + v;
-        return [rev, { ...perCall(sum, CALLS * REPS), spread: totals[rev].map((t) => Math.round(t.Ir / CALLS)) }];
+        for (const t of totals[rev]) for (const [k, v] of Object.entries(t.all)) sum[k] = (sum[k] ?? 0) + v;
+        // The main thread's median repetition: a major GC's pause lands on the main thread too, in one batch.
+        const mains = totals[rev].map((t) => t.mainIr / CALLS).sort((x, y) => x - y);
+        const half = mains.length >> 1;
+        const main = mains.length % 2 ? mains[half] : (mains[half - 1] + mains[half]) / 2;
+        return [
+          rev,
+          {
+            ...perCall(sum, CALLS * REPS),
+            spread: totals[rev].map((t) => Math.round(t.all.Ir / CALLS)),
+            main,
+            mainMean: totals[rev].reduce((n, t) => n + t.mainIr, 0) / (CALLS * REPS),
+            mainSpread: totals[rev].map((t) => Math.round(t.mainIr / CALLS)),
+          },
+        ];
       }),
     );
   } finally {
@@ -195,6 +243,7 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-instructions-"));
   try {
     log("instructions: building dist/ and bundling the floor and the demo as `npm run bench` does");
+    log(`instructions: ${WORKERD} (${execFileSync(WORKERD, ["--version"], { encoding: "utf8" }).trim()})`);
     const extra = opt.worker.map((spec) => {
       const [label, config] = spec.split("=");
       if (!label || !config || !/^[\w-]+$/.test(label)) throw new Error(`--worker takes label=path/to/wrangler.toml, got ${spec}`);
@@ -217,6 +266,9 @@ async function main() {
         "revision",
         "instr/call",
         "(reps)",
+        "main (median)",
+        "(reps)",
+        "other threads",
         "data refs",
         "I1 miss",
         "D1 miss",
@@ -225,6 +277,7 @@ async function main() {
         "mispred",
         "est. cycles",
         "instr vs floor",
+        "main vs floor",
         "cycles vs floor",
       ],
     ];
@@ -240,6 +293,9 @@ async function main() {
           rev,
           k(c.instructions),
           c.spread.map(k).join(" "),
+          k(c.main),
+          c.mainSpread.map(k).join(" "),
+          k(c.instructions - c.mainMean),
           k(c.dataRefs),
           k(c.i1Misses),
           k(c.d1Misses),
@@ -248,9 +304,10 @@ async function main() {
           k(c.mispredicts),
           k(cycles),
           ratio(c.instructions, base.instructions),
+          ratio(c.main, base.main),
           ratio(cycles, baseCycles),
         ]);
-        if (b.label === "demo") ratios[rev] = c.instructions / base.instructions;
+        if (b.label === "demo") ratios[rev] = { all: c.instructions / base.instructions, main: c.main / base.main };
       });
     }
     const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
@@ -261,7 +318,12 @@ async function main() {
             `est. cycles = Ir + ${CYCLE_WEIGHTS.l1Miss} x (I1+D1 misses) + ${CYCLE_WEIGHTS.llMiss} x LL misses + ${CYCLE_WEIGHTS.mispredict} x mispredicts (user space only: the kernel is not counted)`
         : `per call, warm (${WARMUP} calls per revision first), ${CALLS} calls x ${REPS}; user space only: the kernel is not counted`,
     );
-    console.log(`instructions: ratio_2025=${ratios["2025-11-25"].toFixed(3)} ratio_2026=${ratios["2026-07-28"].toFixed(3)}`);
+    console.log(
+      "main: the main thread (the request's own work), the median repetition; other threads: V8's concurrent GC marking and compiling. " +
+        "A major GC adds tens of millions of instructions to the batch it falls in, mostly on other threads, some on the main one",
+    );
+    console.log(`instructions (main thread): ratio_2025=${ratios["2025-11-25"].main.toFixed(3)} ratio_2026=${ratios["2026-07-28"].main.toFixed(3)}`);
+    console.log(`instructions: ratio_2025=${ratios["2025-11-25"].all.toFixed(3)} ratio_2026=${ratios["2026-07-28"].all.toFixed(3)}`);
   } finally {
     if (opt.keep) log(`instructions: kept ${workDir}`);
     else rmSync(workDir, { recursive: true, force: true });

@@ -133,9 +133,11 @@ class Compiler {
     if (type !== undefined) {
       const names = [type].flat() as string[];
       const tests = names.map((name) => TYPES.get(name) as (value: unknown) => boolean);
+      // One type (most schemas): its test as it is, no closure made per value checked.
+      const test = tests.length === 1 ? (tests[0] as (value: unknown) => boolean) : (v: unknown) => tests.some((t) => t(v));
       const message = `is invalid. Expected "${names.join('", "')}".`;
       checks.push((v, path, out) => {
-        if (!tests.some((test) => test(v))) report(out, path, `Instance type "${v === null ? "null" : Array.isArray(v) ? "array" : typeof v}" ${message}`);
+        if (!test(v)) report(out, path, `Instance type "${v === null ? "null" : Array.isArray(v) ? "array" : typeof v}" ${message}`);
       });
     }
     for (const [keyword, prefix] of EQUALITY) {

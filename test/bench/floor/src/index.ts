@@ -26,6 +26,25 @@ const TOOLS: Json[] = [
   },
 ];
 
+// Set by wrangler's [define]: false in this floor, true in ../floor-checks (the same answers, plus the runtime calls that
+// edge-mcp's rules make on every POST; `npm run bench:instructions -- --worker checks=test/bench/floor-checks/wrangler.toml`).
+declare const FLOOR_CHECKS: boolean;
+
+/**
+ * The body as JSON, after the runtime calls edge-mcp makes for its checks: Origin and Host (DNS rebinding), Accept (406),
+ * Content-Type (415), Content-Length (413), the body deadline's timer (408), and in 2026-07-28 Mcp-Method and Mcp-Name.
+ * Their answers are not checked: only what reading them costs is measured.
+ */
+async function readChecked(request: Request, modern: boolean): Promise<unknown> {
+  const h = request.headers;
+  const read = [h.get("origin"), h.get("host"), h.get("accept"), h.get("content-type"), h.get("content-length")];
+  const timer = setTimeout(() => undefined, 10_000);
+  const text = await request.text();
+  clearTimeout(timer);
+  if (modern) read.push(h.get("mcp-method"), h.get("mcp-name"));
+  return read.length > 0 ? JSON.parse(text) : undefined;
+}
+
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function callTool(params: JsonObject): JsonObject | undefined {
@@ -43,7 +62,7 @@ function callTool(params: JsonObject): JsonObject | undefined {
 const app = new Hono();
 
 app.post("/mcp", async (c) => {
-  const message: unknown = await c.req.json();
+  const message: unknown = FLOOR_CHECKS ? await readChecked(c.req.raw, c.req.header("mcp-protocol-version") === MODERN) : await c.req.json();
   if (!isObject(message) || typeof message["method"] !== "string")
     return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }, 400);
   const id = message["id"];
