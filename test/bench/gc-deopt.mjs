@@ -14,8 +14,9 @@ import { capnpConfig } from "./callgrind.mjs";
 
 const { values: opt } = parseArgs({
   options: {
-    calls: { type: "string", default: "20000" }, // most 2026-07-28 calls; it stops 2,000 calls after the first major GC
+    calls: { type: "string", default: "40000" }, // most 2026-07-28 calls; it stops 2,000 calls after the --gcs-th major GC
     max: { type: "string", default: "0" }, // functions the first major GC may deoptimise
+    gcs: { type: "string", default: "1" }, // major GCs to wait for before the last 2,000 calls
     keep: { type: "boolean", default: false }, // keep the temporary directory (trace.log, v8.log with --log-maps)
     "log-maps": { type: "boolean", default: false }, // V8's map log (v8.log): the maps re-created after the GC died in it
   },
@@ -89,7 +90,7 @@ try {
   let after;
   for (; calls < Number(opt.calls) && (after === undefined || calls < after); calls++) {
     await call();
-    if (after === undefined && gcs.length > 0) after = calls + 2000;
+    if (after === undefined && gcs.length >= Number(opt.gcs)) after = calls + 2000;
   }
   agent.destroy();
   if (gcs.length === 0) throw new Error(`no major GC in ${calls} calls: raise --calls`);
