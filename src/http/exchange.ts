@@ -19,6 +19,7 @@ import type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
 import { callerTasks } from "./task-gateway.ts";
+import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
 
 export type { ResponseMode } from "./endpoint.ts";
 export type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
@@ -297,3 +298,14 @@ export class Exchange implements TransportContext {
     return json;
   }
 }
+anchorShape(
+  new Exchange(DORMANT, DORMANT, {
+    era: "modern",
+    protocolVersion: "",
+    clientCapabilities: {},
+    minLogRank: undefined,
+    progressToken: undefined,
+    admission: DORMANT,
+    changes: DORMANT,
+  }),
+);

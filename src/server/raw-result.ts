@@ -1,5 +1,6 @@
 /** A result already serialised as JSON (pre-built pages, decorated 2026-07-28 results), written to the wire as is. */
 
+import { anchorShape } from "../core/shape-anchor.ts";
 import type { JsonObject } from "../core/types.ts";
 
 export class RawResult {
@@ -9,5 +10,6 @@ export class RawResult {
     readonly isError = false,
   ) {}
 }
+anchorShape(new RawResult("", false));
 
 export type MethodResult = JsonObject | RawResult;

@@ -10,17 +10,18 @@
 
 /**
  * A workerd config serving one module Worker (`bundle/index.js` beside the config) on 127.0.0.1:`port`.
- * @param {{ port: number, compatibilityDate: string, compatibilityFlags?: string[], vars?: Record<string, string> }} worker
+ * `v8Flags`: V8's own flags for the isolate (traces), none by default.
+ * @param {{ port: number, compatibilityDate: string, compatibilityFlags?: string[], vars?: Record<string, string>, v8Flags?: string[] }} worker
  * @returns {string}
  */
-export function capnpConfig({ port, compatibilityDate, compatibilityFlags = [], vars = {} }) {
+export function capnpConfig({ port, compatibilityDate, compatibilityFlags = [], vars = {}, v8Flags = [] }) {
   /** @param {unknown} s */
   const text = (s) => JSON.stringify(String(s)); // capnp text literals take JSON's escapes for what we write
   const bindings = Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`);
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main") ],
+  sockets = [ (name = "http", address = ${text(`127.0.0.1:${port}`)}, http = (), service = "main") ],${v8Flags.length > 0 ? `\n  v8Flags = [${v8Flags.map(text).join(", ")}],` : ""}
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "index.js", esModule = embed "bundle/index.js") ],

@@ -5,12 +5,11 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { ROOT, bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
+import { benchWorkerd, freePort } from "./bench-workerd.mjs";
 import { CYCLE_WEIGHTS, capnpConfig, estimatedCycles, parseCallgrindTotals, perCall } from "./callgrind.mjs";
 
 const { values: opt } = parseArgs({
@@ -58,19 +57,6 @@ try {
 } catch {
   console.error("instructions: needs valgrind (callgrind and callgrind_control); on Debian/Ubuntu: apt-get install -y valgrind");
   process.exit(2);
-}
-/**
- * The workerd binary `npm run bench` runs: the one of wrangler's own miniflare (the package root may hold a
- * newer workerd for other tools, with another V8: counting that one would not explain the bench's times).
- */
-function benchWorkerd() {
-  try {
-    const fromMiniflare = createRequire(createRequire(join(ROOT, "node_modules/wrangler/package.json")).resolve("miniflare"));
-    const main = fromMiniflare("workerd");
-    return /** @type {string} */ (main.default ?? main);
-  } catch {
-    return join(ROOT, "node_modules/@cloudflare/workerd-linux-64/bin/workerd");
-  }
 }
 const WORKERD = opt.workerd ?? benchWorkerd();
 if (!existsSync(WORKERD)) {
@@ -121,15 +107,6 @@ async function drive(port, revision, n) {
     agent.destroy();
   }
 }
-
-const freePort = () =>
-  new Promise((done, fail) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on("error", fail);
-  });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

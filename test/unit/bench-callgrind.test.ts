@@ -78,5 +78,11 @@ describe("bench instruction counts (callgrind)", () => {
     expect(config).toContain('compatibilityFlags = ["enable_request_signal"]');
     expect(config).toContain('(name = "NOTE", text = "say \\"hi\\"")');
     expect(capnpConfig({ port: 1, compatibilityDate: "2026-04-01" })).toContain("bindings = [],");
+    expect(config).not.toContain("v8Flags");
+  });
+
+  it("passes V8 flags to the isolate only when asked (the GC trace of gc-deopt.mjs)", () => {
+    const config = capnpConfig({ port: 1, compatibilityDate: "2026-04-01", v8Flags: ["--trace-gc", "--trace-deopt-verbose"] });
+    expect(config).toContain('v8Flags = ["--trace-gc", "--trace-deopt-verbose"],');
   });
 });

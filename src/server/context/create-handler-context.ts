@@ -7,6 +7,7 @@ import type { ChangeFeed } from "../notifications/change-hub.ts";
 import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "../inputs/input.ts";
 import { createHandles, type Handles } from "../state/handles.ts";
+import { DORMANT, anchorShape } from "../../core/shape-anchor.ts";
 import type { TransportContext } from "./transport.ts";
 
 /**
@@ -169,3 +170,4 @@ class RequestHandlerContext implements HandlerContext {
     return answers[name] as T;
   }
 }
+anchorShape(new RequestHandlerContext(DORMANT, DORMANT));

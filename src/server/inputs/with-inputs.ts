@@ -8,6 +8,7 @@ import { isValidAnswer } from "./input-answer.ts";
 import { InputRequired, checkCapabilities, type InputChannel, type InputRequest } from "./input.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { StateBinding } from "../state/request-state.ts";
+import { DORMANT, anchorShape } from "../../core/shape-anchor.ts";
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 
@@ -103,3 +104,4 @@ class ModernInputs implements InputChannel {
     };
   }
 }
+anchorShape(new ModernInputs(DORMANT, DORMANT, NO_ANSWERS));

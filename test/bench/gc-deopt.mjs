@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// `npm run bench:gc-deopt`: which optimised functions of the demo's call path a major GC throws away ("embedded
+// weak objects cleared"), from V8's own traces on the bench's workerd. Exits 1 when the first major GC drops more
+// than --max of them. No timing: it only reads the traces. See test/bench/README.md ("GC and deoptimisation").
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { benchWorkerd, freePort } from "./bench-workerd.mjs";
+import { bundle, checkBuiltFromDist, distDemoConfig } from "./bundling.mjs";
+import { capnpConfig } from "./callgrind.mjs";
+
+const { values: opt } = parseArgs({
+  options: {
+    calls: { type: "string", default: "40000" }, // most 2026-07-28 calls; it stops 2,000 calls after the --gcs-th major GC
+    max: { type: "string", default: "0" }, // functions the first major GC may deoptimise
+    gcs: { type: "string", default: "1" }, // major GCs to wait for before the last 2,000 calls
+    keep: { type: "boolean", default: false }, // keep the temporary directory (trace.log, v8.log with --log-maps)
+    "log-maps": { type: "boolean", default: false }, // V8's map log (v8.log): the maps re-created after the GC died in it
+  },
+});
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "add",
+};
+const WEAK = /\[marking dependent code .*?<SharedFunctionInfo ?([^>]*)>.*reason: embedded weak objects cleared\]/;
+const MAJOR = /: Mark-Compact /;
+
+const workDir = mkdtempSync(join(tmpdir(), "edge-mcp-gc-deopt-"));
+let child;
+try {
+  // The demo as the benches build it, unminified so that the traces name its functions.
+  const configPath = await distDemoConfig(workDir);
+  writeFileSync(configPath, readFileSync(configPath, "utf8").replace(/^minify = true$/m, "minify = false"));
+  const demo = await bundle("demo", configPath, workDir);
+  checkBuiltFromDist(demo);
+  const dir = join(workDir, "run");
+  mkdirSync(join(dir, "bundle"), { recursive: true });
+  cpSync(demo.scriptPath, join(dir, "bundle/index.js"));
+  const port = await freePort();
+  const flags = ["--trace-gc", "--trace-deopt-verbose"];
+  if (opt["log-maps"]) flags.push("--log-maps", "--log-maps-details", `--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate");
+  writeFileSync(join(dir, "config.capnp"), capnpConfig({ ...demo, port, v8Flags: flags }));
+  // stdbuf: V8 prints its traces with stdio, which would hold them in a buffer while workerd runs.
+  child = spawn("stdbuf", ["-oL", benchWorkerd(), "serve", "config.capnp"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const gcs = []; // per major GC: the functions it deoptimised
+  let pending = [];
+  let trace = "";
+  const read = (d) => {
+    trace += d;
+    const lines = trace.split("\n");
+    trace = lines.pop() ?? "";
+    for (const line of lines) {
+      const weak = WEAK.exec(line);
+      if (weak) pending.push(weak[1] || "(anonymous)");
+      else if (MAJOR.test(line)) gcs.push(pending.splice(0));
+    }
+  };
+  child.stdout.on("data", read);
+  child.stderr.on("data", read);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 }, _meta: META } });
+  const call = () =>
+    new Promise((done, fail) => {
+      const headers = { ...HEADERS, "content-length": Buffer.byteLength(body) };
+      const req = http.request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers }, (res) => {
+        let t = "";
+        res.on("data", (d) => (t += d));
+        res.on("end", () => (res.statusCode === 200 && t.includes('"sum":5') ? done() : fail(new Error(`HTTP ${res.statusCode}: ${t.slice(0, 300)}`))));
+      });
+      req.on("error", fail);
+      req.end(body);
+    });
+  for (let t = 0; ; t++) {
+    try {
+      await call();
+      break;
+    } catch (e) {
+      if (t > 150 || e.code !== "ECONNREFUSED") throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  let calls = 0;
+  let after;
+  for (; calls < Number(opt.calls) && (after === undefined || calls < after); calls++) {
+    await call();
+    if (after === undefined && gcs.length >= Number(opt.gcs)) after = calls + 2000;
+  }
+  agent.destroy();
+  if (gcs.length === 0) throw new Error(`no major GC in ${calls} calls: raise --calls`);
+  gcs.forEach((names, i) =>
+    console.log(`major GC ${i + 1}: ${names.length} deoptimised (embedded weak objects cleared)${names.length > 0 ? `: ${names.sort().join(", ")}` : ""}`),
+  );
+  console.log(`gc-deopt: first_major_gc=${gcs[0].length} calls=${calls}`);
+  if (gcs[0].length > Number(opt.max)) process.exitCode = 1;
+} finally {
+  child?.kill("SIGTERM");
+  if (opt.keep) console.error(`gc-deopt: kept ${workDir}`);
+  else rmSync(workDir, { recursive: true, force: true });
+}
