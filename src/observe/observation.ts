@@ -29,7 +29,6 @@ export interface SpanTarget {
 
 const toolError = (exchange: ObservedExchange | undefined) => exchange?.toolError === true;
 
-
 export class Observation implements RequestObservation {
   readonly #request: Request;
   readonly #trace: AdmissionTrace;
@@ -290,4 +289,3 @@ export class Observation implements RequestObservation {
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
 }
-

@@ -88,7 +88,11 @@ try {
   if (opt["log-maps"]) flags.push("--log-maps", "--log-maps-details", `--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate");
   let capnp = capnpConfig({ ...demo, vars: { ...demo.vars, ...vars }, port, v8Flags: flags });
   // workerd's default outbound reaches public addresses only; the sink listens on the loopback.
-  if (sink) capnp = capnp.replace('(name = "main", worker = .worker) ]', '(name = "main", worker = .worker), (name = "internet", network = (allow = ["public", "local"])) ]');
+  if (sink)
+    capnp = capnp.replace(
+      '(name = "main", worker = .worker) ]',
+      '(name = "main", worker = .worker), (name = "internet", network = (allow = ["public", "local"])) ]',
+    );
   writeFileSync(join(dir, "config.capnp"), capnp);
   // stdbuf: V8 prints its traces with stdio, which would hold them in a buffer while workerd runs.
   child = spawn("stdbuf", ["-oL", benchWorkerd(), "serve", "config.capnp"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
