@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:gc-deopt`: which optimised functions of the demo's call path a major GC throws away ("embedded
+// `npm run bench:gc-deopt`: which optimised functions of the demo's call path (`--observe exporter`: of the observe runs' OTLP exporter) a major GC throws away ("embedded
 // weak objects cleared"), from V8's own traces on the bench's workerd. Exits 1 when the first major GC drops more
 // than --max of them. No timing: it only reads the traces. See test/bench/README.md ("GC and deoptimisation").
 import { spawn } from "node:child_process";
