@@ -11,6 +11,7 @@ import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
+import { rootAttributes } from "./observation-shapes.ts";
 import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp-batch.ts";
 import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
@@ -194,9 +195,7 @@ export class Observation implements RequestObservation {
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
     const stream = verb !== "POST";
     const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
-    const attributes: Attributes = { "edge_mcp.admission": outcome };
-    if (stream) attributes["http.request.method"] = verb;
-    else if (method !== undefined) attributes["mcp.method.name"] = method;
+    const attributes = rootAttributes(outcome, stream, verb, method);
     const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
     this.#root = root;
     // Admission gets a span of its own when it refused the request or did work (authentication, a
