@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { benchWorkerd, freePort } from "./bench-workerd.mjs";
 import { bundle, checkBuiltFromDist, distDemoConfig, ROOT, runCommand } from "./bundling.mjs";
 import { capnpConfig } from "./callgrind.mjs";
+import { HEADERS, META } from "./observe.mjs";
 
 const { values: opt } = parseArgs({
   options: {
@@ -22,14 +23,6 @@ const { values: opt } = parseArgs({
     observe: { type: "string", default: "" }, // "exporter": test/bench/observe's observed Worker exporting OTLP to a local sink, not the demo
   },
 });
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "add",
-};
 const WEAK = /\[marking dependent code .*?<SharedFunctionInfo ?([^>]*)>.*reason: embedded weak objects cleared\]/;
 const MAJOR = /: Mark-Compact /;
 

@@ -8,8 +8,9 @@ import http from "node:http";
 import { join } from "node:path";
 import { interleave, pairedRatio, sumBatches } from "./paired.mjs";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const HEADERS = {
+/** The _meta and headers of a 2026-07-28 tools/call add, as the observe runs and gc-deopt.mjs send it. */
+export const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+export const HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
   "mcp-protocol-version": "2026-07-28",
