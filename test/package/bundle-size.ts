@@ -1,10 +1,10 @@
-// The deployable size of a Worker, as `wrangler deploy` uploads it, and the sizes README.md claims for each template.
+// The deployable size of a Worker, as `wrangler deploy` uploads it, and the sizes docs/templates.md claims for each template.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { run } from "./run.ts";
 
-/** How far a measured size may be from README.md's figure, either way. */
+/** How far a measured size may be from the figure of docs/templates.md, either way. */
 export const SIZE_TOLERANCE_KIB = 2;
 
 /**
@@ -18,20 +18,23 @@ export async function deployableGzipKiB(project: string, config: string): Promis
   return gzipSync(readFileSync(join(outdir, "index.js"))).length / 1024;
 }
 
-/** The heading of README.md's table of template sizes; its rows are `| Worker | N KiB |`. */
+/** The guide whose table gives each template's deployable size, from the repository's root. */
+export const SIZES_DOC = "docs/templates.md";
+
+/** The heading of the table of template sizes in {@link SIZES_DOC}; its rows are `| Worker | N KiB |`. */
 const TABLE_HEADING = "| Worker | deployable bundle (gzip) |";
 
-/** README.md's template sizes, by the text of the row's first cell (e.g. "`basic`"). */
-export function readmeSizes(readme: string): Map<string, number> {
-  const lines = readme.split("\n");
+/** The template sizes of {@link SIZES_DOC}'s text, by the text of the row's first cell (e.g. "`basic`"). */
+export function templateSizes(doc: string): Map<string, number> {
+  const lines = doc.split("\n");
   const start = lines.findIndex((line) => line.trim() === TABLE_HEADING);
-  if (start < 0) throw new Error(`README.md has no table headed ${TABLE_HEADING}`);
+  if (start < 0) throw new Error(`${SIZES_DOC} has no table headed ${TABLE_HEADING}`);
   const sizes = new Map<string, number>();
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
     const cells = line.split("|").map((cell) => cell.trim());
     const kib = /^([\d.]+) KiB$/.exec(cells[2] ?? "")?.[1];
-    if (cells[1] === undefined || kib === undefined) throw new Error(`README.md: size table row without a "N KiB" figure: ${line}`);
+    if (cells[1] === undefined || kib === undefined) throw new Error(`${SIZES_DOC}: size table row without a "N KiB" figure: ${line}`);
     sizes.set(cells[1], Number(kib));
   }
   return sizes;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectLegacyClient, connectModernClient } from "../e2e/clients.ts";
 import { startWranglerDev } from "../e2e/wrangler-dev.ts";
-import { SIZE_TOLERANCE_KIB, deployableGzipKiB, readmeSizes } from "./bundle-size.ts";
+import { SIZES_DOC, SIZE_TOLERANCE_KIB, deployableGzipKiB, templateSizes } from "./bundle-size.ts";
 import { ZOD_VARIANT, ZOD_VARIANT_ROW } from "./zod-variant.ts";
 import { run } from "./run.ts";
 
@@ -22,7 +22,7 @@ interface Case {
   calls: { name: string; arguments: Record<string, unknown>; text: string | RegExp }[];
   /** The development API key of .dev.vars is sent. */
   apiKey?: boolean;
-  /** Each Worker's config, by the row of README.md's size table that gives its deployable size. */
+  /** Each Worker's config, by the row of the size table (docs/templates.md) that gives its deployable size. */
   bundles: Record<string, string>;
   /** Resources each client reads: their URI, mime type and what their text holds. */
   reads?: { uri: string; mimeType: string; text: RegExp }[];
@@ -78,7 +78,7 @@ const CASES: Case[] = [
   },
 ];
 
-const README_SIZES = readmeSizes(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
+const DOC_SIZES = templateSizes(readFileSync(new URL(`../../${SIZES_DOC}`, import.meta.url), "utf8"));
 
 const NPM_OFFLINE = ["--offline", "--no-audit", "--no-fund"];
 
@@ -144,17 +144,17 @@ describe.each(CASES)("the $template template", (c) => {
     expect(stdout).toMatch(/Tests\s+\d+ passed/);
   }, 240_000);
 
-  it("deploys at the size README.md gives for it", async () => {
+  it("deploys at the size docs/templates.md gives for it", async () => {
     for (const [row, config] of Object.entries(c.bundles)) {
       const kib = await deployableGzipKiB(project, config);
-      expect(Math.abs(kib - (README_SIZES.get(row) ?? NaN)), `${row}: ${kib.toFixed(1)} KiB gzip, README.md says ${README_SIZES.get(row)}`).toBeLessThanOrEqual(
+      expect(Math.abs(kib - (DOC_SIZES.get(row) ?? NaN)), `${row}: ${kib.toFixed(1)} KiB gzip, ${SIZES_DOC} says ${DOC_SIZES.get(row)}`).toBeLessThanOrEqual(
         SIZE_TOLERANCE_KIB,
       );
     }
   }, 120_000);
 
   it.runIf(c.template === "basic")(
-    "with convert_temperature's schema in zod instead, deploys at the size README.md gives",
+    "with convert_temperature's schema in zod instead, deploys at the size docs/templates.md gives",
     async () => {
       await run("npm", ["install", ...NPM_OFFLINE, "--no-save", ZOD_VARIANT.dependency], { cwd: project });
       mkdirSync(join(project, "zod-variant"), { recursive: true });
@@ -162,8 +162,8 @@ describe.each(CASES)("the $template template", (c) => {
       const toml = readFileSync(join(project, "wrangler.toml"), "utf8");
       writeFileSync(join(project, "zod-variant/wrangler.toml"), toml.replace(/^main = .*$/m, 'main = "index.ts"'));
       const kib = await deployableGzipKiB(project, "zod-variant/wrangler.toml");
-      const claimed = README_SIZES.get(ZOD_VARIANT_ROW) ?? NaN;
-      expect(Math.abs(kib - claimed), `${ZOD_VARIANT_ROW}: ${kib.toFixed(1)} KiB gzip, README.md says ${claimed}`).toBeLessThanOrEqual(SIZE_TOLERANCE_KIB);
+      const claimed = DOC_SIZES.get(ZOD_VARIANT_ROW) ?? NaN;
+      expect(Math.abs(kib - claimed), `${ZOD_VARIANT_ROW}: ${kib.toFixed(1)} KiB gzip, ${SIZES_DOC} says ${claimed}`).toBeLessThanOrEqual(SIZE_TOLERANCE_KIB);
     },
     120_000,
   );

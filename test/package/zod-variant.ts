@@ -1,6 +1,6 @@
 // The basic template with convert_temperature's input schema in zod: what choosing zod costs in bundle size.
 
-/** The row of README.md's size table that gives this variant's size. */
+/** The row of the size table (docs/templates.md) that gives this variant's size. */
 export const ZOD_VARIANT_ROW = "`basic`, `convert_temperature` in zod";
 
 export const ZOD_VARIANT = {
