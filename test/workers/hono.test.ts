@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { describe, expect, it } from "vitest";
-import { createServer, defineTool, type Principal } from "../../src/index.ts";
+import { createServer, defineTool, type Authorizer, type Principal } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { mcp } from "../../src/hono/index.ts";
 import { createWorker } from "../../src/workers/index.ts";
@@ -143,6 +143,26 @@ describe("mcp() in a Hono app", () => {
     const opened = new Hono();
     opened.all("/mcp", mcp(worker, { revisions: ["2025-11-25", "2026-07-28"] }));
     expect(await toolNames(await post(opened, "/mcp"))).toEqual(["whoami"]);
+  });
+
+  it("serves the OAuth metadata of an authorizer on the well-known route the app mounts it on", async () => {
+    const authorizer = {
+      authenticate: () => Promise.resolve(undefined),
+      unauthorized: () => new Error("unreachable"),
+      authorizeTool: () => undefined,
+      metadata: { resource: "http://localhost/mcp" },
+      metadataJson: () => JSON.stringify({ resource: "http://localhost/mcp" }),
+      resourcePath: "/mcp",
+    } as unknown as Authorizer;
+    const handler = mcp(server, { authorizer });
+    const app = new Hono();
+    app.all("/mcp", handler);
+    app.get("/.well-known/oauth-protected-resource/*", handler);
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+      const metadata = await app.request(`http://localhost${path}`);
+      expect(metadata.status).toBe(200);
+      expect(await metadata.json()).toEqual({ resource: "http://localhost/mcp" });
+    }
   });
 
   it("refuses at startup a principal beside an authorizer, and toolScopes without a principal", () => {
