@@ -100,11 +100,14 @@ export function mcp<E extends Env = Env>(source: McpWorker<never> | McpServer | 
       const caller = await principal(c);
       if (caller !== undefined) principals.set(request, caller);
     }
-    return workerAt(path).fetch(
+    const response = await workerAt(path).fetch(
       // With Node's types beside the Workers ones (the tests' tsconfig), Request lacks the incoming `cf` fields.
       request as unknown as Parameters<McpWorker<BindingsOf<E>>["fetch"]>[0],
       c.env ?? NO_BINDINGS,
       executionContextOf(c),
     );
+    // As c.json() would: the headers the app's middleware set before next() (c.header()) join the
+    // endpoint's, which win; Hono itself adds them to a bare Response only when c.res was read first.
+    return c.newResponse(response.body, response);
   };
 }

@@ -91,5 +91,6 @@ describe("an MCP endpoint mounted in a Hono app", () => {
     const listed = await postList({ ...ADA, origin: "http://localhost:5173" });
     expect(listed.status).toBe(200);
     expect(listed.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    expect(listed.headers.get("access-control-expose-headers")).toContain("mcp-session-id");
   });
 });

@@ -1,6 +1,7 @@
 // edge-mcp/hono: the endpoint mounted in a Hono app, at the route's path, behind the app's own middleware.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
 import { describe, expect, it } from "vitest";
 import { createServer, defineTool, type Authorizer, type Principal } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
@@ -83,7 +84,7 @@ describe("mcp() in a Hono app", () => {
     expect((await other.json<{ error: { message: string } }>()).error.message).toContain("/rpc/mcp");
   });
 
-  it("runs the app's middleware around MCP requests, including one that read the body first", async () => {
+  it("runs the app's middleware around MCP requests: headers set before and after next() reach the answer, a body read first is still there", async () => {
     const app = new Hono<{ Variables: { method: string } }>();
     app.use("/mcp", async (c, next) => {
       const body = await c.req.json<{ method: string }>();
@@ -91,9 +92,12 @@ describe("mcp() in a Hono app", () => {
       await next();
       c.header("x-rpc-method", c.get("method"));
     });
+    app.use("/mcp", requestId());
     app.all("/mcp", mcp(server));
     const response = await post(app, "/mcp");
     expect(response.headers.get("x-rpc-method")).toBe("tools/list");
+    expect(response.headers.get("x-request-id")).toMatch(/\S/);
+    expect(response.headers.get("content-type")).toBe("application/json");
     expect(await toolNames(response)).toEqual(["whoami"]);
   });
 

@@ -35,8 +35,9 @@ app.get("/", (c) => c.text("A Hono app with an MCP endpoint at /mcp."));
 app.get("/health", (c) => c.json({ ok: true }));
 
 // Browsers: cors() answers the preflight before sign-in (a preflight carries no credentials).
-// The endpoint still checks every request's Origin against its own allowlist (localhost names here).
-app.use("/mcp", cors({ origin: ["http://localhost:5173"], exposeHeaders: ["mcp-session-id", "www-authenticate"] }));
+// The endpoint still checks every request's Origin against its own allowlist (localhost names here), and
+// exposes its own headers (Mcp-Session-Id, WWW-Authenticate, Retry-After) as cors() sets no exposeHeaders.
+app.use("/mcp", cors({ origin: ["http://localhost:5173"] }));
 app.use("/mcp", signIn());
 app.all("/mcp", mcp<AppEnv>(server, { principal: (c) => principalOf(c.var.user), toolScopes: { echo: ["admin"] } }));
 
