@@ -14,6 +14,16 @@ const whoami = defineTool({
   inputSchema: { type: "object", properties: {}, additionalProperties: false },
   handler: (_args, ctx) => ctx.principal?.subject ?? "anonymous",
 });
+const count = defineTool({
+  name: "count",
+  description: "Reports progress, then answers.",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  handler: async (_args, ctx) => {
+    ctx.progress(1, 2, "halfway");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return "counted";
+  },
+});
 const server = createServer({ info: { name: "hono-test", version: "1.0.0" }, tools: [whoami] });
 
 const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
@@ -99,6 +109,23 @@ describe("mcp() in a Hono app", () => {
     expect(response.headers.get("x-request-id")).toMatch(/\S/);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await toolNames(response)).toEqual(["whoami"]);
+  });
+
+  it("streams an SSE answer through the app's middleware", async () => {
+    const app = new Hono();
+    app.use("/mcp", requestId());
+    app.all("/mcp", mcp({ info: { name: "sse", version: "1.0.0" }, tools: [count] }));
+    const response = await post(app, "/mcp", {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "count", arguments: {}, _meta: { progressToken: "p" } },
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("x-request-id")).toMatch(/\S/);
+    const text = await response.text();
+    expect(text).toContain("notifications/progress");
+    expect(text).toContain("counted");
   });
 
   it("keeps the endpoint's Host/Origin check behind hono's cors(): a foreign Origin gets 403 though cors() allows every origin", async () => {
