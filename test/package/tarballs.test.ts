@@ -70,7 +70,7 @@ describe("the edge-mcp tarball", () => {
       exports: Record<string, string | { types: string; import: string }>;
     };
     expect(pkg.private).toBeUndefined();
-    for (const entry of [".", "./workers", "./host", "./json-schema"]) {
+    for (const entry of [".", "./workers", "./host", "./json-schema", "./hono"]) {
       const target = pkg.exports[entry];
       if (typeof target !== "object") throw new Error(`exports["${entry}"] has no conditions`);
       expect(files).toContain(target.types.replace(/^\.\//, ""));
@@ -95,6 +95,25 @@ describe("the edge-mcp tarball", () => {
     visit(join(unpacked, "dist/json-schema.js"));
     expect(seen.size).toBeGreaterThan(20);
     expect(platform).toEqual([]);
+  });
+
+  it("has no entry but edge-mcp/hono that imports hono (an optional peer dependency), however deep", () => {
+    const seen = new Set<string>();
+    const honoImports: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)) {
+        if (spec === undefined) continue;
+        if (spec === "hono" || spec.startsWith("hono/")) honoImports.push(`${file.slice(unpacked.length + 1)} → ${spec}`);
+        else if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      }
+    };
+    for (const entry of ["dist/index.js", "dist/workers/index.js", "dist/host.js", "dist/json-schema.js"]) visit(join(unpacked, entry));
+    expect(seen.size).toBeGreaterThan(20);
+    expect(honoImports).toEqual([]);
+    visit(join(unpacked, "dist/hono/index.js"));
+    expect(honoImports.length).toBeGreaterThan(0);
   });
 });
 

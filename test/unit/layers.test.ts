@@ -17,13 +17,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   tenancy: ["core", "server", "auth", "modules"],
   observe: ["core", "http"],
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
+  // edge-mcp/hono: the endpoint as a Hono handler, made by createWorker; no layer imports it.
+  hono: ["core", "server", "auth", "http", "workers"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
-// @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode.
+// @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode;
+// hono only in src/hono (an optional peer dependency: the edge-mcp/hono entry alone brings it).
 const PACKAGES: Readonly<Record<string, readonly string[]>> = {
   auth: ["jose"],
   server: ["@cfworker/json-schema", "acorn"],
   observe: ["@opentelemetry/api"],
+  hono: ["hono"],
 };
 
 /** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
@@ -239,6 +243,23 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     for (const gateway of ["workers/task-gateway.ts", "workers/task-object.ts", "tasks/memory-task-gateway.ts"]) {
       expect([...reach(join(SRC, gateway))].map((path) => relative(SRC, path))).toEqual(expect.arrayContaining(methods));
     }
+  });
+
+  it("keeps hono out of every entry but edge-mcp/hono: the root, edge-mcp/workers, edge-mcp/host and edge-mcp/json-schema reach no file that imports it", () => {
+    const entries = ["index.ts", "workers/index.ts", "host.ts", "json-schema.ts"];
+    const reached = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))]));
+    const usesHono = (path: string) => imports(path).some((spec) => spec === "hono" || spec.startsWith("hono/"));
+    expect([...reached].filter((path) => relative(SRC, path).startsWith("hono/") || usesHono(path)).map((path) => relative(SRC, path))).toEqual([]);
+    expect(
+      files(SRC)
+        .filter(usesHono)
+        .map((path) => relative(SRC, path))
+        .every((path) => path.startsWith("hono/")),
+    ).toBe(true);
+    // The adapter brings only its own folder on top of createWorker.
+    const base = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
+    const added = [...reach(join(SRC, "hono/index.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
+    expect(added.filter((path) => !path.startsWith("hono/") && !path.startsWith("auth/"))).toEqual([]);
   });
 
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {

@@ -21,6 +21,7 @@ export async function bundleAsWrangler(entry: { file: string } | { contents: str
       "edge-mcp": join(ROOT, "src/index.ts"),
       "edge-mcp/workers": join(ROOT, "src/workers/index.ts"),
       "edge-mcp/json-schema": join(ROOT, "src/json-schema.ts"),
+      "edge-mcp/hono": join(ROOT, "src/hono/index.ts"),
     },
     external: ["cloudflare:*", "node:*"],
     logLevel: "silent",
