@@ -10,6 +10,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import { classifyMessage, type RequestId } from "../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../core/principal.ts";
+import { DORMANT } from "../core/shape-anchor.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -67,6 +68,18 @@ function admissionOf(headers: Headers, endpoint: Endpoint, principal: Principal 
     limits: endpoint.limits,
     quotas: endpoint.quotas,
   };
+}
+
+/**
+ * Dormant admissions made by {@link admissionOf}, one of each shape (an anonymous caller's, shared
+ * and frozen; a caller's own): what src/observe's traced samples copy (core/shape-anchor.ts).
+ */
+export const DORMANT_ADMISSIONS: readonly Admission[] = /* @__PURE__ */ dormantAdmissions();
+
+function dormantAdmissions(): Admission[] {
+  const endpoint = { tenant: "", limits: DORMANT, quotas: DORMANT, rateLimiter: undefined, quotaCounter: undefined } as unknown as Endpoint;
+  const headers = new Headers();
+  return [admissionOf(headers, endpoint, undefined), admissionOf(headers, endpoint, DORMANT)];
 }
 
 /** Authenticates the request when the endpoint requires auth (401 + WWW-Authenticate otherwise). */

@@ -19,7 +19,7 @@ import type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
 import { callerTasks } from "./task-gateway.ts";
-import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
+import { DORMANT } from "../core/shape-anchor.ts";
 
 export type { ResponseMode } from "./endpoint.ts";
 export type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
@@ -88,6 +88,20 @@ export class Exchange implements TransportContext {
     // Always set (undefined when unobserved): every exchange has the same shape.
     this.observeCall = init.observeCall;
   }
+
+  /**
+   * A dormant exchange, kept for good so that the class's hidden class outlives a major GC
+   * (core/shape-anchor.ts). `changes` is given so that the endpoint placeholder is not read.
+   */
+  static readonly dormant = new Exchange(DORMANT, DORMANT, {
+    era: "modern",
+    protocolVersion: "",
+    clientCapabilities: {},
+    minLogRank: undefined,
+    progressToken: undefined,
+    admission: DORMANT,
+    changes: DORMANT,
+  });
 
   get tasks(): TaskAccess | undefined {
     const gateway = this.endpoint.tasks;
@@ -298,14 +312,3 @@ export class Exchange implements TransportContext {
     return json;
   }
 }
-anchorShape(
-  new Exchange(DORMANT, DORMANT, {
-    era: "modern",
-    protocolVersion: "",
-    clientCapabilities: {},
-    minLogRank: undefined,
-    progressToken: undefined,
-    admission: DORMANT,
-    changes: DORMANT,
-  }),
-);

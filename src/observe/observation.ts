@@ -11,6 +11,8 @@ import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
+import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
+import { DORMANT_ADMISSIONS } from "../http/admit.ts";
 import { rootAttributes } from "./observation-shapes.ts";
 import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp-batch.ts";
 import type { RecordingTracer } from "./recording-tracer.ts";
@@ -28,6 +30,16 @@ export interface SpanTarget {
 }
 
 const toolError = (exchange: ObservedExchange | undefined) => exchange?.toolError === true;
+
+/** The admission a traced request runs with: the admitted one, given the trace context of the span it runs in. */
+const withTrace = (admission: Admission, trace: TraceCarrier): Admission => ({ ...admission, trace });
+
+/**
+ * Dormant samples of a traced request's objects, kept for good so that their hidden classes outlive
+ * a major GC (core/shape-anchor.ts): each admission shape of admit.ts given its trace context by
+ * {@link withTrace}, and (beside `#record`, below) the request span's attributes.
+ */
+export const DORMANT_TRACED_ADMISSIONS: readonly Admission[] = anchorShape(DORMANT_ADMISSIONS.map((admission) => withTrace(admission, DORMANT)));
 
 export class Observation implements RequestObservation {
   readonly #request: Request;
@@ -95,7 +107,7 @@ export class Observation implements RequestObservation {
       );
     }
     // Services, session and task objects join the trace under the span the call runs in.
-    return { ...admission, trace: carrierOf(this.#handler ?? root, this.#carrier) };
+    return withTrace(admission, carrierOf(this.#handler ?? root, this.#carrier));
   }
 
   innerCall(tool: string): ObservedCall {
@@ -243,7 +255,7 @@ export class Observation implements RequestObservation {
     const failed = toolError(this.#exchange);
     let exported: Promise<void> | undefined;
     if (root?.isRecording()) {
-      // One attribute at a time: no intermediate object merged in.
+      // One attribute at a time: no intermediate object merged in. In this order, as DORMANT_REQUEST_ATTRIBUTES has them.
       root.setAttribute("edge_mcp.tenant", this.#tenant);
       root.setAttribute("http.response.status_code", status);
       if (trace_.revision !== undefined) root.setAttribute("mcp.protocol.version", trace_.revision);
@@ -288,4 +300,19 @@ export class Observation implements RequestObservation {
     const written = writeUsage(this.#usage, records);
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
+}
+
+/** A 2026-07-28 tools/call's request span attributes, grown as `rootAttributes` and then `#record` grow them. */
+export const DORMANT_REQUEST_ATTRIBUTES: Attributes = anchorShape(dormantRequestAttributes());
+
+function dormantRequestAttributes(): Attributes {
+  const attributes = rootAttributes("admitted", false, "POST", "tools/call");
+  attributes["edge_mcp.tenant"] = "";
+  attributes["http.response.status_code"] = 200;
+  attributes["mcp.protocol.version"] = "";
+  attributes["jsonrpc.request.id"] = "";
+  attributes["gen_ai.tool.name"] = "";
+  attributes["edge_mcp.caller"] = "";
+  attributes["edge_mcp.era"] = "";
+  return attributes;
 }
