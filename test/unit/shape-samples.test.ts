@@ -28,7 +28,7 @@ const dormantOf = (live: object): unknown => (live.constructor as unknown as { d
 interface Seen {
   ctx?: HandlerContext;
   exchange?: ObservedExchange;
-  attributes?: Attributes;
+  attributes?: Attributes | undefined;
 }
 
 /** An observer that keeps what it saw; `traced`: it records into a recording tracer, as `observability()` with an exporter does. */
@@ -104,7 +104,7 @@ describe("each dormant sample has the hidden class of the live object it keeps",
   it("a 2026-07-28 request's input channel", async () => {
     const { exchange } = await liveCall(false);
     let channel: InputChannel | undefined;
-    const request: InboundRequest = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: {}, _meta: MODERN_META } };
+    const request: InboundRequest = { kind: "request", id: 1, method: "tools/call", params: { name: "add", arguments: {}, _meta: MODERN_META } };
     await withInputs(request, exchange as unknown as TransportContext, { method: "tools/call", target: "add" } as never, (inputs) => {
       channel = inputs;
       return {};
