@@ -19,7 +19,7 @@ import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
-import { readTraceCarrier } from "./trace-context.ts";
+import { parseTraceparent, readTraceCarrier } from "./trace-context.ts";
 import { carrierOf, endInner } from "./span-parts.ts";
 import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
 
@@ -27,9 +27,15 @@ import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type
 export interface SpanTarget {
   readonly source: SpanSource | undefined;
   readonly recorder?: { readonly tracer: RecordingTracer; readonly batch: SpanBatch } | undefined;
+  /** Head sampling, parent-based (see OtlpSettings.sampleRatio); undefined: every request is recorded. */
+  readonly sampleRatio?: number | undefined;
 }
 
 const toolError = (exchange: ObservedExchange | undefined) => exchange?.toolError === true;
+
+/** Head sampling, parent-based: the client's sampled flag when it sent a trace context, else a draw at `ratio`. */
+const sampled = (carrier: TraceCarrier | undefined, ratio: number): boolean =>
+  carrier ? parseTraceparent(carrier.traceparent)?.sampled === true : ratio >= 1 || Math.random() < ratio;
 
 /** The admission a traced request runs with: the admitted one, given the trace context of the span it runs in. */
 const withTrace = (admission: Admission, trace: TraceCarrier): Admission => ({ ...admission, trace });
@@ -63,6 +69,8 @@ export class Observation implements RequestObservation {
   #innerUsage: InnerUsage[] | undefined;
   /** When admission ended (the admission span's end, the tool span's start). */
   #admittedAt = 0;
+  /** Head sampling left this request out: it records no span and passes no trace context on. */
+  #unsampled = false;
 
   constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[], costlyAdmission = true) {
     this.#costlyAdmission = costlyAdmission;
@@ -199,9 +207,14 @@ export class Observation implements RequestObservation {
   /** The request's span and its finished admission span; the parent is the client's context. None without a span source. */
   #startRoot(outcome: "admitted" | "refused", error?: ProtocolError, admissionEnd?: number, knownVerb?: string): Span | undefined {
     const source = this.#spans.source;
-    if (!source) return undefined;
+    if (!source || this.#unsampled) return undefined;
     const { method, target, started } = this.#trace;
     this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    const ratio = this.#spans.sampleRatio;
+    if (ratio !== undefined && !sampled(this.#carrier, ratio)) {
+      this.#unsampled = true;
+      return undefined;
+    }
     this.#admittedAt = admissionEnd ?? Date.now();
     const verb = knownVerb ?? this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.

@@ -29,6 +29,7 @@ interface Seen {
   ctx?: HandlerContext;
   exchange?: ObservedExchange;
   attributes?: Attributes | undefined;
+  recording?: Promise<unknown>[];
 }
 
 /** An observer that keeps what it saw; `traced`: it records into a recording tracer, as `observability()` with an exporter does. */
@@ -52,7 +53,8 @@ function observer(seen: Seen, traced: boolean): RequestObserver {
           seen.exchange = exchange;
           observation.handling(exchange);
         },
-        end: (status, error, waitUntil) => observation.end(status, error, waitUntil),
+        // What is still being recorded is waited for by the test (a Worker's waitUntil).
+        end: (status, error) => observation.end(status, error, (promise) => void seen.recording?.push(promise)),
       };
     },
   };
@@ -60,7 +62,7 @@ function observer(seen: Seen, traced: boolean): RequestObserver {
 
 /** A 2026-07-28 `tools/call add` answered by a stateless endpoint (untraced: nothing records spans); what it built, kept. */
 async function liveCall(traced: boolean): Promise<Seen> {
-  const seen: Seen = {};
+  const seen: Seen = { recording: [] };
   const add = defineTool({
     name: "add",
     inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
@@ -70,11 +72,11 @@ async function liveCall(traced: boolean): Promise<Seen> {
     },
   });
   const app = createMcpApp({ server: createServer({ info: { name: "shapes", version: "1" }, tools: [add] }), observer: observer(seen, traced) });
-  // Twice: the caller's digest, which the request span carries, is known from the second call on.
+  // Twice: the caller's digest, which the request span carries, is known (without waiting) from the second call on.
   for (let i = 0; i < 2; i++) {
     const reply = await modern(app, "tools/call", { name: "add", arguments: { a: 2, b: 3 } });
     expect(reply.body["result"]).toMatchObject({ content: [{ type: "text", text: "5" }] });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all(seen.recording ?? []);
   }
   return seen;
 }
