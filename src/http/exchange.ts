@@ -12,7 +12,7 @@ import type { MethodResult } from "../server/raw-result.ts";
 import type { ObservedCall, TransportContext } from "../server/context/transport.ts";
 import type { TaskAccess } from "../server/tasks/task-access.ts";
 import type { ToolFilter } from "../server/tools/tool-filter.ts";
-import { admitToolCall } from "./admit.ts";
+import { admitTool } from "./admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
@@ -109,7 +109,11 @@ export class Exchange implements TransportContext {
   }
 
   admitTool(name: string): Promise<CompiledTool> {
-    return admitToolCall(this.endpoint, this.admission, this.#request, name, undefined, undefined, true);
+    try {
+      return Promise.resolve(admitTool(this.endpoint, this.admission, this.#request, name, undefined, undefined, true));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The tools this caller may call (auth endpoints): its scopes and grants, or the public tools for an anonymous caller. */
