@@ -10,6 +10,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { own } from "../core/json.ts";
 import { classifyMessage, type RequestId } from "../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../core/principal.ts";
+import { DORMANT } from "../core/shape-anchor.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import type { Endpoint } from "./endpoint.ts";
@@ -67,6 +68,18 @@ function admissionOf(headers: Headers, endpoint: Endpoint, principal: Principal 
     limits: endpoint.limits,
     quotas: endpoint.quotas,
   };
+}
+
+/**
+ * Dormant admissions made by {@link admissionOf}, one of each shape (an anonymous caller's, shared
+ * and frozen; a caller's own): what src/observe's traced samples copy (core/shape-anchor.ts).
+ */
+export const DORMANT_ADMISSIONS: readonly Admission[] = /* @__PURE__ */ dormantAdmissions();
+
+function dormantAdmissions(): Admission[] {
+  const endpoint = { tenant: "", limits: DORMANT, quotas: DORMANT, rateLimiter: undefined, quotaCounter: undefined } as unknown as Endpoint;
+  const headers = new Headers();
+  return [admissionOf(headers, endpoint, undefined), admissionOf(headers, endpoint, DORMANT)];
 }
 
 /** Authenticates the request when the endpoint requires auth (401 + WWW-Authenticate otherwise). */
@@ -172,8 +185,8 @@ function admitMessage(
         : undefined;
     const name = message.params ? own(message.params, "name") : undefined;
     // Without a rate limiter the tool is admitted without a wait (the hot path).
-    if (endpoint.rateLimiter) return admitToolCall(endpoint, admission, request, name, message.id, beforeLimits).then(admitted);
-    return admitted(admitToolNow(endpoint, admission, request, name, beforeLimits));
+    const tool = admitTool(endpoint, admission, request, name, message.id, beforeLimits);
+    return tool instanceof Promise ? tool.then(admitted) : admitted(tool);
   }
   if (endpoint.rateLimiter) return checkRateLimits(endpoint, admission, undefined, message.id).then(() => admitted(undefined));
   return admitted(undefined);
@@ -186,9 +199,10 @@ function admitMessage(
  * caller without the scope, or over its limits, learns nothing about which tools exist.
  * `beforeLimits` runs on the resolved tool before scopes (the 2026-07-28 `Mcp-Param-*` checks).
  * `withinRequest` marks a tool called by name inside an admitted request: its tenant and principal
- * rate limits were counted once already, so only the tool's own limit is counted.
+ * rate limits were counted once already, so only the tool's own limit is counted. Without rate
+ * limits it answers (or throws) at once, with no promise: a `tools/call`'s hot path.
  */
-export async function admitToolCall(
+export function admitTool(
   endpoint: Endpoint,
   admission: Admission,
   request: Request,
@@ -196,22 +210,15 @@ export async function admitToolCall(
   requestId: RequestId | undefined,
   beforeLimits?: (tool: CompiledTool) => void,
   withinRequest = false,
-): Promise<CompiledTool> {
+): CompiledTool | Promise<CompiledTool> {
   const found = resolveAuthorized(endpoint, admission, request, name, beforeLimits);
-  if (endpoint.rateLimiter) await checkRateLimits(endpoint, admission, typeof name === "string" ? name : undefined, requestId, withinRequest);
-  if (found instanceof UnknownTool) throw found.error;
-  return found;
+  // Without rate limits there is nothing to wait for: the tool itself, or a throw (the hot path).
+  if (!endpoint.rateLimiter) return admittedTool(found);
+  return checkRateLimits(endpoint, admission, typeof name === "string" ? name : undefined, requestId, withinRequest).then(() => admittedTool(found));
 }
 
-/** {@link admitToolCall} for an endpoint without rate limits: the same checks in the same order, with nothing to wait for. */
-function admitToolNow(
-  endpoint: Endpoint,
-  admission: Admission,
-  request: Request,
-  name: unknown,
-  beforeLimits: ((tool: CompiledTool) => void) | undefined,
-): CompiledTool {
-  const found = resolveAuthorized(endpoint, admission, request, name, beforeLimits);
+/** The resolved tool, or the unknown name's error once the checks that come first have passed. */
+function admittedTool(found: CompiledTool | UnknownTool): CompiledTool {
   if (found instanceof UnknownTool) throw found.error;
   return found;
 }

@@ -3,7 +3,6 @@
 import type { HeaderReader } from "../core/era.ts";
 import { ErrorCode, ProtocolError, invalidRequest } from "../core/errors.ts";
 import { jsonDepthExceeds } from "../core/json.ts";
-import { anchorShape } from "../core/shape-anchor.ts";
 
 const OWS = /^[ \t]+|[ \t]+$/g;
 
@@ -74,14 +73,6 @@ export function checkContentType(headers: Headers): void {
     );
   }
 }
-
-// A tools/call as clients write it (2026-07-28's _meta included): the maps JSON.parse gives its objects.
-anchorShape(
-  JSON.parse(
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"","arguments":{},' +
-      '"_meta":{"io.modelcontextprotocol/protocolVersion":"","io.modelcontextprotocol/clientCapabilities":{}}}}',
-  ) as object,
-);
 
 /** Parses a body after checking its nesting depth; throws 400 -32600 (too deep) or -32700 (not JSON). */
 export function parseJson(text: string, maxDepth: number): unknown {

@@ -36,6 +36,7 @@ export interface Observer extends RequestObserver {
 export function createObserver(options: ObserverOptions): Observer {
   const usage = options.usage ?? [];
   const batch = options.otlp && new SpanBatch(options.otlp);
+  const sampleRatio = options.otlp?.sampleRatio;
   // A proxy of the global provider's tracer: it finds a provider registered after this point too.
   const global = tracerSource(trace.getTracer(TRACER_NAME));
   const viaProvider: SpanTarget = { source: global };
@@ -43,7 +44,7 @@ export function createObserver(options: ObserverOptions): Observer {
     begin(request, trace_, tenant, costlyAdmission) {
       if (batch) {
         const tracer = new RecordingTracer();
-        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch } }, usage, costlyAdmission);
+        return new Observation(request, trace_, tenant, { source: tracer, recorder: { tracer, batch }, sampleRatio }, usage, costlyAdmission);
       }
       const source = providerRegistered() ? global : undefined;
       // Nothing records spans or usage (no exporter, no usage sink, no provider registered yet):

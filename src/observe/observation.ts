@@ -11,13 +11,15 @@ import type { ProtocolError } from "../core/errors.ts";
 import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
+import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
+import { DORMANT_ADMISSIONS } from "../http/admit.ts";
 import { rootAttributes } from "./observation-shapes.ts";
 import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp-batch.ts";
 import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
-import { readTraceCarrier } from "./trace-context.ts";
+import { parseTraceparent, readTraceCarrier } from "./trace-context.ts";
 import { carrierOf, endInner } from "./span-parts.ts";
 import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
 
@@ -25,9 +27,25 @@ import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type
 export interface SpanTarget {
   readonly source: SpanSource | undefined;
   readonly recorder?: { readonly tracer: RecordingTracer; readonly batch: SpanBatch } | undefined;
+  /** Head sampling, parent-based (see OtlpSettings.sampleRatio); undefined: every request is recorded. */
+  readonly sampleRatio?: number | undefined;
 }
 
 const toolError = (exchange: ObservedExchange | undefined) => exchange?.toolError === true;
+
+/** Head sampling, parent-based: the client's sampled flag when it sent a trace context, else a draw at `ratio`. */
+const sampled = (carrier: TraceCarrier | undefined, ratio: number): boolean =>
+  carrier ? parseTraceparent(carrier.traceparent)?.sampled === true : ratio >= 1 || Math.random() < ratio;
+
+/** The admission a traced request runs with: the admitted one, given the trace context of the span it runs in. */
+const withTrace = (admission: Admission, trace: TraceCarrier): Admission => ({ ...admission, trace });
+
+/**
+ * Dormant samples of a traced request's objects, kept for good so that their hidden classes outlive
+ * a major GC (core/shape-anchor.ts): each admission shape of admit.ts given its trace context by
+ * {@link withTrace}, and (beside `#record`, below) the request span's attributes.
+ */
+export const DORMANT_TRACED_ADMISSIONS: readonly Admission[] = anchorShape(DORMANT_ADMISSIONS.map((admission) => withTrace(admission, DORMANT)));
 
 export class Observation implements RequestObservation {
   readonly #request: Request;
@@ -51,6 +69,8 @@ export class Observation implements RequestObservation {
   #innerUsage: InnerUsage[] | undefined;
   /** When admission ended (the admission span's end, the tool span's start). */
   #admittedAt = 0;
+  /** Head sampling left this request out: it records no span and passes no trace context on. */
+  #unsampled = false;
 
   constructor(request: Request, trace_: AdmissionTrace, tenant: string, spans: SpanTarget, usage: readonly UsageSink[], costlyAdmission = true) {
     this.#costlyAdmission = costlyAdmission;
@@ -95,7 +115,7 @@ export class Observation implements RequestObservation {
       );
     }
     // Services, session and task objects join the trace under the span the call runs in.
-    return { ...admission, trace: carrierOf(this.#handler ?? root, this.#carrier) };
+    return withTrace(admission, carrierOf(this.#handler ?? root, this.#carrier));
   }
 
   innerCall(tool: string): ObservedCall {
@@ -187,9 +207,14 @@ export class Observation implements RequestObservation {
   /** The request's span and its finished admission span; the parent is the client's context. None without a span source. */
   #startRoot(outcome: "admitted" | "refused", error?: ProtocolError, admissionEnd?: number, knownVerb?: string): Span | undefined {
     const source = this.#spans.source;
-    if (!source) return undefined;
+    if (!source || this.#unsampled) return undefined;
     const { method, target, started } = this.#trace;
     this.#carrier = readTraceCarrier(this.#trace.params, this.#request.headers);
+    const ratio = this.#spans.sampleRatio;
+    if (ratio !== undefined && !sampled(this.#carrier, ratio)) {
+      this.#unsampled = true;
+      return undefined;
+    }
     this.#admittedAt = admissionEnd ?? Date.now();
     const verb = knownVerb ?? this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
@@ -243,7 +268,7 @@ export class Observation implements RequestObservation {
     const failed = toolError(this.#exchange);
     let exported: Promise<void> | undefined;
     if (root?.isRecording()) {
-      // One attribute at a time: no intermediate object merged in.
+      // One attribute at a time: no intermediate object merged in. In this order, as DORMANT_REQUEST_ATTRIBUTES has them.
       root.setAttribute("edge_mcp.tenant", this.#tenant);
       root.setAttribute("http.response.status_code", status);
       if (trace_.revision !== undefined) root.setAttribute("mcp.protocol.version", trace_.revision);
@@ -288,4 +313,19 @@ export class Observation implements RequestObservation {
     const written = writeUsage(this.#usage, records);
     return exported && written ? Promise.all([exported, written]).then(() => undefined) : (exported ?? written);
   }
+}
+
+/** A 2026-07-28 tools/call's request span attributes, grown as `rootAttributes` and then `#record` grow them. */
+export const DORMANT_REQUEST_ATTRIBUTES: Attributes = anchorShape(dormantRequestAttributes());
+
+function dormantRequestAttributes(): Attributes {
+  const attributes = rootAttributes("admitted", false, "POST", "tools/call");
+  attributes["edge_mcp.tenant"] = "";
+  attributes["http.response.status_code"] = 200;
+  attributes["mcp.protocol.version"] = "";
+  attributes["jsonrpc.request.id"] = "";
+  attributes["gen_ai.tool.name"] = "";
+  attributes["edge_mcp.caller"] = "";
+  attributes["edge_mcp.era"] = "";
+  return attributes;
 }

@@ -8,6 +8,12 @@ export interface OtlpSettings {
   readonly headers: Readonly<Record<string, string>>;
   /** OTEL_SERVICE_NAME (default `edge-mcp`). */
   readonly serviceName: string;
+  /**
+   * Head sampling, parent-based: a request whose client sent a trace context follows its sampled
+   * flag, any other is recorded at this ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio with
+   * OTEL_TRACES_SAMPLER_ARG). Undefined (no sampler set): every request is recorded.
+   */
+  readonly sampleRatio: number | undefined;
 }
 
 /** The variables the exporter reads (all optional: no endpoint, no export). */
@@ -16,6 +22,8 @@ export interface OtlpEnv {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_HEADERS?: string;
   OTEL_SERVICE_NAME?: string;
+  OTEL_TRACES_SAMPLER?: string;
+  OTEL_TRACES_SAMPLER_ARG?: string;
 }
 
 /** Reads the exporter settings; undefined when no endpoint is set. Headers that do not parse are skipped. */
@@ -34,7 +42,26 @@ export function otlpSettings(env: OtlpEnv): OtlpSettings | undefined {
       // A malformed %-escape: the header is left out rather than sent garbled.
     }
   }
-  return { url, headers, serviceName: env.OTEL_SERVICE_NAME?.trim() || "edge-mcp" };
+  return { url, headers, serviceName: env.OTEL_SERVICE_NAME?.trim() || "edge-mcp", sampleRatio: sampleRatio(env) };
+}
+
+/**
+ * The sampler's ratio from the standard variables, always parent-based: `parentbased_traceidratio` (and
+ * `traceidratio`, taken as it) with OTEL_TRACES_SAMPLER_ARG in [0, 1] (default 1), `parentbased_always_on` 1,
+ * `parentbased_always_off` and `always_off` 0. No sampler, `always_on` or another name: undefined (every request).
+ */
+function sampleRatio(env: OtlpEnv): number | undefined {
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
+  if (sampler === "parentbased_always_off" || sampler === "always_off") return 0;
+  if (sampler === "parentbased_always_on") return 1;
+  if (sampler !== "parentbased_traceidratio" && sampler !== "traceidratio") return undefined;
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim() || "1";
+  const ratio = Number(arg);
+  if (!(ratio >= 0 && ratio <= 1)) {
+    console.warn(`edge-mcp: OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got '${arg}'; every request is traced`);
+    return undefined;
+  }
+  return ratio;
 }
 
 /** Sends an OTLP JSON body (UTF-8) to the collector; a failure is logged once per export and never thrown. */

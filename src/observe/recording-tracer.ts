@@ -18,7 +18,6 @@ import {
   type TimeInput,
 } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
-import { anchorShape } from "../core/shape-anchor.ts";
 import { attributesJson, jsonText, nanos, statusJson } from "./otlp-json.ts";
 import type { SpanSource } from "./span-source.ts";
 import { remoteSpanContext } from "./span-status.ts";
@@ -82,6 +81,13 @@ class RecordedSpan implements Span {
     this.#parentSpanId = parent?.spanId;
     this.#context = context;
   }
+
+  /**
+   * A dormant span, kept for good so that the class's hidden class outlives a major GC
+   * (core/shape-anchor.ts): its fields as a request's span holds them (a start time past the
+   * small-integer range, as Date.now()'s, is a double). No id is drawn.
+   */
+  static readonly dormant = new RecordedSpan([], "", { kind: 0, startTime: 0.5 }, undefined, { traceId: "", spanId: "", traceFlags: 1 }, {});
 
   spanContext(): SpanContext {
     return this.#context;
@@ -150,7 +156,3 @@ export class RecordingTracer implements SpanSource {
     return new RecordedSpan(this.spans, name, options, parentContext, contextUnder(parentContext), options.attributes ?? {});
   }
 }
-
-// A dormant span keeps RecordedSpan's hidden class alive across major GCs (core/shape-anchor.ts): its fields as a
-// request's span holds them (a start time past the small-integer range, as Date.now()'s, is a double). No id is drawn.
-anchorShape(new RecordedSpan([], "", { kind: 0, startTime: 0.5 }, undefined, { traceId: "", spanId: "", traceFlags: 1 }, {}));

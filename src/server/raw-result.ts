@@ -1,6 +1,5 @@
 /** A result already serialised as JSON (pre-built pages, decorated 2026-07-28 results), written to the wire as is. */
 
-import { anchorShape } from "../core/shape-anchor.ts";
 import type { JsonObject } from "../core/types.ts";
 
 export class RawResult {
@@ -9,7 +8,9 @@ export class RawResult {
     readonly json: string,
     readonly isError = false,
   ) {}
+
+  /** A dormant result, kept for good so that the class's hidden class outlives a major GC (core/shape-anchor.ts). */
+  static readonly dormant = new RawResult("", false);
 }
-anchorShape(new RawResult("", false));
 
 export type MethodResult = JsonObject | RawResult;

@@ -1,6 +1,7 @@
 // The bench's observe runs (`node test/bench/run.mjs --observe-only`; README.md, "Observe runs"): workerd CPU
 // per 2026-07-28 tools/call add(2, 3) of the demo's server without observability() (absent), with it and
-// nothing configured (off), with OTLP export to a local sink (exporter: OTEL_EXPORTER_OTLP_ENDPOINT), and
+// nothing configured (off), with OTLP export to a local sink (exporter: OTEL_EXPORTER_OTLP_ENDPOINT), the same with
+// head sampling at 10 % (sampled: OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1), and
 // with usage metering (metering: MCP_USAGE bound, miniflare's Analytics Engine); and each one's bundle.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ export const HEADERS = {
   "mcp-method": "tools/call",
   "mcp-name": "add",
 };
-const TARGETS = { off: 1.02, exporter: 1.15, metering: 1.05 };
+const TARGETS = { off: 1.02, exporter: 1.15, sampled: 1.15, metering: 1.05 };
 
 /** A local OTLP/HTTP sink: counts the export requests, their spans and bytes, answers 200 at once. */
 function startSink() {
@@ -64,6 +65,20 @@ export async function runObserve(h, workDir) {
     { name: "absent", bundle: absent, extra: {} },
     { name: "off", bundle: observed, extra: {} },
     { name: "exporter", bundle: observed, extra: { bindings: { ...observed.vars, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: "bench" } } },
+    // The exporter as a Worker under load runs it: head sampling, parent-based, 10 % of new traces (the bench's calls carry none).
+    {
+      name: "sampled",
+      bundle: observed,
+      extra: {
+        bindings: {
+          ...observed.vars,
+          OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+          OTEL_SERVICE_NAME: "bench",
+          OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+          OTEL_TRACES_SAMPLER_ARG: "0.1",
+        },
+      },
+    },
     { name: "metering", bundle: observed, extra: { analyticsEngineDatasets: { MCP_USAGE: { dataset: "edge_mcp_usage" } } } },
   ];
   let nextId = 1;
@@ -81,7 +96,7 @@ export async function runObserve(h, workDir) {
   };
 
   const perRound = [];
-  const pairsOf = { off: [], exporter: [], metering: [] }; // per round: [{ a: absent batch, b: variant batch }]
+  const pairsOf = { off: [], exporter: [], sampled: [], metering: [] }; // per round: [{ a: absent batch, b: variant batch }]
   let busiest = 0;
   const othersTurns = [];
   const sizes = h.batchSizes(requests);
@@ -102,6 +117,14 @@ export async function runObserve(h, workDir) {
           const expected = 2 * 1501;
           for (let i = 0; i < 250 && sink.seen.spans - spansBefore < expected; i++) await new Promise((done) => setTimeout(done, 20));
           expect(sink.seen.spans - spansBefore === expected, "exporter: the sink received every call's spans (server, tool)", sink.seen.spans - spansBefore);
+        }
+        if (variant.name === "sampled") {
+          // About a tenth of the calls' spans: between 5 % and 15 % of them (1,501 draws).
+          for (let i = 0; i < 250 && sink.seen.spans - spansBefore < 2 * 75; i++) await new Promise((done) => setTimeout(done, 20));
+          // The last window's export, so that no span of this variant is counted for the next one.
+          await new Promise((done) => setTimeout(done, 1200));
+          const share = (sink.seen.spans - spansBefore) / (2 * 1501);
+          expect(share >= 0.05 && share <= 0.15, "sampled: the sink received the spans of about 10 % of the calls", share);
         }
       }
       const sides = new Map(order.map((v) => [v.name, { pids: up.get(v.name).pids }]));
@@ -143,8 +166,13 @@ export async function runObserve(h, workDir) {
   const rows = [
     ["2026-07-28 tools/call add", "", "workerd CPU µs", "vs absent", "95 % interval", "95 %, rounds too", "rounds min..max", "target", "bundle gzip KiB"],
     ["absent (no observability())", "", fmt(col("absent")), "1.000", "-", "-", "-", "-", kib(absent)],
-    ...["off", "exporter", "metering"].map((key) => [
-      { off: "off (observability(), nothing set)", exporter: "exporter (OTLP to a local sink)", metering: "metering (MCP_USAGE bound)" }[key],
+    ...["off", "exporter", "sampled", "metering"].map((key) => [
+      {
+        off: "off (observability(), nothing set)",
+        exporter: "exporter (OTLP to a local sink)",
+        sampled: "exporter, head sampling at 10 %",
+        metering: "metering (MCP_USAGE bound)",
+      }[key],
       "",
       fmt(col(key)),
       paired[key].ratio.toFixed(3),
@@ -157,7 +185,7 @@ export async function runObserve(h, workDir) {
   ];
   const verdict = (key) => `${key}_ratio=${paired[key].ratio.toFixed(3)}`;
   const text = [
-    `edge-mcp observe runs: ${rounds} round(s), the four variants up together on fresh workerds each round, ${requests} sequential calls each after 1,500 warm-up,`,
+    `edge-mcp observe runs: ${rounds} round(s), the five variants up together on fresh workerds each round, ${requests} sequential calls each after 1,500 warm-up,`,
     `in ${sizes.length} turns of batches of ~${Math.round(requests / sizes.length)} (every variant in turn, order reversed every other turn); ` +
       `ratio = Σvariant/Σabsent over every turn, 95 % bootstrap intervals over turns within rounds, and over rounds too; ${h.pinned()}`,
     `(the exporter sends the spans of each 1 s window (at most 512) in one OTLP/HTTP JSON request after the answers; the sink received ` +
@@ -175,7 +203,7 @@ export async function runObserve(h, workDir) {
         ]
       : []),
     "",
-    `observe: ${verdict("off")} ${verdict("exporter")} ${verdict("metering")} off_kib=${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)}`,
+    `observe: ${verdict("off")} ${verdict("exporter")} ${verdict("sampled")} ${verdict("metering")} off_kib=${((observed.gzipBytes - absent.gzipBytes) / 1024).toFixed(1)}`,
   ].join("\n");
   return { text };
 }

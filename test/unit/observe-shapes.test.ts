@@ -1,4 +1,4 @@
-// The dormant samples src/observe keeps for its per-request objects' hidden classes: made at load without side
+// The dormant samples src/observe keeps for its per-request objects' hidden classes (recording-tracer.ts, observation.ts): made at load without side
 // effects (no random ids drawn, no fetch, no timer), and the request span's first attributes as the span has them.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -11,7 +11,7 @@ describe("the observe shape anchors", () => {
     const fetch = vi.spyOn(globalThis, "fetch");
     const timer = vi.spyOn(globalThis, "setTimeout");
     await import("../../src/observe/recording-tracer.ts");
-    await import("../../src/observe/observation-shapes.ts");
+    await import("../../src/observe/observation.ts");
     expect(random).not.toHaveBeenCalled();
     expect(fetch).not.toHaveBeenCalled();
     expect(timer).not.toHaveBeenCalled();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EXPORT_WINDOW_MS, MAX_BATCH_SPANS, SpanBatch } from "../../src/observe/otlp-batch.ts";
 import { RecordingTracer } from "../../src/observe/recording-tracer.ts";
 
-const SETTINGS = { url: "http://collector.test/v1/traces", headers: {}, serviceName: "svc" };
+const SETTINGS = { url: "http://collector.test/v1/traces", headers: {}, serviceName: "svc", sampleRatio: undefined };
 
 function spans(count: number): string[] {
   const tracer = new RecordingTracer();

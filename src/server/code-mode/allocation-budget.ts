@@ -1,219 +1,248 @@
+// Written by `npm run build:sandbox` from sandbox/allocation-budget.js and the wrappers it imports: edit those, then run it
+// (test/unit/sandbox-modules.test.ts fails while this file and they disagree).
 /** Code mode's allocation budget: the sandbox module that wraps the built-ins whose one call allocates in proportion to an argument. */
-
-import { TEXT_WRAPPERS } from "./allocation-budget-text.ts";
 
 /** The module's name in a sandbox; its one export is `installAllocationBudget(maxBytes)`. */
 export const ALLOCATION_BUDGET_FILE = "allocation-budget.js";
 
-/**
- * The core of the module (JavaScript run in the sandbox before the program, not in the server): the
- * charge, the length snapshot, and the wrappers of arrays, typed arrays and buffers. Every built-in
- * it uses later is taken now, so a program that replaces one changes nothing here. A receiver or an
- * argument that is not a genuine array or typed array is read once (its `length` and iterator) and
- * handed to the built-in as a snapshot, so a getter cannot answer one size to the charge and another
- * to the built-in. Estimates: 8 bytes an array element or iterated value, 2 a character, a typed
- * array's own bytes. Nothing is credited back when memory is collected: the budget is cumulative.
- */
-const CORE = `
-let installed = false;
-export function installAllocationBudget(maxBytes) {
-  if (installed) throw new TypeError("the allocation budget is installed once per run");
-  installed = true;
-  const R = Reflect, apply = R.apply, construct = R.construct, reflectGet = R.get, ownKeys = R.ownKeys;
-  const define = Object.defineProperty, getOwn = Object.getOwnPropertyDescriptor, getProto = Object.getPrototypeOf;
-  const OriginalProxy = Proxy, OriginalError = Error, capture = Error.captureStackTrace, OriginalArray = Array, OriginalString = String;
-  const arrayFrom = Array.from, isArray = Array.isArray, isView = ArrayBuffer.isView, trunc = Math.trunc, min = Math.min, max = Math.max, isFinite = Number.isFinite;
-  const weakHas = WeakSet.prototype.has, weakAdd = WeakSet.prototype.add, setHas = Set.prototype.has, setAdd = Set.prototype.add;
-  const setDelete = Set.prototype.delete, mapGet = Map.prototype.get, mapSet = Map.prototype.set, OriginalObject = Object;
-  const ITERATOR = Symbol.iterator, SPECIES = Symbol.species, SPREADABLE = Symbol.isConcatSpreadable;
-  const TypedArrayPrototype = getProto(Uint8Array.prototype);
-  const taLength = getOwn(TypedArrayPrototype, "length").get, taBytes = getOwn(TypedArrayPrototype, "byteLength").get;
-  const abBytes = getOwn(ArrayBuffer.prototype, "byteLength").get, dvBytes = getOwn(DataView.prototype, "byteLength").get;
-  const message = "execute stopped: the program allocated more than " + maxBytes + " bytes (the allocation limit)";
-  // Off while the wrappers are put in place (installing iterates arrays of its own), on before the program runs.
-  let used = 0, over = false, active = false;
-  function charge(bytes) {
-    if (!active) return;
-    if (!over) { if (!(bytes <= 0)) used += bytes; if (!(used <= maxBytes)) over = true; }
-    if (over) {
-      const e = new OriginalError(message);
-      define(e, "name", { value: "LimitError", writable: true, configurable: true });
-      if (capture) capture(e, charge);
-      throw e;
-    }
-  }
-  const proxies = new WeakSet();
-  const isProxy = (x) => apply(weakHas, proxies, [x]);
-  const toStr = (v) => { if (typeof v === "string") return v; if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string"); return OriginalString(v); };
-  const toLength = (v) => { const n = +v; return n > 0 ? min(trunc(n), 9007199254740991) : 0; };
-  const isObject = (x) => (typeof x === "object" && x !== null) || typeof x === "function";
-  const typedLength = (x) => { if (!isView(x)) return -1; try { return apply(taLength, x, []); } catch { return -1; } };
-  const sabBytes = typeof SharedArrayBuffer === "function" ? getOwn(SharedArrayBuffer.prototype, "byteLength").get : undefined;
-  // The bytes of a buffer or a view; -1 when x is neither.
-  const bufferBytes = (x) => {
-    if (isView(x)) { try { return apply(taBytes, x, []); } catch { return apply(dvBytes, x, []); } }
-    try { return apply(abBytes, x, []); } catch { try { return sabBytes ? apply(sabBytes, x, []) : -1; } catch { return -1; } }
-  };
-  // A value as a built-in will see it: genuine arrays and typed arrays as they are (their length
-  // is an internal slot), anything else through a proxy that answers its length and iterator as read once now.
-  function pin(x, iterable) {
-    if (isArray(x) && !isProxy(x)) return { target: x, length: x.length };
-    const typed = typedLength(x);
-    if (typed >= 0) return { target: x, length: typed };
-    if (typeof x === "string") return { target: x, length: x.length };
-    if (!isObject(x)) return { target: x, length: 0 };
-    // Where the built-in prefers an iterator (Array.from, typed array constructors), an iterable is handed over
-    // as an object whose one iterator is the one read now (its values are charged as they come).
-    const iterator = iterable ? x[ITERATOR] : undefined;
-    if (iterator !== undefined && iterator !== null) return { target: { [ITERATOR]() { return apply(iterator, x, []); } }, length: 0 };
-    const length = toLength(x.length);
-    const target = new OriginalProxy(x, { get: (t, key) => (key === "length" ? length : key === ITERATOR && iterable ? undefined : reflectGet(t, key)) });
-    return { target, length };
-  }
-  // Sets an element of an array of ours as the spec's CreateDataProperty does (a setter a program puts on Array.prototype is not called).
-  const put = (a, i, value) => define(a, i, { value, writable: true, enumerable: true, configurable: true });
-  const unpin = (result, pinned, x) => (result === pinned.target && pinned.target !== x ? x : result);
-  // The relative span [start, end) of a length, as Array.prototype.slice computes it, when both are plain numbers.
-  const span = (length, start, end) => {
-    if ((start !== undefined && typeof start !== "number") || (end !== undefined && typeof end !== "number")) return length;
-    const at = (v, d) => { if (v === undefined) return d; const n = trunc(v) || 0; return n < 0 ? max(length + n, 0) : min(n, length); };
-    return max(at(end, length) - at(start, 0), 0);
-  };
-  const fix = (object, key, value) => define(object, key, { value, writable: false, enumerable: false, configurable: false });
-  // Replaces a built-in where it is defined (for the global scope's functions, on its prototype), so no path reaches the original.
-  const ownerOf = (object, key) => { let owner = object; while (owner !== null && !getOwn(owner, key)) owner = getProto(owner); return owner; };
-  function replace(object, key, make) {
-    const owner = ownerOf(object, key);
-    const original = owner === null ? undefined : getOwn(owner, key).value;
-    if (typeof original !== "function") throw new TypeError("the allocation budget cannot wrap " + OriginalString(key));
-    const wrapper = make(original);
-    define(wrapper, "name", { value: typeof key === "symbol" ? "[" + key.description + "]" : key, configurable: true });
-    define(wrapper, "length", { value: original.length, configurable: true });
-    fix(owner, key, wrapper);
-  }
-  // A method charged per element of its receiver: (receiver length) x perElement, plus extra(args).
-  const perElement = (object, key, bytes, extra) => replace(object, key, (original) => ({ m() {
-    const pinned = pin(this);
-    charge(pinned.length * bytes + (extra ? extra(pinned.length, arguments) : 0));
-    return unpin(apply(original, pinned.target, arguments), pinned, this);
-  } }).m);
-  // A constructor behind a proxy: charged by estimate(args) before it builds; Symbol.species reads
-  // undefined, so methods that make a copy (charged themselves) build the plain kind, not through it.
-  const originals = new Map();
-  function constructorOf(global, name, estimate) {
-    const owner = ownerOf(global, name), original = owner === null ? undefined : getOwn(owner, name).value;
-    if (typeof original !== "function") return;
-    const wrapper = new OriginalProxy(original, {
-      apply(target, self, args) { const a = estimate(args); charge(a.bytes); return apply(target, self, a.args); },
-      construct(target, args, newTarget) { const a = estimate(args); charge(a.bytes); return construct(target, a.args, newTarget === wrapper ? target : newTarget); },
-      get(target, key, receiver) { return key === SPECIES ? undefined : reflectGet(target, key, receiver); },
-    });
-    apply(mapSet, originals, [wrapper, original]);
-    define(original.prototype, "constructor", { value: wrapper, writable: true, enumerable: false, configurable: false });
-    define(owner, name, { value: wrapper, writable: false, enumerable: false, configurable: false });
-  }
-  const originalOf = (self) => apply(mapGet, originals, [self]) ?? self;
-`;
-
-/** Arrays: the constructor, `from`/`of`, the copying methods, and `join`/`concat`/`flat` done here, so each element is read once. */
-const ARRAY_WRAPPERS = `
+/** The source of the sandbox module `allocation-budget.js` (see sandbox/allocation-budget.js). */
+export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
+  const {
+    constructorOf,
+    trunc,
+    replace,
+    pin,
+    put,
+    charge,
+    apply,
+    originalOf,
+    perElement,
+    fix,
+    ITERATOR,
+    max,
+    span,
+    min,
+    unpin,
+    toStr,
+    setHas,
+    setAdd,
+    setDelete,
+    OriginalObject,
+    isObject,
+    SPREADABLE,
+    isArray
+  } = kit;
   const P = Array.prototype;
   constructorOf(globalThis, "Array", (args) => {
     const n = args[0];
     const one = args.length === 1 && typeof n === "number" && n >= 0 && n <= 4294967295 && trunc(n) === n;
     return { bytes: (one ? n : args.length) * 8, args };
   });
-  replace(Array, "from", (original) => ({ from(items) {
-    const pinned = pin(items, true), args = [pinned.target];
-    for (let i = 1; i < arguments.length; i++) put(args, i, arguments[i]);
-    charge(pinned.length * 8);
-    return apply(original, originalOf(this), args);
-  } }).from);
-  replace(Array, "of", (original) => ({ of() { charge(arguments.length * 8); return apply(original, originalOf(this), arguments); } }).of);
+  replace(
+    Array,
+    "from",
+    (original) => ({
+      from(items) {
+        const pinned = pin(items, true), args = [pinned.target];
+        for (let i = 1; i < arguments.length; i++) put(args, i, arguments[i]);
+        charge(pinned.length * 8);
+        return apply(original, originalOf(this), args);
+      }
+    }).from
+  );
+  replace(
+    Array,
+    "of",
+    (original) => ({
+      of() {
+        charge(arguments.length * 8);
+        return apply(original, originalOf(this), arguments);
+      }
+    }).of
+  );
   if (typeof Array.fromAsync === "function") {
-    replace(Array, "fromAsync", (original) => ({ fromAsync(items, mapFn, thisArg) { const pinned = pin(items, true); charge(pinned.length * 8); return apply(original, originalOf(this), [pinned.target, mapFn, thisArg]); } }).fromAsync);
+    replace(
+      Array,
+      "fromAsync",
+      (original) => ({
+        fromAsync(items, mapFn, thisArg) {
+          const pinned = pin(items, true);
+          charge(pinned.length * 8);
+          return apply(original, originalOf(this), [pinned.target, mapFn, thisArg]);
+        }
+      }).fromAsync
+    );
   }
   for (const key of ["fill", "map", "filter", "sort", "toSorted", "toReversed", "with", "keys", "entries", "values"]) perElement(P, key, 8);
   fix(P, ITERATOR, P.values);
   perElement(P, "toSpliced", 8, (n, args) => max(args.length - 2, 0) * 8);
-  replace(P, "slice", (original) => ({ slice(start, end) {
-    const pinned = pin(this);
-    charge(span(pinned.length, start, end) * 8);
-    return apply(original, pinned.target, arguments);
-  } }).slice);
-  replace(P, "splice", (original) => ({ splice(start, count) {
-    const pinned = pin(this), n = pinned.length;
-    const end = arguments.length < 2 ? undefined : typeof count === "number" && typeof start === "number" ? (trunc(start) < 0 ? max(n + trunc(start), 0) : min(trunc(start), n)) + max(trunc(count) || 0, 0) : n;
-    charge((arguments.length === 0 ? 0 : span(n, start, end)) * 8 + max(arguments.length - 2, 0) * 8);
-    return unpin(apply(original, pinned.target, arguments), pinned, this);
-  } }).splice);
-  for (const key of ["push", "unshift"]) replace(P, key, (original) => ({ m() { charge(arguments.length * 8); return apply(original, this, arguments); } }).m);
-  const joining = new Set();
-  const joinOf = (local) => ({ join(separator) {
-    const pinned = pin(this), o = pinned.target, n = pinned.length;
-    const sep = local || separator === undefined ? "," : toStr(separator);
-    if (apply(setHas, joining, [o])) return "";
-    charge(max(n - 1, 0) * sep.length * 2);
-    apply(setAdd, joining, [o]);
-    try {
-      let out = "";
-      for (let i = 0; i < n; i++) {
-        const v = o[i];
-        const piece = v === undefined || v === null ? "" : toStr(local ? v.toLocaleString() : v);
-        charge(piece.length * 2 + 1);
-        out = i === 0 ? piece : out + sep + piece;
+  replace(
+    P,
+    "slice",
+    (original) => ({
+      slice(start, end) {
+        const pinned = pin(this);
+        charge(span(pinned.length, start, end) * 8);
+        return apply(original, pinned.target, arguments);
       }
-      return out;
-    } finally { apply(setDelete, joining, [o]); }
-  } }).join;
+    }).slice
+  );
+  replace(
+    P,
+    "splice",
+    (original) => ({
+      splice(start, count) {
+        const pinned = pin(this), n = pinned.length;
+        const end = arguments.length < 2 ? void 0 : typeof count === "number" && typeof start === "number" ? (trunc(start) < 0 ? max(n + trunc(start), 0) : min(trunc(start), n)) + max(trunc(count) || 0, 0) : n;
+        charge((arguments.length === 0 ? 0 : span(n, start, end)) * 8 + max(arguments.length - 2, 0) * 8);
+        return unpin(apply(original, pinned.target, arguments), pinned, this);
+      }
+    }).splice
+  );
+  for (const key of ["push", "unshift"])
+    replace(
+      P,
+      key,
+      (original) => ({
+        m() {
+          charge(arguments.length * 8);
+          return apply(original, this, arguments);
+        }
+      }).m
+    );
+  const joining = /* @__PURE__ */ new Set();
+  const joinOf = (local) => ({
+    join(separator) {
+      const pinned = pin(this), o = pinned.target, n = pinned.length;
+      const sep = local || separator === void 0 ? "," : toStr(separator);
+      if (apply(setHas, joining, [o])) return "";
+      charge(max(n - 1, 0) * sep.length * 2);
+      apply(setAdd, joining, [o]);
+      try {
+        let out = "";
+        for (let i = 0; i < n; i++) {
+          const v = o[i];
+          const piece = v === void 0 || v === null ? "" : toStr(local ? v.toLocaleString() : v);
+          charge(piece.length * 2 + 1);
+          out = i === 0 ? piece : out + sep + piece;
+        }
+        return out;
+      } finally {
+        apply(setDelete, joining, [o]);
+      }
+    }
+  }).join;
   replace(P, "join", () => joinOf(false));
   replace(P, "toLocaleString", () => joinOf(true));
-  replace(P, "concat", () => ({ concat() {
-    const out = [];
-    let n = 0;
-    for (let i = -1; i < arguments.length; i++) {
-      const e = i < 0 ? OriginalObject(this) : arguments[i];
-      const spreadable = isObject(e) ? (e[SPREADABLE] !== undefined ? !!e[SPREADABLE] : isArray(e)) : false;
-      if (!spreadable) { charge(8); put(out, n++, e); continue; }
-      const pinned = pin(e), len = pinned.length, o = pinned.target;
-      charge(len * 8);
-      for (let k = 0; k < len; k++, n++) if (k in o) put(out, n, o[k]);
-    }
-    out.length = n;
-    return out;
-  } }).concat);
+  replace(
+    P,
+    "concat",
+    () => ({
+      concat() {
+        const out = [];
+        let n = 0;
+        for (let i = -1; i < arguments.length; i++) {
+          const e = i < 0 ? OriginalObject(this) : arguments[i];
+          const spreadable = isObject(e) ? e[SPREADABLE] !== void 0 ? !!e[SPREADABLE] : isArray(e) : false;
+          if (!spreadable) {
+            charge(8);
+            put(out, n++, e);
+            continue;
+          }
+          const pinned = pin(e), len = pinned.length, o = pinned.target;
+          charge(len * 8);
+          for (let k = 0; k < len; k++, n++) if (k in o) put(out, n, o[k]);
+        }
+        out.length = n;
+        return out;
+      }
+    }).concat
+  );
   function flatten(out, source, length, depth) {
     for (let k = 0; k < length; k++) {
       if (!(k in source)) continue;
       const e = source[k];
-      if (depth > 0 && isArray(e)) { const pinned = pin(e); charge(pinned.length * 8); flatten(out, pinned.target, pinned.length, depth - 1); }
-      else { put(out, out.length, e); }
+      if (depth > 0 && isArray(e)) {
+        const pinned = pin(e);
+        charge(pinned.length * 8);
+        flatten(out, pinned.target, pinned.length, depth - 1);
+      } else {
+        put(out, out.length, e);
+      }
     }
     return out;
   }
-  replace(P, "flat", () => ({ flat(depth) {
-    const pinned = pin(OriginalObject(this)), d = depth === undefined ? 1 : trunc(+depth) || 0;
-    charge(pinned.length * 8);
-    return flatten([], pinned.target, pinned.length, d);
-  } }).flat);
-  replace(P, "flatMap", () => ({ flatMap(mapper, thisArg) {
-    const pinned = pin(OriginalObject(this)), o = pinned.target, out = [];
-    if (typeof mapper !== "function") throw new TypeError("flatMap: the mapper is not a function");
-    charge(pinned.length * 8);
-    for (let k = 0; k < pinned.length; k++) {
-      if (!(k in o)) continue;
-      const e = apply(mapper, thisArg, [o[k], k, this]);
-      if (isArray(e)) { const inner = pin(e); charge(inner.length * 8); flatten(out, inner.target, inner.length, 0); }
-      else put(out, out.length, e);
-    }
-    return out;
-  } }).flatMap);
-`;
+  replace(
+    P,
+    "flat",
+    () => ({
+      flat(depth) {
+        const pinned = pin(OriginalObject(this)), d = depth === void 0 ? 1 : trunc(+depth) || 0;
+        charge(pinned.length * 8);
+        return flatten([], pinned.target, pinned.length, d);
+      }
+    }).flat
+  );
+  replace(
+    P,
+    "flatMap",
+    () => ({
+      flatMap(mapper, thisArg) {
+        const pinned = pin(OriginalObject(this)), o = pinned.target, out = [];
+        if (typeof mapper !== "function") throw new TypeError("flatMap: the mapper is not a function");
+        charge(pinned.length * 8);
+        for (let k = 0; k < pinned.length; k++) {
+          if (!(k in o)) continue;
+          const e = apply(mapper, thisArg, [o[k], k, this]);
+          if (isArray(e)) {
+            const inner = pin(e);
+            charge(inner.length * 8);
+            flatten(out, inner.target, inner.length, 0);
+          } else put(out, out.length, e);
+        }
+        return out;
+      }
+    }).flatMap
+  );
+}
 
-/** Typed arrays and buffers: constructors (length, array-like or iterable), copies, iterators, `resize`. */
-const BUFFER_WRAPPERS = `
+function installBufferWrappers(kit) {
+  const {
+    TypedArrayPrototype,
+    constructorOf,
+    isObject,
+    bufferBytes,
+    typedLength,
+    pin,
+    put,
+    apply,
+    taBytes,
+    replace,
+    charge,
+    max,
+    perElement,
+    fix,
+    ITERATOR,
+    toStr,
+    getOwn,
+    toLength,
+    span
+  } = kit;
   const TP = TypedArrayPrototype;
-  for (const name of ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) {
+  for (const name of [
+    "Int8Array",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "Int16Array",
+    "Uint16Array",
+    "Int32Array",
+    "Uint32Array",
+    "Float16Array",
+    "Float32Array",
+    "Float64Array",
+    "BigInt64Array",
+    "BigUint64Array"
+  ]) {
     const size = globalThis[name] ? globalThis[name].BYTES_PER_ELEMENT : 0;
     constructorOf(globalThis, name, (args) => {
       const first = args[0];
@@ -224,18 +253,37 @@ const BUFFER_WRAPPERS = `
       return { bytes: pinned.length * size, args: copy };
     });
   }
-  const elementBytes = (x) => { const n = typedLength(x); return n > 0 ? apply(taBytes, x, []) / n : 8; };
+  const elementBytes = (x) => {
+    const n = typedLength(x);
+    return n > 0 ? apply(taBytes, x, []) / n : 8;
+  };
   for (const key of ["map", "filter", "slice", "toSorted", "toReversed", "with", "sort"]) {
-    replace(TP, key, (original) => ({ m() { const n = typedLength(this); charge(max(n, 0) * (key === "filter" ? 8 : elementBytes(this))); return apply(original, this, arguments); } }).m);
+    replace(
+      TP,
+      key,
+      (original) => ({
+        m() {
+          const n = typedLength(this);
+          charge(max(n, 0) * (key === "filter" ? 8 : elementBytes(this)));
+          return apply(original, this, arguments);
+        }
+      }).m
+    );
   }
   for (const key of ["keys", "entries", "values"]) perElement(TP, key, 8);
   fix(TP, ITERATOR, TP.values);
   for (const key of ["join", "toLocaleString"]) {
-    replace(TP, key, (original) => ({ m(separator) {
-      const sep = key === "join" && separator !== undefined ? toStr(separator) : separator;
-      charge(max(typedLength(this), 0) * (key === "join" && sep !== undefined ? sep.length + 24 : 48) * 2);
-      return apply(original, this, key === "join" ? [sep] : arguments);
-    } }).m);
+    replace(
+      TP,
+      key,
+      (original) => ({
+        m(separator) {
+          const sep = key === "join" && separator !== void 0 ? toStr(separator) : separator;
+          charge(max(typedLength(this), 0) * (key === "join" && sep !== void 0 ? sep.length + 24 : 48) * 2);
+          return apply(original, this, key === "join" ? [sep] : arguments);
+        }
+      }).m
+    );
   }
   for (const key of ["toBase64", "toHex"]) if (typeof Uint8Array.prototype[key] === "function") perElement(Uint8Array.prototype, key, 4);
   for (const name of ["ArrayBuffer", "SharedArrayBuffer"]) {
@@ -247,40 +295,776 @@ const BUFFER_WRAPPERS = `
       for (let i = 1; i < args.length; i++) put(copy, i, args[i]);
       return { bytes: toLength(copy[0]), args: copy };
     });
-    replace(Buffer.prototype, "slice", (original) => ({ slice(start, end) { charge(span(apply(bytesOf, this, []), start, end)); return apply(original, this, arguments); } }).slice);
+    replace(
+      Buffer.prototype,
+      "slice",
+      (original) => ({
+        slice(start, end) {
+          charge(span(apply(bytesOf, this, []), start, end));
+          return apply(original, this, arguments);
+        }
+      }).slice
+    );
     for (const key of ["resize", "grow", "transfer", "transferToFixedLength"]) {
       if (typeof Buffer.prototype[key] !== "function") continue;
-      replace(Buffer.prototype, key, (original) => ({ m(length) {
-        const now = apply(bytesOf, this, []), next = length === undefined ? now : +length;
-        charge(toLength(next) - (key === "resize" || key === "grow" ? now : 0));
-        return apply(original, this, length === undefined ? [] : [next]);
-      } }).m);
+      replace(
+        Buffer.prototype,
+        key,
+        (original) => ({
+          m(length) {
+            const now = apply(bytesOf, this, []), next = length === void 0 ? now : +length;
+            charge(toLength(next) - (key === "resize" || key === "grow" ? now : 0));
+            return apply(original, this, length === void 0 ? [] : [next]);
+          }
+        }).m
+      );
     }
   }
-`;
+}
 
-/**
- * The source of the sandbox module `allocation-budget.js`. Its one export,
- * `installAllocationBudget(maxBytes)`, runs once before the program is imported; past `maxBytes`
- * (cumulative, estimated) every wrapped call throws a `LimitError`, as the loop guard does. It
- * returns `{ renew() }`, which the harness calls once when the program has returned, so its result
- * is written under a fresh budget.
- */
-export const ALLOCATION_BUDGET_MODULE = `${CORE}${ARRAY_WRAPPERS}${BUFFER_WRAPPERS}${TEXT_WRAPPERS}
-  // Proxy: every proxy the program makes is recorded, so pin() never takes one for a genuine array.
+function installTextWrappers(kit) {
+  const {
+    isFinite,
+    getOwn,
+    apply,
+    OriginalString,
+    toStr,
+    isObject,
+    isProxy,
+    getProto,
+    ownKeys,
+    define,
+    replace,
+    charge,
+    ITERATOR,
+    trunc,
+    toLength,
+    put,
+    min,
+    isArray,
+    max,
+    maxBytes,
+    setHas,
+    setAdd,
+    bufferBytes,
+    constructorOf,
+    arrayFrom,
+    OriginalArray,
+    typedLength,
+    OriginalObject
+  } = kit;
+  const SP = String.prototype, RP = RegExp.prototype, OriginalJSON = JSON;
+  const REPLACE = Symbol.replace, SPLIT = Symbol.split, MATCH = Symbol.match;
+  const charCodeAt = SP.charCodeAt, includes = SP.includes, globalOf = getOwn(RP, "global").get;
+  const stringValueOf = SP.valueOf, numberValueOf = Number.prototype.valueOf, ObjectPrototype = Object.prototype, RegExpPrototype = RP;
+  const MapPrototype = Map.prototype, SetPrototype = Set.prototype, mapForEach = Map.prototype.forEach, setForEach = Set.prototype.forEach;
+  const weakMapGet = WeakMap.prototype.get, weakMapSet = WeakMap.prototype.set;
+  const hasSlot = (valueOf, v) => {
+    try {
+      apply(valueOf, v, []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const thisString = (self, name) => {
+    if (self === void 0 || self === null) throw new TypeError("String.prototype." + OriginalString(name) + " called on null or undefined");
+    return toStr(self);
+  };
+  const plainRegExp = (rx) => isObject(rx) && !isProxy(rx) && getProto(rx) === RegExpPrototype && ownKeys(rx).length === 1;
+  for (const key of ["exec", "flags", "global", "ignoreCase", "multiline", "dotAll", "unicode", "unicodeSets", "sticky", "hasIndices", "source"]) {
+    if (getOwn(RP, key)) define(RP, key, { configurable: false });
+  }
+  const perChar = (object, key, bytes) => replace(
+    object,
+    key,
+    (original) => ({
+      m() {
+        const s = thisString(this, key);
+        charge(s.length * bytes);
+        return apply(original, s, arguments);
+      }
+    }).m
+  );
+  for (const key of ["toUpperCase", "toLowerCase", "toLocaleUpperCase", "toLocaleLowerCase", "normalize", "toWellFormed"]) if (SP[key]) perChar(SP, key, 2);
+  perChar(SP, ITERATOR, 8);
+  replace(
+    SP,
+    "repeat",
+    (original) => ({
+      repeat(count) {
+        const s = thisString(this, "repeat"), n = trunc(+count) || 0;
+        if (n >= 0 && isFinite(n)) charge(s.length * n * 2);
+        return apply(original, s, [n]);
+      }
+    }).repeat
+  );
+  for (const key of ["padStart", "padEnd"]) {
+    replace(
+      SP,
+      key,
+      (original) => ({
+        m(maxLength, fill) {
+          const s = thisString(this, key), n = toLength(maxLength), f = fill === void 0 ? void 0 : toStr(fill);
+          if (n > s.length && f !== "") charge(n * 2);
+          return apply(original, s, [n, f]);
+        }
+      }).m
+    );
+  }
+  replace(
+    SP,
+    "concat",
+    (original) => ({
+      concat() {
+        const s = thisString(this, "concat"), parts = [];
+        let total = s.length;
+        for (let i = 0; i < arguments.length; i++) {
+          const part = toStr(arguments[i]);
+          put(parts, i, part);
+          total += part.length;
+        }
+        charge(total * 2);
+        return apply(original, s, parts);
+      }
+    }).concat
+  );
+  replace(
+    SP,
+    "split",
+    (original) => ({
+      split(separator, limit) {
+        if (this === void 0 || this === null) throw new TypeError("String.prototype.split called on null or undefined");
+        if (separator !== void 0 && separator !== null) {
+          const splitter = separator[SPLIT];
+          if (splitter !== void 0 && splitter !== null) return apply(splitter, separator, [this, limit]);
+        }
+        const s = toStr(this), most = limit === void 0 ? 4294967295 : limit >>> 0, sep = separator === void 0 ? void 0 : toStr(separator);
+        charge(min(s.length + 1, most) * 8);
+        return apply(original, s, [sep, most]);
+      }
+    }).split
+  );
+  const replacedBytes = (s, matches, r) => {
+    let dollars = 0, context = false;
+    for (let i = 0; i < r.length; i++) {
+      if (apply(charCodeAt, r, [i]) !== 36) continue;
+      dollars++;
+      const next = apply(charCodeAt, r, [i + 1]);
+      if (next === 96 || next === 39) context = true;
+    }
+    return (s.length + matches * r.length + dollars * s.length + (context ? matches * s.length : 0)) * 2;
+  };
+  const chargedReplacer = (f) => function() {
+    const out = toStr(apply(f, void 0, arguments));
+    charge(out.length * 2);
+    return out;
+  };
+  const isRegExpObject = (x) => {
+    try {
+      return typeof apply(globalOf, x, []) === "boolean";
+    } catch {
+      return false;
+    }
+  };
+  for (const all of [false, true]) {
+    const key = all ? "replaceAll" : "replace";
+    replace(
+      SP,
+      key,
+      (original) => ({
+        m(pattern, replacement) {
+          if (this === void 0 || this === null) throw new TypeError("String.prototype." + key + " called on null or undefined");
+          if (pattern !== void 0 && pattern !== null) {
+            if (all && isObject(pattern)) {
+              const matcher = pattern[MATCH];
+              if (matcher !== void 0 ? !!matcher : isRegExpObject(pattern)) {
+                const flags = pattern.flags;
+                if (flags === void 0 || flags === null || !apply(includes, toStr(flags), ["g"]))
+                  throw new TypeError("replaceAll must be called with a global RegExp");
+              }
+            }
+            const replacer = pattern[REPLACE];
+            if (replacer !== void 0 && replacer !== null) return apply(replacer, pattern, [this, replacement]);
+          }
+          const s = toStr(this), p = toStr(pattern);
+          if (typeof replacement === "function") {
+            charge(s.length * 2);
+            return apply(original, s, [p, chargedReplacer(replacement)]);
+          }
+          const r = toStr(replacement);
+          charge(replacedBytes(s, all ? p.length > 0 ? trunc(s.length / p.length) : s.length + 1 : 1, r));
+          return apply(original, s, [p, r]);
+        }
+      }).m
+    );
+  }
+  replace(
+    RP,
+    REPLACE,
+    (original) => ({
+      m(string, replacement) {
+        const s = toStr(string), global = plainRegExp(this) ? apply(globalOf, this, []) : true;
+        if (typeof replacement === "function") {
+          charge(s.length * 2);
+          return apply(original, this, [s, chargedReplacer(replacement)]);
+        }
+        const r = toStr(replacement);
+        charge(replacedBytes(s, global ? s.length + 1 : 1, r));
+        return apply(original, this, [s, r]);
+      }
+    }).m
+  );
+  replace(
+    RP,
+    MATCH,
+    (original) => ({
+      m(string) {
+        const s = toStr(string);
+        if (!plainRegExp(this) || apply(globalOf, this, [])) charge((s.length + 1) * 8);
+        return apply(original, this, [s]);
+      }
+    }).m
+  );
+  replace(
+    RP,
+    SPLIT,
+    (original) => ({
+      m(string, limit) {
+        const s = toStr(string);
+        charge((s.length + 1) * 8);
+        return apply(original, this, [s, limit]);
+      }
+    }).m
+  );
+  replace(
+    String,
+    "raw",
+    () => ({
+      raw(template) {
+        if (template === void 0 || template === null) throw new TypeError("String.raw needs a template object");
+        const literals = template.raw;
+        if (literals === void 0 || literals === null) throw new TypeError("String.raw needs a template object with raw strings");
+        const n = toLength(literals.length);
+        let out = "";
+        for (let i = 0; i < n; i++) {
+          const piece = toStr(literals[i]);
+          charge(piece.length * 2 + 1);
+          out += piece;
+          if (i + 1 === n) break;
+          if (i + 1 < arguments.length) {
+            const sub = toStr(arguments[i + 1]);
+            charge(sub.length * 2);
+            out += sub;
+          }
+        }
+        return out;
+      }
+    }).raw
+  );
+  replace(
+    OriginalJSON,
+    "stringify",
+    (original) => ({
+      stringify(value, replacer, space) {
+        if (isArray(replacer)) {
+          const out = apply(original, OriginalJSON, [value, replacer, space]);
+          if (typeof out === "string") charge(out.length * 2);
+          return out;
+        }
+        const user = typeof replacer === "function" ? replacer : void 0;
+        if (isObject(space)) space = hasSlot(numberValueOf, space) ? +space : hasSlot(stringValueOf, space) ? toStr(space) : space;
+        const gap = typeof space === "number" ? min(10, max(0, trunc(space) || 0)) : typeof space === "string" ? min(10, space.length) : 0;
+        const depths = gap > 0 ? /* @__PURE__ */ new WeakMap() : void 0;
+        const visit = function(key, v) {
+          if (user) v = apply(user, this, [key, v]);
+          if (isObject(v) && !isArray(v) && !isProxy(v) && getProto(v) !== ObjectPrototype) {
+            if (hasSlot(stringValueOf, v)) v = toStr(v);
+            else if (hasSlot(numberValueOf, v)) v = +v;
+          }
+          let depth = 0;
+          if (depths) {
+            depth = (apply(weakMapGet, depths, [this]) ?? 0) + 1;
+            if (isObject(v)) apply(weakMapSet, depths, [v, depth]);
+          }
+          charge((key.length + 4 + depth * gap + (typeof v === "string" ? v.length : isObject(v) ? 2 : 24)) * 2);
+          return v;
+        };
+        return apply(original, OriginalJSON, [value, visit, space]);
+      }
+    }).stringify
+  );
+  replace(
+    OriginalJSON,
+    "parse",
+    (original) => ({
+      parse(text, reviver) {
+        const s = toStr(text);
+        charge(s.length * 4);
+        return apply(original, OriginalJSON, [s, reviver]);
+      }
+    }).parse
+  );
+  const sizeOf = (root) => {
+    let total = 0;
+    const seen = /* @__PURE__ */ new Set();
+    const visit = (v) => {
+      if (total > maxBytes) return;
+      if (typeof v === "string") {
+        total += v.length * 2;
+        return;
+      }
+      if (!isObject(v)) {
+        total += 8;
+        return;
+      }
+      if (apply(setHas, seen, [v])) return;
+      apply(setAdd, seen, [v]);
+      const bytes = bufferBytes(v);
+      if (bytes >= 0) {
+        total += bytes;
+        return;
+      }
+      if (isArray(v)) {
+        total += v.length * 8;
+        for (let i = 0; i < v.length && total <= maxBytes; i++) visit(v[i]);
+        return;
+      }
+      const proto = getProto(v);
+      if (proto === MapPrototype)
+        apply(mapForEach, v, [
+          (value, key) => {
+            total += 16;
+            visit(key);
+            visit(value);
+          }
+        ]);
+      else if (proto === SetPrototype)
+        apply(setForEach, v, [
+          (value) => {
+            total += 8;
+            visit(value);
+          }
+        ]);
+      const keys = ownKeys(v);
+      total += 16 + keys.length * 16;
+      for (let i = 0; i < keys.length && total <= maxBytes; i++) visit(v[keys[i]]);
+    };
+    visit(root);
+    return total;
+  };
+  if (typeof structuredClone === "function") {
+    replace(
+      globalThis,
+      "structuredClone",
+      (original) => ({
+        structuredClone() {
+          const copy = apply(original, void 0, arguments);
+          charge(sizeOf(copy));
+          return copy;
+        }
+      }).structuredClone
+    );
+  }
+  if (typeof TextEncoder === "function") {
+    replace(
+      TextEncoder.prototype,
+      "encode",
+      (original) => ({
+        encode(input) {
+          const s = input === void 0 ? "" : toStr(input);
+          charge(s.length * 3);
+          return apply(original, this, [s]);
+        }
+      }).encode
+    );
+  }
+  if (typeof TextDecoder === "function") {
+    replace(
+      TextDecoder.prototype,
+      "decode",
+      (original) => ({
+        decode(input) {
+          charge(max(bufferBytes(input), 0) * 2);
+          return apply(original, this, arguments);
+        }
+      }).decode
+    );
+  }
+  const perInputChar = [
+    ["btoa", 2],
+    ["atob", 2],
+    ["encodeURI", 9],
+    ["encodeURIComponent", 9],
+    ["escape", 9],
+    ["decodeURI", 2],
+    ["decodeURIComponent", 2],
+    ["unescape", 2]
+  ];
+  for (let i = 0; i < perInputChar.length; i++) {
+    const key = perInputChar[i][0], bytes = perInputChar[i][1];
+    if (typeof globalThis[key] !== "function") continue;
+    replace(
+      globalThis,
+      key,
+      (original) => ({
+        m(input) {
+          if (arguments.length === 0) return apply(original, void 0, []);
+          const s = toStr(input);
+          charge(s.length * bytes);
+          return apply(original, void 0, [s]);
+        }
+      }).m
+    );
+  }
+  const blobSize = typeof Blob === "function" && getOwn(Blob.prototype, "size") ? getOwn(Blob.prototype, "size").get : void 0;
+  const sizeOfBlob = (x) => {
+    try {
+      return blobSize ? apply(blobSize, x, []) : -1;
+    } catch {
+      return -1;
+    }
+  };
+  for (const name of ["Blob", "File"]) {
+    constructorOf(globalThis, name, (args) => {
+      if (args[0] === void 0 || args[0] === null || typeof args[0] !== "object") return { bytes: 0, args };
+      const parts = apply(arrayFrom, OriginalArray, [args[0]]), copy = [parts];
+      let bytes = 0;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i], buffer = isObject(part) ? bufferBytes(part) : -1, blob = buffer < 0 && isObject(part) ? sizeOfBlob(part) : -1;
+        if (buffer >= 0) bytes += buffer;
+        else if (blob < 0) {
+          const s = toStr(part);
+          put(parts, i, s);
+          bytes += s.length * 3;
+        }
+      }
+      for (let i = 1; i < args.length; i++) put(copy, i, args[i]);
+      return { bytes, args: copy };
+    });
+  }
+  if (typeof Response === "function" && typeof Response.json === "function") {
+    const chargedStringify = OriginalJSON.stringify;
+    replace(
+      Response,
+      "json",
+      (original) => ({
+        json(data) {
+          apply(chargedStringify, OriginalJSON, [data]);
+          return apply(original, this, arguments);
+        }
+      }).json
+    );
+  }
+  const indexed = (o) => typeof o === "string" ? o.length : isArray(o) && !isProxy(o) ? o.length : max(typedLength(o), 0);
+  const perIndex = [
+    [Object, "keys", 24],
+    [Object, "getOwnPropertyNames", 24],
+    [Object, "values", 8],
+    [Object, "entries", 56],
+    [Reflect, "ownKeys", 24]
+  ];
+  for (let i = 0; i < perIndex.length; i++) {
+    const owner = perIndex[i][0], key = perIndex[i][1], bytes = perIndex[i][2];
+    replace(
+      owner,
+      key,
+      (original) => ({
+        m(o) {
+          charge(indexed(o) * bytes);
+          return apply(original, owner, arguments);
+        }
+      }).m
+    );
+  }
+  replace(
+    Object,
+    "assign",
+    (original) => ({
+      assign(_target) {
+        let n = 0;
+        for (let i = 1; i < arguments.length; i++) n += indexed(arguments[i]);
+        charge(n * 24);
+        return apply(original, OriginalObject, arguments);
+      }
+    }).assign
+  );
+  for (const key of ["all", "allSettled", "any", "race"]) {
+    if (typeof Promise[key] !== "function") continue;
+    replace(
+      Promise,
+      key,
+      (original) => ({
+        m(values) {
+          charge((isArray(values) && !isProxy(values) ? values.length : 0) * 160);
+          return apply(original, this, arguments);
+        }
+      }).m
+    );
+  }
+  if (typeof WebAssembly === "object" && WebAssembly !== null) {
+    for (
+      const [name, unit] of
+      /** @type {[string, number][]} */
+      [
+        ["Memory", 65536],
+        ["Table", 8]
+      ]
+    ) {
+      constructorOf(WebAssembly, name, (args) => {
+        const d = args[0], copy = {};
+        if (!isObject(d)) return { bytes: 0, args };
+        for (const key of ["element", "initial", "minimum", "maximum", "shared", "index", "address"]) {
+          const v = d[key];
+          if (v !== void 0) put(copy, key, v);
+        }
+        const copied = [copy];
+        for (let i = 1; i < args.length; i++) put(copied, i, args[i]);
+        return { bytes: toLength(copy.initial ?? copy.minimum) * unit, args: copied };
+      });
+      replace(
+        WebAssembly[name].prototype,
+        "grow",
+        (original) => ({
+          grow(delta) {
+            const n = +delta;
+            charge(toLength(n) * unit);
+            return apply(original, this, arguments.length > 1 ? [n, arguments[1]] : [n]);
+          }
+        }).grow
+      );
+    }
+  }
+}
+
+var installed = false;
+function installAllocationBudget(maxBytes) {
+  if (installed) throw new TypeError("the allocation budget is installed once per run");
+  installed = true;
+  const R = Reflect, apply = R.apply, construct = R.construct, reflectGet = R.get, ownKeys = R.ownKeys;
+  const define = Object.defineProperty, getOwn = Object.getOwnPropertyDescriptor, getProto = Object.getPrototypeOf;
+  const OriginalProxy = Proxy, OriginalError = Error, capture = (
+    /** @type {{ captureStackTrace?: (error: Error, above: Function) => void }} */
+    OriginalError.captureStackTrace
+  ), OriginalArray = Array, OriginalString = String;
+  const arrayFrom = Array.from, isArray = Array.isArray, isView = ArrayBuffer.isView, trunc = Math.trunc, min = Math.min, max = Math.max, isFinite = Number.isFinite;
+  const weakHas = WeakSet.prototype.has, weakAdd = WeakSet.prototype.add, setHas = Set.prototype.has, setAdd = Set.prototype.add;
+  const setDelete = Set.prototype.delete, mapGet = Map.prototype.get, mapSet = Map.prototype.set, OriginalObject = Object;
+  const ITERATOR = Symbol.iterator, SPECIES = Symbol.species, SPREADABLE = Symbol.isConcatSpreadable;
+  const TypedArrayPrototype = getProto(Uint8Array.prototype);
+  const taLength = getOwn(TypedArrayPrototype, "length").get, taBytes = getOwn(TypedArrayPrototype, "byteLength").get;
+  const abBytes = getOwn(ArrayBuffer.prototype, "byteLength").get, dvBytes = getOwn(DataView.prototype, "byteLength").get;
+  const message = "execute stopped: the program allocated more than " + maxBytes + " bytes (the allocation limit)";
+  let used = 0, over = false, active = false;
+  function charge(bytes) {
+    if (!active) return;
+    if (!over) {
+      if (!(bytes <= 0)) used += bytes;
+      if (!(used <= maxBytes)) over = true;
+    }
+    if (over) {
+      const e = new OriginalError(message);
+      define(e, "name", { value: "LimitError", writable: true, configurable: true });
+      if (capture) capture(e, charge);
+      throw e;
+    }
+  }
+  const proxies = /* @__PURE__ */ new WeakSet();
+  const isProxy = (x) => apply(weakHas, proxies, [x]);
+  const toStr = (v) => {
+    if (typeof v === "string") return v;
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return OriginalString(v);
+  };
+  const toLength = (v) => {
+    const n = +v;
+    return n > 0 ? min(trunc(n), 9007199254740991) : 0;
+  };
+  const isObject = (x) => typeof x === "object" && x !== null || typeof x === "function";
+  const typedLength = (x) => {
+    if (!isView(x)) return -1;
+    try {
+      return apply(taLength, x, []);
+    } catch {
+      return -1;
+    }
+  };
+  const sabBytes = typeof SharedArrayBuffer === "function" ? getOwn(SharedArrayBuffer.prototype, "byteLength").get : void 0;
+  const bufferBytes = (x) => {
+    if (isView(x)) {
+      try {
+        return apply(taBytes, x, []);
+      } catch {
+        return apply(dvBytes, x, []);
+      }
+    }
+    try {
+      return apply(abBytes, x, []);
+    } catch {
+      try {
+        return sabBytes ? apply(sabBytes, x, []) : -1;
+      } catch {
+        return -1;
+      }
+    }
+  };
+  function pin(x, iterable) {
+    if (isArray(x) && !isProxy(x)) return { target: x, length: x.length };
+    const typed = typedLength(x);
+    if (typed >= 0) return { target: x, length: typed };
+    if (typeof x === "string") return { target: x, length: x.length };
+    if (!isObject(x)) return { target: x, length: 0 };
+    const iterator = iterable ? x[ITERATOR] : void 0;
+    if (iterator !== void 0 && iterator !== null)
+      return {
+        target: {
+          [ITERATOR]() {
+            return apply(iterator, x, []);
+          }
+        },
+        length: 0
+      };
+    const length = toLength(x.length);
+    const target = new OriginalProxy(x, { get: (t, key) => key === "length" ? length : key === ITERATOR && iterable ? void 0 : reflectGet(t, key) });
+    return { target, length };
+  }
+  const put = (a, i, value) => define(a, i, { value, writable: true, enumerable: true, configurable: true });
+  const unpin = (result, pinned, x) => result === pinned.target && pinned.target !== x ? x : result;
+  const span = (length, start, end) => {
+    if (start !== void 0 && typeof start !== "number" || end !== void 0 && typeof end !== "number") return length;
+    const at = (v, d) => {
+      if (v === void 0) return d;
+      const n = trunc(v) || 0;
+      return n < 0 ? max(length + n, 0) : min(n, length);
+    };
+    return max(at(end, length) - at(start, 0), 0);
+  };
+  const fix = (object, key, value) => define(object, key, { value, writable: false, enumerable: false, configurable: false });
+  const ownerOf = (object, key) => {
+    let owner = object;
+    while (owner !== null && !getOwn(owner, key)) owner = getProto(owner);
+    return owner;
+  };
+  function replace(object, key, make) {
+    const owner = ownerOf(object, key);
+    const original = owner === null ? void 0 : getOwn(owner, key).value;
+    if (typeof original !== "function") throw new TypeError("the allocation budget cannot wrap " + OriginalString(key));
+    const wrapper = make(original);
+    define(wrapper, "name", { value: typeof key === "symbol" ? "[" + key.description + "]" : key, configurable: true });
+    define(wrapper, "length", { value: original.length, configurable: true });
+    fix(owner, key, wrapper);
+  }
+  const perElement = (object, key, bytes, extra) => replace(
+    object,
+    key,
+    (original) => ({
+      m() {
+        const pinned = pin(this);
+        charge(pinned.length * bytes + (extra ? extra(pinned.length, arguments) : 0));
+        return unpin(apply(original, pinned.target, arguments), pinned, this);
+      }
+    }).m
+  );
+  const originals = /* @__PURE__ */ new Map();
+  function constructorOf(global, name, estimate) {
+    const owner = ownerOf(global, name), original = owner === null ? void 0 : getOwn(owner, name).value;
+    if (typeof original !== "function") return;
+    const wrapper = new OriginalProxy(original, {
+      apply(target, self, args) {
+        const a = estimate(args);
+        charge(a.bytes);
+        return apply(target, self, a.args);
+      },
+      construct(target, args, newTarget) {
+        const a = estimate(args);
+        charge(a.bytes);
+        return construct(target, a.args, newTarget === wrapper ? target : newTarget);
+      },
+      get(target, key, receiver) {
+        return key === SPECIES ? void 0 : reflectGet(target, key, receiver);
+      }
+    });
+    apply(mapSet, originals, [wrapper, original]);
+    define(original.prototype, "constructor", { value: wrapper, writable: true, enumerable: false, configurable: false });
+    define(owner, name, { value: wrapper, writable: false, enumerable: false, configurable: false });
+  }
+  const originalOf = (self) => apply(mapGet, originals, [self]) ?? self;
+  const kit = {
+    isFinite,
+    constructorOf,
+    trunc,
+    replace,
+    pin,
+    put,
+    charge,
+    apply,
+    originalOf,
+    perElement,
+    fix,
+    ITERATOR,
+    max,
+    span,
+    min,
+    unpin,
+    toStr,
+    setHas,
+    setAdd,
+    setDelete,
+    OriginalObject,
+    isObject,
+    SPREADABLE,
+    isArray,
+    TypedArrayPrototype,
+    bufferBytes,
+    typedLength,
+    taBytes,
+    getOwn,
+    toLength,
+    OriginalString,
+    isProxy,
+    getProto,
+    ownKeys,
+    define,
+    maxBytes,
+    arrayFrom,
+    OriginalArray
+  };
+  installArrayWrappers(kit);
+  installBufferWrappers(kit);
+  installTextWrappers(kit);
   const revocable = OriginalProxy.revocable;
-  const RecordedProxy = function Proxy(target, handler) {
-    if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");
+  const RecordedProxy = function Proxy2(target, handler) {
+    if (new.target === void 0) throw new TypeError("Constructor Proxy requires 'new'");
     const p = new OriginalProxy(target, handler);
     apply(weakAdd, proxies, [p]);
     return p;
   };
-  define(RecordedProxy, "prototype", { value: undefined });
-  fix(RecordedProxy, "revocable", ({ revocable(target, handler) { const r = apply(revocable, OriginalProxy, [target, handler]); apply(weakAdd, proxies, [r.proxy]); return r; } }).revocable);
+  define(RecordedProxy, "prototype", { value: void 0 });
+  fix(
+    RecordedProxy,
+    "revocable",
+    {
+      revocable(target, handler) {
+        const r = apply(revocable, OriginalProxy, [target, handler]);
+        apply(weakAdd, proxies, [r.proxy]);
+        return r;
+      }
+    }.revocable
+  );
   fix(globalThis, "Proxy", RecordedProxy);
   active = true;
-  // For the harness alone (the program cannot install again to get it): a fresh budget, once, to write the program's result.
   let renewed = false;
-  return { renew() { if (!renewed) { renewed = true; used = 0; over = false; } } };
+  return {
+    renew() {
+      if (!renewed) {
+        renewed = true;
+        used = 0;
+        over = false;
+      }
+    }
+  };
 }
+export {
+  installAllocationBudget
+};
 `;

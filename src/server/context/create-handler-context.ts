@@ -7,7 +7,7 @@ import type { ChangeFeed } from "../notifications/change-hub.ts";
 import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "../inputs/input.ts";
 import { createHandles, type Handles } from "../state/handles.ts";
-import { DORMANT, anchorShape } from "../../core/shape-anchor.ts";
+import { DORMANT } from "../../core/shape-anchor.ts";
 import type { TransportContext } from "./transport.ts";
 
 /**
@@ -38,7 +38,10 @@ export type HandlerContextFactory = (transport: TransportContext, inputs: InputC
  */
 export function handlerContextFactory(members: ReadonlyMap<string, (transport: TransportContext) => unknown>): HandlerContextFactory {
   if (members.size === 0) return createHandlerContext;
-  class FeatureHandlerContext extends RequestHandlerContext {}
+  // Its own dormant context: a subclass's instances have hidden classes of their own (core/shape-anchor.ts).
+  class FeatureHandlerContext extends RequestHandlerContext {
+    static override readonly dormant: RequestHandlerContext = new FeatureHandlerContext(DORMANT, DORMANT);
+  }
   for (const [name, compute] of members) {
     if (name in RequestHandlerContext.prototype) throw new Error(`a feature adds ctx.${name}, which the handler context already has`);
     Object.defineProperty(FeatureHandlerContext.prototype, name, {
@@ -76,6 +79,9 @@ class RequestHandlerContext implements HandlerContext {
     this.#transport = transport;
     this.#inputs = inputs;
   }
+
+  /** A dormant context, kept for good so that the class's hidden class outlives a major GC (core/shape-anchor.ts). */
+  static readonly dormant: RequestHandlerContext = new RequestHandlerContext(DORMANT, DORMANT);
 
   get changes(): ChangeFeed {
     return this.#transport.changes;
@@ -170,4 +176,3 @@ class RequestHandlerContext implements HandlerContext {
     return answers[name] as T;
   }
 }
-anchorShape(new RequestHandlerContext(DORMANT, DORMANT));

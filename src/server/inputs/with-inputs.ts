@@ -8,7 +8,7 @@ import { isValidAnswer } from "./input-answer.ts";
 import { InputRequired, checkCapabilities, type InputChannel, type InputRequest } from "./input.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { StateBinding } from "../state/request-state.ts";
-import { DORMANT, anchorShape } from "../../core/shape-anchor.ts";
+import { DORMANT } from "../../core/shape-anchor.ts";
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 
@@ -61,6 +61,9 @@ class ModernInputs implements InputChannel {
     public answers: Record<string, unknown>,
   ) {}
 
+  /** A dormant channel, kept for good so that the class's hidden class outlives a major GC (core/shape-anchor.ts). */
+  static readonly dormant = new ModernInputs(DORMANT, DORMANT, NO_ANSWERS);
+
   /** What request state is bound to: built when state is opened or sealed only (most calls do neither). */
   binding(): StateBinding {
     return { ...this.stateBinding, scope: this.transport.admission.caller };
@@ -104,4 +107,3 @@ class ModernInputs implements InputChannel {
     };
   }
 }
-anchorShape(new ModernInputs(DORMANT, DORMANT, NO_ANSWERS));
