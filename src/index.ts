@@ -21,7 +21,8 @@ export type { StandardSchema } from "./core/standard-schema.ts";
 
 // 3. Resources, prompts, skills and apps.
 export { defineResource, defineResourceTemplate } from "./server/resources/define-resource.ts";
-export type { Completer, ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
+export type { ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
+export type { Completer } from "./server/completions/completion-source.ts";
 export { definePrompt } from "./server/prompts/define-prompt.ts";
 export type { PromptArgument, PromptDefinition, PromptGetReturn, PromptMessage } from "./server/prompts/prompt.ts";
 export { defineSkill } from "./server/skills/compile-skill.ts";
@@ -54,7 +55,7 @@ export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResu
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
 // Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
-export { tasks } from "./http/tasks-wiring.ts";
+export { tasks } from "./http/task-serving.ts";
 
 // 5. Tool modules and tool services (tools composed from other code or other Workers).
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";

@@ -2,7 +2,10 @@
 
 import type { Admission, QuotaLimit } from "../core/admission.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { ModernRequestInfo } from "../core/era.ts";
+import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
+import type { Feature } from "../server/feature.ts";
 import type { TaskAccess, TaskStart } from "../server/tasks/task-access.ts";
 
 /** How long tasks live and how often clients should poll them. */
@@ -41,6 +44,28 @@ export interface TaskGateway {
   get(admission: Admission, taskId: string): Promise<JsonObject | undefined>;
   update(admission: Admission, taskId: string, responses: JsonObject): Promise<boolean>;
   cancel(admission: Admission, taskId: string): Promise<boolean>;
+  /**
+   * What serving tasks takes besides the gateway, handed to the endpoint with it: the tasks
+   * feature (added to a server compiled without it) and the agreement of a listen stream's task
+   * ids. The Workers and memory gateways carry it; give a gateway of your own `serving: taskServing`.
+   */
+  readonly serving?: TaskServing | undefined;
+}
+
+/** The tasks feature and the agreement of listen task ids, as a task gateway hands them to an endpoint. */
+export interface TaskServing {
+  readonly feature: Feature;
+  /**
+   * A listen request's `taskIds` as agreed to: only the caller's own tasks. `charge` counts the
+   * look-ups against the caller's rate limits.
+   */
+  agree(
+    message: InboundRequest,
+    info: ModernRequestInfo,
+    admission: Admission,
+    gateway: TaskGateway,
+    charge: (count: number) => Promise<void>,
+  ): Promise<InboundRequest>;
 }
 
 /** The tasks of one admitted caller, as the method handlers reach them. */

@@ -1,0 +1,21 @@
+/** What serving tasks takes besides a gateway: the tasks feature and the listen agreement of task ids, as one value. */
+
+import type { Feature } from "../server/feature.ts";
+import { tasksFeature } from "../server/tasks/tasks-feature.ts";
+import { agreeTaskIds } from "./listen-tasks.ts";
+import type { TaskServing } from "./task-gateway.ts";
+
+/**
+ * Tasks, as a task gateway hands them to its endpoint (the `serving` of a `TaskGateway`): the
+ * Workers and memory gateways carry it; a gateway of your own spreads it in:
+ * `createMcpApp({ server, tasks: { ...myGateway, serving: taskServing } })`.
+ */
+export const taskServing: TaskServing = { feature: tasksFeature, agree: agreeTaskIds };
+
+/**
+ * The tasks feature, for a server compiled before its endpoint: `createServer({ features: [tasks()] })`.
+ * An endpoint whose task gateway serves tasks adds it by itself.
+ */
+export function tasks(): Feature {
+  return tasksFeature;
+}
