@@ -1,9 +1,9 @@
 /** `codeMode()`: the `execute` tool (a model's program run in a sandbox, calling tools) and `tool_declarations` (their TypeScript types). */
 
 import type { CallToolResult, JsonObject, JsonSchema } from "../../core/types.ts";
-import { transportOf } from "../context/create-handler-context.ts";
 import type { Feature, FeatureHost } from "../feature.ts";
 import { errorResult } from "../tools/call-tool.ts";
+import { handlerTools } from "../tools/handler-tools.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { CALL_TOOL } from "../tools/tool-search.ts";
 import { toolCatalog } from "../tools/tool-catalog.ts";
@@ -63,14 +63,12 @@ export function codeMode(options: CodeModeOptions): Feature {
     },
     annotations: { title: "Run a program", openWorldHint: true },
     handler: async (args, ctx) => {
-      const transport = transportOf(ctx);
-      if (!transport) return errorResult(`${EXECUTE} runs only inside a request of this server`);
-      const { tools, handlerContext } = hostOf();
+      if (!ctx.tools) return errorResult(`${EXECUTE} runs only inside a request of this server`);
       const prepared = guardProgram(args["code"] as string, limits);
       if (!prepared.ok) return refusedResult(prepared);
       const { source, lineOffset } = prepared;
       let over = false;
-      const inner = innerCalls({ tools, handlerContext, reserved: RESERVED }, transport, limits.maxToolCalls, () => over);
+      const inner = innerCalls(ctx.tools, RESERVED, limits.maxToolCalls, () => over);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<CallToolResult>((resolve) => {
         timer = setTimeout(() => {
@@ -118,7 +116,7 @@ export function codeMode(options: CodeModeOptions): Feature {
     handler: (args, ctx) => {
       const tools = toolCatalog(hostOf().tools);
       // What a model may see: the caller's tools less what features hide from models (app-only tools).
-      const filter = tools.viewFor(transportOf(ctx), "model");
+      const filter = ctx.tools?.view("model");
       const names = args["names"] as string[] | undefined;
       const query = args["query"] as string | undefined;
       let listed: JsonObject[];
@@ -153,7 +151,8 @@ export function codeMode(options: CodeModeOptions): Feature {
     install(installed) {
       if (host && host !== installed) throw new Error("a codeMode() feature was installed in two servers: make one per server");
       host = installed;
-      return {};
+      // Programs call tools through ctx.tools, as any feature's handlers may.
+      return { context: { tools: handlerTools(installed) } };
     },
   };
 }
