@@ -156,17 +156,13 @@ export function resolveQuotas(options: QuotaOptions | undefined): Quotas {
 
 /** Resolves the options of an app once; every request of the app reads the result. */
 export function createEndpoint(options: McpAppOptions): Endpoint {
-  let { server } = options;
+  // A gateway that serves tasks hands over the tasks feature by value; one of your own making without it needs tasks() in the server.
+  const server = options.tasks?.serving ? options.tasks.serving.serverFor(options.server) : options.server;
   if (options.tasks && server.tools.taskCapable && !server.hasMethod("tasks/get", "modern")) {
-    // A gateway that serves tasks hands over the feature by value; one of your own making without it needs tasks() in the server.
-    const feature = options.tasks.serving?.feature;
-    if (!feature) {
-      throw new DefinitionError(`${server.tools.taskTools.join(", ")} declare task but the server was compiled without tasks: add tasks() to its features`);
-    }
-    server = server.withFeature(feature);
+    throw new DefinitionError(`${server.tools.taskTools.join(", ")} declare task but the server was compiled without tasks: add tasks() to its features`);
   }
   if (options.sessions && !options.sessionRoutes) {
-    throw new DefinitionError("a session gateway needs the session routes: build the app with createMcpApp({ sessions })");
+    throw new DefinitionError("session routes missing: build the app with createMcpApp({ sessions })");
   }
   return {
     server,

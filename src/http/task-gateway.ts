@@ -5,7 +5,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { ModernRequestInfo } from "../core/era.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
-import type { Feature } from "../server/feature.ts";
+import type { McpServer } from "../server/server.ts";
 import type { TaskAccess, TaskStart } from "../server/tasks/task-access.ts";
 
 /** How long tasks live and how often clients should poll them. */
@@ -45,16 +45,17 @@ export interface TaskGateway {
   update(admission: Admission, taskId: string, responses: JsonObject): Promise<boolean>;
   cancel(admission: Admission, taskId: string): Promise<boolean>;
   /**
-   * What serving tasks takes besides the gateway, handed to the endpoint with it: the tasks
-   * feature (added to a server compiled without it) and the agreement of a listen stream's task
-   * ids. The Workers and memory gateways carry it; give a gateway of your own `serving: taskServing`.
+   * What serving tasks takes besides the gateway, handed to the endpoint with it: the server with
+   * the tasks feature and the agreement of a listen stream's task ids. The Workers and memory
+   * gateways carry it; give a gateway of your own `serving: taskServing`.
    */
   readonly serving?: TaskServing | undefined;
 }
 
 /** The tasks feature and the agreement of listen task ids, as a task gateway hands them to an endpoint. */
 export interface TaskServing {
-  readonly feature: Feature;
+  /** `server` with the tasks feature: itself when it has it or no task tools, else compiled once more from its options. */
+  serverFor(server: McpServer): McpServer;
   /**
    * A listen request's `taskIds` as agreed to: only the caller's own tasks. `charge` counts the
    * look-ups against the caller's rate limits.

@@ -9,16 +9,12 @@ import type { Feature } from "./feature.ts";
  */
 export function installOrder(features: readonly Feature[]): Feature[] {
   const ordered: Feature[] = [];
-  const state = new Map<Feature, "open" | "done">();
-  const visit = (feature: Feature, trail: readonly string[]): void => {
-    const seen = state.get(feature);
-    if (seen === "done") return;
-    if (seen === "open") throw new DefinitionError(`features use each other's services in a loop: ${[...trail, feature.name].join(" → ")}`);
-    state.set(feature, "open");
-    for (const key of feature.uses ?? []) {
-      for (const provider of features) if (provider !== feature && provider.provides?.includes(key)) visit(provider, [...trail, feature.name]);
-    }
-    state.set(feature, "done");
+  const visit = (feature: Feature, trail: readonly Feature[]): void => {
+    if (ordered.includes(feature)) return;
+    if (trail.includes(feature))
+      throw new DefinitionError(`features use each other's services in a loop: ${[...trail, feature].map((f) => f.name).join(" → ")}`);
+    for (const provider of features)
+      if (provider !== feature && feature.uses?.some((key) => provider.provides?.includes(key))) visit(provider, [...trail, feature]);
     ordered.push(feature);
   };
   for (const feature of features) visit(feature, []);

@@ -95,12 +95,8 @@ export interface McpServer {
   hasMethod(method: string, era: Era): boolean;
   /** Builds a handler's context for a request of this server (with what its features add). */
   readonly handlerContext: HandlerContextFactory;
-  /**
-   * This server with `feature` installed too (what a task gateway that serves tasks asks of its
-   * endpoint's server): compiled once more from the same options, sharing this server's change
-   * feed; itself when it has a feature of that name.
-   */
-  withFeature(feature: Feature): McpServer;
+  /** The options it was compiled from (a task gateway compiles them again with the tasks feature). */
+  readonly options: ServerOptions;
 }
 
 /** Options that are not declarations of features (the rest name the features their define function marks). */
@@ -133,13 +129,10 @@ function featuresOf(options: ServerOptions): Feature[] {
 /**
  * Compiles a server: validates every declaration; validators, list pages and the search index
  * are built on first use. Throws a `DefinitionError` that names the tool, resource, prompt or
- * skill (and file) and the problem.
+ * skill (and file) and the problem. `changes`: the change feed, when the server shares another's
+ * (a server compiled again from another's options).
  */
-export function createServer(options: ServerOptions): McpServer {
-  return compileServer(options, new ChangeHub());
-}
-
-function compileServer(options: ServerOptions, changes: ChangeHub): McpServer {
+export function createServer(options: ServerOptions, changes: ChangeHub = new ChangeHub()): McpServer {
   checkOptions(options, SERVER_OPTION_RULES satisfies Record<keyof ServerOptions, OptionRule>, "createServer");
   const info = options.info;
   const serverInfoMeta = { [MetaKey.serverInfo]: info };
@@ -181,11 +174,7 @@ function compileServer(options: ServerOptions, changes: ChangeHub): McpServer {
     changes,
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
-    provide(key, value) {
-      const values = services.get(key);
-      if (values) values.push(value);
-      else services.set(key, [value]);
-    },
+    provide: (key, value) => void services.set(key, [...(services.get(key) ?? []), value]),
     use: <T>(key: ServiceKey<T>) => (services.get(key) ?? []) as T[],
   };
   const features = [toolsFeature(() => hooks), ...featuresOf(options)];
@@ -222,9 +211,9 @@ function compileServer(options: ServerOptions, changes: ChangeHub): McpServer {
     return result instanceof Promise ? result.then(modernResult) : modernResult(result);
   };
 
-  const extended = new Map<string, McpServer>();
-  const server: McpServer = {
+  return {
     info,
+    options,
     tools,
     changes,
     capabilities: methods.capabilities,
@@ -234,15 +223,5 @@ function compileServer(options: ServerOptions, changes: ChangeHub): McpServer {
     async handle(request, ctx) {
       return dispatch(request, ctx);
     },
-    withFeature(feature) {
-      if (features.some((installed) => installed.name === feature.name)) return server;
-      let made = extended.get(feature.name);
-      if (!made) {
-        made = compileServer({ ...options, features: [...(options.features ?? []), feature] }, changes);
-        extended.set(feature.name, made);
-      }
-      return made;
-    },
   };
-  return server;
 }

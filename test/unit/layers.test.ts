@@ -241,9 +241,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect([...core].filter((path) => path.startsWith("server/apps/"))).toEqual([]);
     const added = [...reach(join(SRC, "server/apps/apps-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toEqual(expect.arrayContaining(["server/apps/app-resource.ts", "server/apps/check-app.ts"]));
-    // The resources feature offers its template completions under the completions feature's key (a key, no code).
-    const key = "server/completions/completion-source.ts";
-    expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/") && path !== key)).toEqual([]);
+    expect(added.filter((path) => !path.startsWith("server/apps/") && !path.startsWith("server/resources/"))).toEqual([]);
     // The Workers loader of static assets reaches nothing of the feature but its types.
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });

@@ -2,12 +2,11 @@
 
 import { invalidParams } from "../../core/errors.ts";
 import { own } from "../../core/json.ts";
-import { COMPLETION_SOURCES } from "../completions/completion-source.ts";
 import type { Feature, Method } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
-import { ADDED_RESOURCES, URI_TEMPLATE_COMPILER } from "./resource-services.ts";
+import { ADDED_RESOURCES, RESOURCE_REGISTRY, URI_TEMPLATE_COMPILER } from "./resource-services.ts";
 
 /** Acknowledges a 2025 subscription: updates reach 2025 clients only through a session's GET stream. */
 const acceptUri: Method = (request) => {
@@ -20,7 +19,7 @@ export const resourcesFeature: Feature = {
   name: "resources",
   reads: ["resources", "resourceTemplates"],
   uses: [ADDED_RESOURCES, URI_TEMPLATE_COMPILER],
-  provides: [COMPLETION_SOURCES],
+  provides: [RESOURCE_REGISTRY],
   install: (host) => {
     const { options, handlerContext, cacheHints } = host;
     const resources = new ResourceRegistry(
@@ -29,17 +28,7 @@ export const resourcesFeature: Feature = {
       host.lists,
       host.use(URI_TEMPLATE_COMPILER)[0],
     );
-    // Template variables complete through the completions feature (what defineResourceTemplate brings).
-    host.provide(COMPLETION_SOURCES, {
-      ref: "ref/resource",
-      size: resources.size,
-      completer: (ref, name) => {
-        const uri = String(ref["uri"]);
-        const template = resources.template(uri);
-        if (!template) throw invalidParams(`Unknown resource template: ${uri}`);
-        return template.complete && Object.hasOwn(template.complete, name) ? template.complete[name] : undefined;
-      },
-    });
+    host.provide(RESOURCE_REGISTRY, resources);
     if (resources.size === 0) return {};
     const read: Method = async (request, ctx) => {
       const uri = request.params ? own(request.params, "uri") : undefined;
