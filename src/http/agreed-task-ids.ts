@@ -4,7 +4,6 @@ import type { Admission } from "../core/admission.ts";
 import type { ModernRequestInfo } from "../core/era.ts";
 import { isObject, own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
-import { chargeRateLimits } from "./admit.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 /**
@@ -18,8 +17,8 @@ export function agreedTaskIds(
   admission: Admission,
   endpoint: Endpoint,
 ): Promise<InboundRequest> | InboundRequest {
-  const gateway = endpoint.tasks;
-  if (gateway?.serving) return gateway.serving.agree(message, info, admission, gateway, (count) => chargeRateLimits(endpoint, admission, count, message.id));
+  const serving = endpoint.tasks?.serving;
+  if (serving) return serving.agree(message, info, admission, endpoint);
   const notifications = message.params ? own(message.params, "notifications") : undefined;
   if (!isObject(notifications) || notifications["taskIds"] === undefined) return message;
   return { ...message, params: { ...message.params, notifications: { ...notifications, taskIds: [] } } };

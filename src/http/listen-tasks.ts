@@ -6,7 +6,8 @@ import { invalidParams } from "../core/errors.ts";
 import { isObject, own } from "../core/json.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import { declaresTasks, tasksExtensionRequired } from "../server/tasks/task-access.ts";
-import type { TaskGateway } from "./task-gateway.ts";
+import { chargeRateLimits } from "./admit.ts";
+import type { Endpoint } from "./endpoint.ts";
 
 /** The most task ids one listen stream may ask for (each is checked against its task). */
 export const MAX_LISTEN_TASK_IDS = 100;
@@ -18,13 +19,7 @@ export const MAX_LISTEN_TASK_IDS = 100;
  * task notifications without declaring the extension is -32021 (extension "Task Status
  * Notifications"). Returns the request with the agreed ids (the same object when it names none).
  */
-export async function agreeTaskIds(
-  message: InboundRequest,
-  info: ModernRequestInfo,
-  admission: Admission,
-  gateway: TaskGateway,
-  charge: (count: number) => Promise<void>,
-): Promise<InboundRequest> {
+export async function agreeTaskIds(message: InboundRequest, info: ModernRequestInfo, admission: Admission, endpoint: Endpoint): Promise<InboundRequest> {
   const notifications = message.params ? own(message.params, "notifications") : undefined;
   const taskIds = isObject(notifications) ? own(notifications, "taskIds") : undefined;
   if (taskIds === undefined) return message;
@@ -35,8 +30,9 @@ export async function agreeTaskIds(
   if (unique.length > MAX_LISTEN_TASK_IDS)
     throw invalidParams(`params.notifications.taskIds names ${unique.length} tasks; one stream may follow at most ${MAX_LISTEN_TASK_IDS}`);
   // Each id is looked up (a task object each, for ids that prove themselves): each counts as a request.
-  await charge(unique.length);
-  const owned = await Promise.all(unique.map(async (id) => ((await gateway.get(admission, id)) === undefined ? undefined : id)));
+  await chargeRateLimits(endpoint, admission, unique.length, message.id);
+  const gateway = endpoint.tasks;
+  const owned = gateway ? await Promise.all(unique.map(async (id) => ((await gateway.get(admission, id)) === undefined ? undefined : id))) : [];
   const agreed = owned.filter((id): id is string => id !== undefined);
   return { ...message, params: { ...message.params, notifications: { ...(notifications as object), taskIds: agreed } } };
 }

@@ -5,6 +5,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { ModernRequestInfo } from "../core/era.ts";
 import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
+import type { EndpointServices } from "../server/context/transport.ts";
 import type { McpServer } from "../server/server.ts";
 import type { TaskAccess, TaskStart } from "../server/tasks/task-access.ts";
 
@@ -57,15 +58,15 @@ export interface TaskServing {
   /** `server` with the tasks feature: itself when it has it or no task tools, else compiled once more from its options. */
   serverFor(server: McpServer): McpServer;
   /**
-   * A listen request's `taskIds` as agreed to: only the caller's own tasks. `charge` counts the
-   * look-ups against the caller's rate limits.
+   * A listen request's `taskIds` as agreed to: only the caller's own tasks, each look-up counted
+   * against the caller's rate limits. `endpoint` is the HTTP layer's `Endpoint` (named by its
+   * part here, as the endpoint's module names this one).
    */
   agree(
     message: InboundRequest,
     info: ModernRequestInfo,
     admission: Admission,
-    gateway: TaskGateway,
-    charge: (count: number) => Promise<void>,
+    endpoint: EndpointServices & { readonly tasks: TaskGateway | undefined },
   ): Promise<InboundRequest>;
 }
 
