@@ -6,7 +6,7 @@
 
 // The fetch app of an endpoint, and its options.
 export { createMcpApp, type McpAppOptions } from "./http/mcp-app.ts";
-export type { Endpoint, QuotaOptions, ResponseMode } from "./http/endpoint.ts";
+export type { Endpoint, QuotaOptions, ResponseMode, SessionRoutes } from "./http/endpoint.ts";
 export type { HostPolicyOptions } from "./http/host-policy.ts";
 export type { RateLimiter } from "./http/rate-limiter.ts";
 
@@ -18,7 +18,8 @@ export { createMemoryQuotaCounter, type QuotaCounter, type QuotaLease } from "./
 // State, sessions, tasks and change notifications behind the app.
 export { createMemoryHandleStore, type HandleStore } from "./server/state/handles.ts";
 export type { SessionGateway } from "./http/session-gateway.ts";
-export type { TaskGateway, TaskSettings } from "./http/task-gateway.ts";
+export type { TaskGateway, TaskServing, TaskSettings } from "./http/task-gateway.ts";
+export { taskServing } from "./http/task-serving.ts";
 export { createMemoryTaskGateway } from "./tasks/memory-task-gateway.ts";
 export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/notifications/change-hub.ts";
 export type { ChangeRelay } from "./server/notifications/change-relay.ts";

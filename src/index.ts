@@ -13,6 +13,26 @@ export { apps, type AppsOptions } from "./server/apps/apps-feature.ts";
 export { codeMode } from "./server/code-mode/code-mode-feature.ts";
 export type { CodeModeLimits, CodeModeOptions } from "./server/code-mode/code-mode-options.ts";
 export type { InnerCallResult, SandboxOutcome, SandboxRun, SandboxRunner } from "./server/code-mode/sandbox.ts";
+// The feature seam: what built-in features and your own join a server through (docs/features.md).
+export {
+  serviceKey,
+  type Feature,
+  type FeatureHost,
+  type FeatureParts,
+  type Method,
+  type MethodEntry,
+  type ServerDeclarations,
+  type ServiceKey,
+  type ToolCallHook,
+} from "./server/feature.ts";
+export type { MethodResult } from "./server/raw-result.ts";
+export type { EndpointServices, ObservedCall, TransportContext } from "./server/context/transport.ts";
+export type { FeatureToolFilter, ToolReader } from "./server/tools/tool-view.ts";
+export { handlerTools, type HandlerTools, type HandlerToolsSource } from "./server/tools/handler-tools.ts";
+export type { ToolRegistry } from "./server/tools/tool-registry.ts";
+export type { CompiledTool } from "./server/tools/compile-tool.ts";
+export { ADDED_RESOURCES } from "./server/resources/resource-services.ts";
+export { COMPLETION_SOURCES, type Completer, type CompletionSource } from "./server/completions/completion-source.ts";
 
 // 2. Tools.
 export { defineTool, type TaskSupport, type ToolArgs, type ToolDefinition, type ToolHandler, type ToolReturn, type ToolSchema } from "./server/tools/tool.ts";
@@ -21,7 +41,7 @@ export type { StandardSchema } from "./core/standard-schema.ts";
 
 // 3. Resources, prompts, skills and apps.
 export { defineResource, defineResourceTemplate } from "./server/resources/define-resource.ts";
-export type { Completer, ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
+export type { ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
 export { definePrompt } from "./server/prompts/define-prompt.ts";
 export type { PromptArgument, PromptDefinition, PromptGetReturn, PromptMessage } from "./server/prompts/prompt.ts";
 export { defineSkill } from "./server/skills/compile-skill.ts";
@@ -54,7 +74,7 @@ export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResu
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
 // Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
-export { tasks } from "./http/tasks-wiring.ts";
+export { tasks } from "./http/task-serving.ts";
 
 // 5. Tool modules and tool services (tools composed from other code or other Workers).
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";

@@ -14,7 +14,6 @@ import { DORMANT } from "../core/shape-anchor.ts";
 import { resolveTool } from "../server/tools/call-tool.ts";
 import type { CompiledTool } from "../server/tools/compile-tool.ts";
 import type { Endpoint } from "./endpoint.ts";
-import { wiredSessionRoutes } from "./session-wiring.ts";
 import { logMessage } from "./debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
 import { rateLimited } from "./rate-limiter.ts";
@@ -172,11 +171,10 @@ function admitMessage(
   }
   const admitted = (tool: CompiledTool | undefined): AdmittedPost | Promise<AdmittedPost> => {
     const post: AdmittedPost = { admission, text, message, info, tool, newSession: undefined, opening: undefined };
-    if (!(initialize && endpoint.sessions && info.era === "legacy")) return post;
-    // A session gateway brings the session routes (session-wiring.ts).
-    return wiredSessionRoutes()
-      .open(endpoint, admission, message.id)
-      .then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
+    const routes = endpoint.sessionRoutes;
+    if (!(initialize && routes && info.era === "legacy")) return post;
+    // The session routes came with the session gateway.
+    return routes.open(endpoint, admission, message.id).then((opened) => ({ ...post, newSession: opened.id, opening: opened.opening }));
   };
   if (message.method === "tools/call" && server.tools.size > 0) {
     const beforeLimits =

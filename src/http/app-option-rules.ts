@@ -22,6 +22,7 @@ export const APP_OPTION_RULES: OptionRules = {
   stateSecret: { kind: "string" },
   handleStore: { kind: "any" },
   sessions: { kind: "any" },
+  sessionRoutes: { kind: "any" },
   tenant: { kind: "string", pattern: /^\S+$/, hint: "a tenant id" },
   authorizer: { kind: "any" },
   rateLimiter: { kind: "any" },

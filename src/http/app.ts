@@ -9,7 +9,6 @@ import type { Endpoint } from "./endpoint.ts";
 import { handlePost } from "./mcp-post.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { errorResponse, toProtocolError } from "./responses.ts";
-import { wiredSessionRoutes } from "./session-wiring.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 
@@ -53,8 +52,8 @@ async function handleStream(request: Request, endpoint: Endpoint, waitUntil: Wai
       endpoint = observation.routed(endpoint);
     }
     const sessionId = request.headers.get("mcp-session-id");
-    if (endpoint.sessions && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
-      response = await wiredSessionRoutes().stream(request, endpoint, admission, sessionId.trim(), waitUntil);
+    if (endpoint.sessionRoutes && sessionId !== null && (request.method === "GET" || request.method === "DELETE")) {
+      response = await endpoint.sessionRoutes.stream(request, endpoint, admission, sessionId.trim(), waitUntil);
     } else {
       const needs = endpoint.sessions ? "an Mcp-Session-Id from initialize" : "a session, and this server is stateless";
       failure = new ProtocolError(

@@ -15,6 +15,11 @@ import type { RequestObserver } from "./observer.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { SessionGateway } from "./session-gateway.ts";
 import type { TaskGateway } from "./task-gateway.ts";
+import type { AdmittedPost } from "./admitted.ts";
+import type { Admission } from "../core/admission.ts";
+import type { RequestId } from "../core/jsonrpc.ts";
+import type { WaitUntil } from "../core/names.ts";
+import type { SessionOpening } from "./session-gateway.ts";
 
 /** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
 export type ResponseMode = "auto" | "json" | "sse";
@@ -53,6 +58,12 @@ export interface McpAppOptions {
   handleStore?: HandleStore;
   /** Legacy sessions for 2025-era clients; on Workers, the MCP_SESSIONS Durable Object namespace. */
   sessions?: SessionGateway;
+  /**
+   * The routes of 2025-era traffic to the sessions, handed over by value with the gateway by what
+   * brings one (`createMcpApp` adds them; on Workers, the session object's module): an endpoint
+   * without sessions bundles none of them.
+   */
+  sessionRoutes?: SessionRoutes;
   /** The tenant this app serves (default `default`): scopes cursors, requestState, handles and sessions. */
   tenant?: string;
   /**
@@ -99,6 +110,8 @@ export interface Endpoint extends EndpointServices {
   readonly sealer: StateSealer;
   readonly handleStore: HandleStore | undefined;
   readonly sessions: SessionGateway | undefined;
+  /** The routes of 2025-era traffic to the sessions: set with `sessions`. */
+  readonly sessionRoutes: SessionRoutes | undefined;
   readonly tasks: TaskGateway | undefined;
   readonly relay: ChangeRelay | undefined;
   readonly listen: ListenSettings | undefined;
@@ -111,6 +124,16 @@ export interface Endpoint extends EndpointServices {
   readonly accessLog: boolean;
   readonly serverCard: ServerCardRoute | undefined;
   readonly observer: RequestObserver | undefined;
+}
+
+/** The session routes of an endpoint whose `sessions` gateway is set (http/session-routes.ts). */
+export interface SessionRoutes {
+  /** Admission of an `initialize` that opens a session: mints its id and takes its quota place (429 when full). */
+  open(endpoint: Endpoint, admission: Admission, id: RequestId): Promise<{ id: string; opening: SessionOpening }>;
+  /** A 2025-era POST: `initialize` opens its session, anything else goes to the session it names. */
+  post(request: Request, endpoint: Endpoint, admitted: AdmittedPost): Promise<Response>;
+  /** An admitted GET (the session's stream, holding a streams quota place) or DELETE of the session `sessionId`. */
+  stream(request: Request, endpoint: Endpoint, admission: Admission, sessionId: string, waitUntil: WaitUntil | undefined): Promise<Response>;
 }
 
 /** The Server Card route of an endpoint, built by `serverCardRoute` (so that endpoints without a card do not bundle it). */
@@ -133,13 +156,16 @@ export function resolveQuotas(options: QuotaOptions | undefined): Quotas {
 
 /** Resolves the options of an app once; every request of the app reads the result. */
 export function createEndpoint(options: McpAppOptions): Endpoint {
-  const { server } = options;
+  // A gateway that serves tasks hands over the tasks feature by value; one of your own making without it needs tasks() in the server.
+  const server = options.tasks?.serving ? options.tasks.serving.serverFor(options.server) : options.server;
   if (options.tasks && server.tools.taskCapable && !server.hasMethod("tasks/get", "modern")) {
-    // A gateway's module brings the feature when it loads before the server is compiled; one of your own making does not.
     throw new DefinitionError(`${server.tools.taskTools.join(", ")} declare task but the server was compiled without tasks: add tasks() to its features`);
   }
+  if (options.sessions && !options.sessionRoutes) {
+    throw new DefinitionError("session routes missing: build the app with createMcpApp({ sessions })");
+  }
   return {
-    server: options.server,
+    server,
     path: options.path ?? "/mcp",
     tenant: options.tenant ?? DEFAULT_TENANT,
     policy: createHostPolicy(options.allow),
@@ -152,6 +178,7 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     sealer: createStateSealer({ secret: options.stateSecret }),
     handleStore: options.handleStore,
     sessions: options.sessions,
+    sessionRoutes: options.sessions ? options.sessionRoutes : undefined,
     tasks: options.tasks,
     relay: options.relay,
     listen: options.listen,

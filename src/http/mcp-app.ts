@@ -4,7 +4,7 @@ import { checkOptions } from "../core/option-checks.ts";
 import { APP_OPTION_RULES } from "./app-option-rules.ts";
 import { createEndpointApp, type McpApp } from "./app.ts";
 import { createEndpoint, type McpAppOptions } from "./endpoint.ts";
-import { wireSessions } from "./session-routes.ts";
+import { sessionRoutes } from "./session-routes.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 export type { McpApp } from "./app.ts";
@@ -13,6 +13,5 @@ export type { McpApp } from "./app.ts";
 export function createMcpApp(options: McpAppOptions): McpApp {
   checkOptions(options, APP_OPTION_RULES, "createMcpApp");
   // A session gateway of any making routes 2025-era traffic through the session routes.
-  if (options.sessions) wireSessions();
-  return createEndpointApp(createEndpoint(options));
+  return createEndpointApp(createEndpoint(options.sessions && !options.sessionRoutes ? { ...options, sessionRoutes } : options));
 }

@@ -8,15 +8,14 @@ import type { ModernRequestInfo } from "../core/era.ts";
 import type { JsonObject } from "../core/types.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { admitPost, newTrace, type AdmittedPost } from "./admit.ts";
+import { agreedTaskIds } from "./agreed-task-ids.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
 import { listen } from "./listen.ts";
-import { agreedTaskIds } from "./task-listening.ts";
 import type { RequestObservation } from "./observer.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { wiredSessionRoutes } from "./session-wiring.ts";
 import { takeStreamPlace } from "./stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
@@ -63,8 +62,8 @@ function route(
   observation: RequestObservation | undefined,
 ): Response | Promise<Response> {
   const { admission, message, info } = admitted;
-  // 2025-era traffic with sessions on: the routes the session gateway brought (session-wiring.ts).
-  if (endpoint.sessions && info?.era !== "modern") return wiredSessionRoutes().post(request, endpoint, admitted);
+  // 2025-era traffic with sessions on: the routes that came with the session gateway.
+  if (endpoint.sessionRoutes && info?.era !== "modern") return endpoint.sessionRoutes.post(request, endpoint, admitted);
   if (message.kind === "response" || info === undefined) {
     throw invalidRequest(`This server sent no request awaiting a response (no session): JSON-RPC responses are not accepted here`);
   }

@@ -1,17 +1,16 @@
 /**
  * The legacy-session half of the MCP endpoint: the quota place an `initialize` takes in admission,
  * and the POST, GET and DELETE handed to a session. Bundled only with what brings a session
- * gateway (createSessionObject's module, createMcpApp): see session-wiring.ts.
+ * gateway (createSessionObject's module, createMcpApp), which hand them to the endpoint by value.
  */
 
 import { sha256Hex } from "../core/bytes.ts";
 import { ErrorCode, invalidRequest, ProtocolError } from "../core/errors.ts";
 import { leaseFor } from "../server/state/quotas.ts";
-import type { Endpoint } from "./endpoint.ts";
+import type { Endpoint, SessionRoutes } from "./endpoint.ts";
 import { checkAcceptsStream, headerReader } from "./request-checks.ts";
 import { errorResponse } from "./responses.ts";
 import type { SessionGateway } from "./session-gateway.ts";
-import { sessionWiring, type SessionRoutes } from "./session-wiring.ts";
 import { holdWhileStreaming, takeStreamPlace } from "./stream-places.ts";
 
 /**
@@ -23,7 +22,8 @@ export const SESSION_LEASE_MS = 31 * 60_000;
 
 const gatewayOf = (endpoint: Endpoint): SessionGateway => endpoint.sessions as SessionGateway;
 
-const sessionRoutes: SessionRoutes = {
+/** The session routes, handed to an endpoint with its session gateway (`createEndpoint(options, { sessionRoutes })`). */
+export const sessionRoutes: SessionRoutes = {
   async open(endpoint, admission, id) {
     const sessionId = gatewayOf(endpoint).mint();
     // The quota lease id of a session is the digest of its id (the id itself is a credential).
@@ -80,12 +80,3 @@ const sessionRoutes: SessionRoutes = {
     return holdWhileStreaming(forwarded, place, waitUntil);
   },
 };
-
-/**
- * Wires legacy sessions into this isolate: endpoints given a session gateway route 2025-era
- * traffic through these routes. The Durable Object gateway's module calls it as it loads, and
- * `createMcpApp` when given a gateway.
- */
-export function wireSessions(): void {
-  sessionWiring.routes = sessionRoutes;
-}

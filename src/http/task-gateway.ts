@@ -2,7 +2,11 @@
 
 import type { Admission, QuotaLimit } from "../core/admission.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import type { ModernRequestInfo } from "../core/era.ts";
+import type { InboundRequest } from "../core/jsonrpc.ts";
 import type { JsonObject } from "../core/types.ts";
+import type { EndpointServices } from "../server/context/transport.ts";
+import type { McpServer } from "../server/server.ts";
 import type { TaskAccess, TaskStart } from "../server/tasks/task-access.ts";
 
 /** How long tasks live and how often clients should poll them. */
@@ -41,6 +45,29 @@ export interface TaskGateway {
   get(admission: Admission, taskId: string): Promise<JsonObject | undefined>;
   update(admission: Admission, taskId: string, responses: JsonObject): Promise<boolean>;
   cancel(admission: Admission, taskId: string): Promise<boolean>;
+  /**
+   * What serving tasks takes besides the gateway, handed to the endpoint with it: the server with
+   * the tasks feature and the agreement of a listen stream's task ids. The Workers and memory
+   * gateways carry it; give a gateway of your own `serving: taskServing`.
+   */
+  readonly serving?: TaskServing | undefined;
+}
+
+/** The tasks feature and the agreement of listen task ids, as a task gateway hands them to an endpoint. */
+export interface TaskServing {
+  /** `server` with the tasks feature: itself when it has it or no task tools, else compiled once more from its options. */
+  serverFor(server: McpServer): McpServer;
+  /**
+   * A listen request's `taskIds` as agreed to: only the caller's own tasks, each look-up counted
+   * against the caller's rate limits. `endpoint` is the HTTP layer's `Endpoint` (named by its
+   * part here, as the endpoint's module names this one).
+   */
+  agree(
+    message: InboundRequest,
+    info: ModernRequestInfo,
+    admission: Admission,
+    endpoint: EndpointServices & { readonly tasks: TaskGateway | undefined },
+  ): Promise<InboundRequest>;
 }
 
 /** The tasks of one admitted caller, as the method handlers reach them. */

@@ -10,15 +10,9 @@ import type { Implementation, JsonObject } from "../core/types.ts";
 import type { HandlerContextFactory } from "./context/create-handler-context.ts";
 import type { TransportContext } from "./context/transport.ts";
 import type { ChangeHub } from "./notifications/change-hub.ts";
-import type { PromptRegistry } from "./prompts/prompt-registry.ts";
 import type { MethodResult } from "./raw-result.ts";
 import type { PagedListOptions } from "./lists/paged-list.ts";
-import type { PromptDefinition } from "./prompts/prompt.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
-import type { UriTemplate } from "./resources/uri-template.ts";
-import type { Skill, SkillLimits } from "./skills/skill.ts";
-import type { ResourceRegistry } from "./resources/resource-registry.ts";
-import type { SkillRegistry } from "./skills/skill-registry.ts";
+// The seam's one way back up (tools/): every server compiles its tools first, and a feature may add, run or hide them.
 import type { CompiledTool } from "./tools/compile-tool.ts";
 import type { FeatureToolFilter } from "./tools/tool-view.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
@@ -48,38 +42,49 @@ export function needing<T extends object>(declaration: T, features: readonly Fea
   return { ...declaration, [FEATURES]: features };
 }
 
-/** The declarations of a server that features compile (see `ServerOptions`). */
-export interface Declarations {
-  readonly resources?: readonly ResourceDefinition[] | undefined;
-  readonly resourceTemplates?: readonly ResourceTemplateDefinition[] | undefined;
-  readonly prompts?: readonly PromptDefinition[] | undefined;
-  readonly skills?: readonly Skill[] | undefined;
-  readonly skillLimits?: SkillLimits | undefined;
+/**
+ * What a server declares besides its tools, read by the features that serve it. Each feature widens
+ * this interface from its own folder with the options it reads (`declare module`), as hono's
+ * middleware widen `ContextVariableMap`: prompts add `prompts`, resources `resources` and
+ * `resourceTemplates`, skills `skills` and `skillLimits`. `ServerOptions` extends it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- widened by each feature's folder
+export interface ServerDeclarations {}
+
+/**
+ * A service that features share through the {@link FeatureHost}, typed by `T` and owned by the
+ * feature folder that creates it (`serviceKey<T>(name)`): the resources feature owns the key of
+ * resources others add, the completions feature the key of completers others offer.
+ */
+export interface ServiceKey<T> {
+  readonly name: string;
+  /** Carries `T` for the type checker; never set. */
+  readonly type?: T;
 }
 
-/** What a server gives its features as it installs them, in rank order. */
+/** A new key for a service of type `T`, made once in the folder of the feature that owns it. */
+export function serviceKey<T>(name: string): ServiceKey<T> {
+  return { name };
+}
+
+/** What a server gives its features as it installs them, in the order of the services they use. */
 export interface FeatureHost {
   readonly info: Implementation;
-  readonly declarations: Declarations;
-  /** Resources that features add (their own `resources` and skill files), read by the resources feature. */
-  readonly addedResources: ResourceDefinition[];
+  /** The server's options: each feature reads its own part (see {@link ServerDeclarations}). */
+  readonly options: ServerDeclarations;
   /** List settings every registry shares (page sizes, the 2026 tail, the cursor scope). */
   readonly lists: PagedListOptions;
   readonly tools: ToolRegistry;
-  /** Set by the resources feature, when installed. */
-  resources?: ResourceRegistry;
-  /** Compiles a resource template's URI template; set by the URI templates feature (what `defineResource*` bring). */
-  uriTemplates?: (template: string) => UriTemplate;
-  /** Set by the prompts feature, when installed. */
-  prompts?: PromptRegistry;
-  /** Set by the skills feature, when installed. */
-  skills?: SkillRegistry;
   /** The server's own change feed (a request may carry another: `ctx.changes`). */
   readonly changes: ChangeHub;
   /** 2026-07-28 caching hints of list, read and discover results. */
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: string };
   /** Builds a handler's context for a request (with what every feature adds to it). */
   readonly handlerContext: HandlerContextFactory;
+  /** Adds a value to a service: a feature that names `key` in `provides` installs before those that name it in `uses`. */
+  provide<T>(key: ServiceKey<T>, value: T): void;
+  /** Every value provided to a service so far (empty when no installed feature provides it). */
+  use<T>(key: ServiceKey<T>): readonly T[];
 }
 
 /**
@@ -136,14 +141,20 @@ export interface FeatureParts {
 export interface Feature {
   /** Names the feature in errors (a method declared twice) and logs. */
   readonly name: string;
-  /** Install order (built-ins: skills 10, resources 20, prompts 30, completions 40, tasks 50; default 100). */
-  readonly rank?: number;
   /** Features it needs installed with it (an app's resources need the resources feature). */
   readonly requires?: readonly Feature[];
+  /**
+   * The lists of the server's options it serves (`prompts`; see {@link ServerDeclarations}): a
+   * server that has such a list but not the feature refuses it at startup, naming the define
+   * function that brings the feature (`definePrompt`).
+   */
+  readonly reads?: readonly string[];
+  /** Services it provides to (see {@link FeatureHost.provide}): it installs before every feature that uses them. */
+  readonly provides?: readonly ServiceKey<unknown>[];
+  /** Services it reads at install (see {@link FeatureHost.use}): it installs after every feature that provides them. */
+  readonly uses?: readonly ServiceKey<unknown>[];
   /** Tools it adds to the server, compiled and checked with the server's own. */
   readonly tools?: readonly ToolDefinition[];
-  /** Resources it adds to the server. */
-  readonly resources?: readonly ResourceDefinition[];
   /**
    * The validator of every JSON Schema of the server's tools, in place of the core one
    * (`fullJsonSchema()` from edge-mcp/json-schema). Read when the tools are compiled, before install.

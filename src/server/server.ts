@@ -9,15 +9,23 @@ import { ChangeHub } from "./notifications/change-hub.ts";
 import { handlerContextFactory, type HandlerContextFactory } from "./context/create-handler-context.ts";
 import type { Era } from "./context/handler-context.ts";
 import { DefinitionError } from "../core/definition-error.ts";
-import { FEATURES, type Feature, type FeatureHost, type FeatureParts, type Method, type NeedsFeatures, type ToolCallHook } from "./feature.ts";
+import {
+  FEATURES,
+  type Feature,
+  type FeatureHost,
+  type FeatureParts,
+  type Method,
+  type NeedsFeatures,
+  type ServerDeclarations,
+  type ServiceKey,
+  type ToolCallHook,
+} from "./feature.ts";
 import { createMethods } from "./methods.ts";
-import { taskWiring } from "./tasks/task-wiring.ts";
-import { toolsFeature } from "./tools/tools-feature.ts";
 import type { TransportContext } from "./context/transport.ts";
-import type { PromptDefinition } from "./prompts/prompt.ts";
 import { RawResult, type MethodResult } from "./raw-result.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./resources/resource.ts";
-import type { Skill, SkillLimits } from "./skills/skill.ts";
+import { installOrder } from "./install-order.ts";
+// The server's one way back up (tools/): it compiles its tools, the one feature every server has.
+import { toolsFeature } from "./tools/tools-feature.ts";
 import { ToolRegistry, type UnavailableModule } from "./tools/tool-registry.ts";
 import type { FeatureToolFilter } from "./tools/tool-view.ts";
 import type { ToolSearch } from "./tools/tool-search.ts";
@@ -25,19 +33,17 @@ import type { ToolDefinition } from "./tools/tool.ts";
 import { checkOptions, type OptionRule } from "../core/option-checks.ts";
 import { SERVER_OPTION_RULES } from "./server-option-rules.ts";
 
-export interface ServerOptions {
+/**
+ * The options of {@link createServer}. Besides these, each built-in feature reads its own
+ * declarations (widened into {@link ServerDeclarations} from its folder): `resources`,
+ * `resourceTemplates`, `prompts`, `skills`, `skillLimits`.
+ */
+export interface ServerOptions extends ServerDeclarations {
   /** `serverInfo` sent to clients: name and version are required. */
   info: Implementation;
   /** Guidance for the model on how to use this server. */
   instructions?: string;
   tools?: readonly ToolDefinition[];
-  resources?: readonly ResourceDefinition[];
-  resourceTemplates?: readonly ResourceTemplateDefinition[];
-  prompts?: readonly PromptDefinition[];
-  /** Agent Skills (from `defineSkill`) served through the skills extension (SEP-2640); their files are resources too. */
-  skills?: readonly Skill[];
-  /** Per-skill limits on files and bytes (defaults: 512 files, 4 MiB per file, 16 MiB per skill). */
-  skillLimits?: SkillLimits;
   /** Items per list page (default 100). */
   /** Most items on a list page (default: no bound; pages are bounded by `pageBytes`). */
   pageSize?: number;
@@ -89,13 +95,17 @@ export interface McpServer {
   hasMethod(method: string, era: Era): boolean;
   /** Builds a handler's context for a request of this server (with what its features add). */
   readonly handlerContext: HandlerContextFactory;
+  /** The options it was compiled from (a task gateway compiles them again with the tasks feature). */
+  readonly options: ServerOptions;
 }
+
+/** Options that are not declarations of features (the rest name the features their define function marks). */
+const NOT_DECLARATIONS: ReadonlySet<string> = new Set(["tools", "features", "unavailableModules"]);
 
 /**
  * The features a server installs besides tools: those its declarations name (`defineResource`,
- * `definePrompt`, `defineSkill` mark theirs, so a Worker bundles only what it declares), the
- * extensions it is given, with what they require, in rank order, and tasks when a task gateway's
- * module registered them (see task-wiring.ts).
+ * `definePrompt`, `defineSkill` mark theirs, so a Worker bundles only what it declares), and the
+ * extensions it is given, with what they require, in the order of the services they share.
  */
 function featuresOf(options: ServerOptions): Feature[] {
   const wanted = new Set<Feature>();
@@ -104,31 +114,25 @@ function featuresOf(options: ServerOptions): Feature[] {
     wanted.add(feature);
     for (const required of feature.requires ?? []) add(required);
   };
-  const kinds: [string, readonly object[] | undefined, string][] = [
-    ["resources", options.resources, "defineResource"],
-    ["resources", options.resourceTemplates, "defineResourceTemplate"],
-    ["prompts", options.prompts, "definePrompt"],
-    ["skills", options.skills, "defineSkill"],
-  ];
-  for (const [, declarations] of kinds)
-    for (const declaration of declarations ?? []) for (const feature of (declaration as NeedsFeatures)[FEATURES] ?? []) add(feature);
+  const lists = Object.entries(options).filter(([key, value]) => !NOT_DECLARATIONS.has(key) && Array.isArray(value) && value.length > 0);
+  for (const [, value] of lists) for (const declaration of value as readonly NeedsFeatures[]) for (const feature of declaration?.[FEATURES] ?? []) add(feature);
   for (const feature of options.features ?? []) add(feature);
-  const names = new Set([...wanted].map((feature) => feature.name));
-  if (!names.has("tasks") && taskWiring.feature) wanted.add(taskWiring.feature);
-  for (const [kind, declarations, define] of kinds) {
-    if ((declarations?.length ?? 0) > 0 && !names.has(kind)) {
-      throw new DefinitionError(`${kind} must be declared with ${define}(…): a plain object does not bring the ${kind} feature into the server`);
-    }
+  for (const [key] of lists) {
+    if ([...wanted].some((feature) => feature.reads?.includes(key))) continue;
+    // prompts → definePrompt, resourceTemplates → defineResourceTemplate: every declaration list is named after its define function.
+    const define = `define${key[0]?.toUpperCase() ?? ""}${key.slice(1).replace(/s$/, "")}`;
+    throw new DefinitionError(`${key} must be declared with ${define}(…): a plain object does not bring the feature that serves ${key} into the server`);
   }
-  return [...wanted].sort((a, b) => (a.rank ?? 100) - (b.rank ?? 100));
+  return installOrder([...wanted]);
 }
 
 /**
  * Compiles a server: validates every declaration; validators, list pages and the search index
  * are built on first use. Throws a `DefinitionError` that names the tool, resource, prompt or
- * skill (and file) and the problem.
+ * skill (and file) and the problem. `changes`: the change feed, when the server shares another's
+ * (a server compiled again from another's options).
  */
-export function createServer(options: ServerOptions): McpServer {
+export function createServer(options: ServerOptions, changes: ChangeHub = new ChangeHub()): McpServer {
   checkOptions(options, SERVER_OPTION_RULES satisfies Record<keyof ServerOptions, OptionRule>, "createServer");
   const info = options.info;
   const serverInfoMeta = { [MetaKey.serverInfo]: info };
@@ -155,22 +159,23 @@ export function createServer(options: ServerOptions): McpServer {
     filters,
     validator: extra.find((feature) => feature.jsonSchema)?.jsonSchema,
   });
-  const changes = new ChangeHub();
 
   // The seam: every feature is installed once; the handler context is made once every feature has said what it adds.
   const hooks: ToolCallHook[] = [];
   let handlerContext: HandlerContextFactory = () => {
     throw new Error("a handler context was asked for while the server was being built");
   };
+  const services = new Map<ServiceKey<unknown>, unknown[]>();
   const host: FeatureHost = {
     info,
-    declarations: options,
-    addedResources: extra.flatMap((feature) => feature.resources ?? []),
+    options,
     lists: listOptions,
     tools,
     changes,
     cacheHints,
     handlerContext: (transport, inputs) => handlerContext(transport, inputs),
+    provide: (key, value) => void services.set(key, [...(services.get(key) ?? []), value]),
+    use: <T>(key: ServiceKey<T>) => (services.get(key) ?? []) as T[],
   };
   const features = [toolsFeature(() => hooks), ...featuresOf(options)];
   const installed: (FeatureParts & { name: string })[] = features.map((feature) => ({ ...feature.install(host), name: feature.name }));
@@ -208,6 +213,7 @@ export function createServer(options: ServerOptions): McpServer {
 
   return {
     info,
+    options,
     tools,
     changes,
     capabilities: methods.capabilities,

@@ -5,10 +5,7 @@ import type { Endpoint } from "../http/endpoint.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import { TaskEngine } from "./task-engine.ts";
 import { createMemoryTaskStorage } from "./task-record.ts";
-import { tasks } from "../http/tasks-wiring.ts";
-
-// A process that runs tasks in memory serves them: its servers get the tasks methods, its endpoints agree to task ids.
-tasks();
+import { taskServing } from "../http/task-serving.ts";
 
 /**
  * A {@link TaskGateway} that keeps every task's engine in memory. Tasks are bound to their caller
@@ -34,5 +31,7 @@ export function createMemoryTaskGateway(endpoint: () => Endpoint, settings?: Tas
     get: async (admission, taskId) => engines.get(taskId)?.get(taskId, admission.caller),
     update: async (admission, taskId, responses) => (await engines.get(taskId)?.update(taskId, admission.caller, responses)) ?? false,
     cancel: async (admission, taskId) => (await engines.get(taskId)?.cancel(taskId, admission.caller)) ?? false,
+    // Its endpoint adds the tasks feature to its server and agrees to the task ids of listen streams.
+    serving: taskServing,
   };
 }

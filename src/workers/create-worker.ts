@@ -28,7 +28,7 @@ import { errorResponse } from "../http/responses.ts";
  */
 export interface WorkerOptions<E = McpEnv> extends Omit<
   McpAppOptions,
-  "server" | "sessions" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
+  "server" | "sessions" | "sessionRoutes" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
 > {
   /**
    * OAuth resource server (see `createAuthorizer`): an authorizer, or a function that builds one
@@ -76,7 +76,7 @@ export function durableBindings(
   sessionsOn: boolean,
   tasks: boolean | TaskSettings = true,
   shards = 1,
-): Pick<McpAppOptions, "handleStore" | "sessions" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
+): Pick<McpAppOptions, "handleStore" | "sessions" | "sessionRoutes" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError(
       "legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml",
@@ -89,7 +89,7 @@ export function durableBindings(
     );
   }
   // The gateways and the relay come with the classes this Worker exports (durable-wiring.ts).
-  const { relay, sessions, tasks: taskGateway } = durableWiring;
+  const { relay, sessions, sessionRoutes, tasks: taskGateway } = durableWiring;
   const missing = (binding: string, fix: string): never => {
     throw new DefinitionError(`${binding} is bound but this Worker does not export its class, which brings the Worker's wiring to it: ${fix}`);
   };
@@ -101,6 +101,7 @@ export function durableBindings(
             sessions ??
             missing("MCP_SESSIONS", "export const McpSessionObject = createSessionObject(worker) (createMultiTenantSessionObject(options) with many tenants)")
           )(env.MCP_SESSIONS),
+          ...(sessionRoutes ? { sessionRoutes } : {}),
         }
       : {}),
     ...(tasksOn && env.MCP_TASKS

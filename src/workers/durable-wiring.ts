@@ -4,6 +4,7 @@
  * Worker that binds none of them carries none of that code.
  */
 
+import type { SessionRoutes } from "../http/endpoint.ts";
 import type { durableChangeRelay } from "./durable-change-relay.ts";
 import type { durableSessionGateway } from "./session-gateway.ts";
 import type { durableTaskGateway } from "./task-gateway.ts";
@@ -14,6 +15,8 @@ export interface DurableWiring {
   relay?: typeof durableChangeRelay;
   /** From `createSessionObject`: the gateway to MCP_SESSIONS. */
   sessions?: typeof durableSessionGateway;
+  /** From `createSessionObject`: the routes of 2025-era traffic to the sessions. */
+  sessionRoutes?: SessionRoutes;
   /** From `createTaskObject`: the gateway to MCP_TASKS. */
   tasks?: typeof durableTaskGateway;
 }

@@ -6,7 +6,6 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { SessionGateway, SessionOpening } from "../http/session-gateway.ts";
-import { wireSessions } from "../http/session-routes.ts";
 
 // Set by the Worker on forwarded requests only (never copied from the client).
 export const SESSION_HEADER = "x-edge-mcp-session";
@@ -14,9 +13,6 @@ export const ADMISSION_HEADER = "x-edge-mcp-admission";
 /** On the `initialize` that opens a session: `<id digest> <lease end, epoch ms, or empty>` (see SessionOpening). */
 export const CREATE_HEADER = "x-edge-mcp-create";
 const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "last-event-id"];
-
-// A Worker that can reach sessions routes 2025-era traffic to them: this module brings the routes as it loads.
-wireSessions();
 
 /**
  * Reaches sessions through the MCP_SESSIONS namespace. A session id is `<object id>.<secret>`:

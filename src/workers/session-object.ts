@@ -21,6 +21,7 @@ import type { SessionStorage } from "../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "./create-worker.ts";
 import type { McpEnv, McpWorker } from "./env.ts";
 import { durableWiring } from "./durable-wiring.ts";
+import { sessionRoutes } from "../http/session-routes.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, durableSessionGateway, openingOf } from "./session-gateway.ts";
 
 const MAX_EVENTS = 1000;
@@ -90,6 +91,7 @@ export function createSessionObject(
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
   // The Worker reaches MCP_SESSIONS through the gateway this class brings.
   durableWiring.sessions = durableSessionGateway;
+  durableWiring.sessionRoutes = sessionRoutes;
   const made = makingOf(source);
   const resolve: SessionEndpointResolver =
     typeof source === "function"

@@ -7,10 +7,7 @@ import type { JsonObject } from "../core/types.ts";
 import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
 import type { TaskStart } from "../server/tasks/task-access.ts";
 import type { CreateOutcome } from "../tasks/task-engine.ts";
-import { tasks } from "../http/tasks-wiring.ts";
-
-// A Worker that reaches task objects serves tasks: its servers get the tasks methods, its endpoints agree to task ids.
-tasks();
+import { taskServing } from "../http/task-serving.ts";
 
 /** What the Worker calls on a task object (RPC). */
 export interface TaskObjectRpc {
@@ -69,5 +66,7 @@ export function durableTaskGateway(namespace: DurableObjectNamespace, settings?:
       const id = taskObjectId(namespace, taskId);
       return id !== undefined && stub(id).cancel(taskId, admission.caller);
     },
+    // A Worker that reaches task objects serves tasks: its endpoints add the tasks feature and agree to task ids.
+    serving: taskServing,
   };
 }

@@ -4,7 +4,16 @@ import { APP_OPTION_RULES } from "../http/app-option-rules.ts";
 import type { OptionRule, OptionRules } from "../core/option-checks.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
-const { server: _server, sessions: _sessions, handleStore: _handles, quotaCounter: _quotas, relay: _relay, tasks: _tasks, ...shared } = APP_OPTION_RULES;
+const {
+  server: _server,
+  sessions: _sessions,
+  sessionRoutes: _sessionRoutes,
+  handleStore: _handles,
+  quotaCounter: _quotas,
+  relay: _relay,
+  tasks: _tasks,
+  ...shared
+} = APP_OPTION_RULES;
 
 /** The rule of `services`, also checked for Durable Object classes made from a server rather than a Worker. */
 export const SERVICES_RULE: OptionRule = {

@@ -3,8 +3,8 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileCoreSchema } from "../../src/server/tools/core-schema.ts";
-import { jsonSchemaProblems } from "../../src/server/tools/json-schema-check.ts";
+import { compileCoreSchema } from "../../src/server/schema/core-schema.ts";
+import { jsonSchemaProblems } from "../../src/server/schema/json-schema-check.ts";
 import { seededRandom } from "../seeded-random.mjs";
 
 const json = (text: string): unknown => JSON.parse(text);

@@ -6,7 +6,7 @@ import { fullJsonSchema } from "../../src/json-schema.ts";
 import { collectServiceModule } from "../../src/modules/service-parts.ts";
 import type { ToolService } from "../../src/modules/service-contract.ts";
 import { createServer } from "../../src/server/server.ts";
-import { compileCoreSchema } from "../../src/server/tools/core-schema.ts";
+import { compileCoreSchema } from "../../src/server/schema/core-schema.ts";
 import { compileSchema } from "../../src/server/tools/schema-validator.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../src/tenancy/tenant-config.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import type { ToolDefinition } from "../../src/server/tools/tool.ts";
 import { createServer } from "../../src/server/server.ts";
-import { jsonSchemaProblems } from "../../src/server/tools/json-schema-check.ts";
+import { jsonSchemaProblems } from "../../src/server/schema/json-schema-check.ts";
 
 const INFO = { name: "t", version: "1" };
 

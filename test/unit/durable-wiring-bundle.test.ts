@@ -16,11 +16,11 @@ describe("the Durable Object wiring in a bundle", () => {
     );
     expect(code).toContain("durableWiring.tasks = durableTaskGateway");
     expect(code).toContain("durableWiring.sessions = durableSessionGateway");
-    // The session gateway's module brings the session routes (the initialize quota place, forwarding) as it loads.
-    expect(code).toContain("sessionWiring.routes = sessionRoutes");
+    // The session object hands the session routes (the initialize quota place, forwarding) to the Worker's endpoints by value.
+    expect(code).toContain("durableWiring.sessionRoutes = sessionRoutes");
     expect(code).toContain("durableWiring.relay = durableChangeRelay");
-    // The task gateway's module brings the server's tasks feature as it loads, before the server is compiled.
-    expect(code).toContain("taskWiring.feature = tasksFeature");
+    // The task gateway serves tasks: it hands the tasks feature and the listen agreement to its endpoint by value.
+    expect(code).toContain("serving: taskServing");
     expect(code).toContain("function callAsTask");
   }, 60_000);
 
@@ -34,7 +34,7 @@ describe("the Durable Object wiring in a bundle", () => {
       "SharedSubscription",
       "tasksFeature",
       "callAsTask",
-      "sessionRoutes",
+      "var sessionRoutes =",
     ])
       expect(code).not.toContain(name);
   }, 60_000);

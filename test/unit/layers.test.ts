@@ -30,7 +30,11 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = {
   hono: ["hono"],
 };
 
-/** Which other feature folders a feature may use (the tools everything calls; prompts and resources for completions). */
+/**
+ * Which other feature folders a feature may use: the tools everything calls, and the folders that own
+ * the service keys a feature provides to (resources: the resources others add; completions: the
+ * completion sources prompts and resources offer). Never both ways.
+ */
 const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["search", ["tools"]],
   ["code-mode", ["tools"]],
@@ -38,10 +42,19 @@ const FEATURE_NEIGHBOURS = new Map<string, readonly string[]>([
   ["apps", ["tools", "resources"]],
   ["tasks", ["tools"]],
   ["skills", ["resources"]],
-  ["completions", ["prompts", "resources"]],
-  ["prompts", ["resources", "completions"]],
+  ["prompts", ["completions"]],
   ["resources", ["completions"]],
 ]);
+
+/** Folders of src/server that every feature shares (the handler context, inputs, lists, notifications, state, JSON Schema checks). */
+const SHARED = new Set(["context", "inputs", "lists", "notifications", "state", "schema"]);
+
+/**
+ * The imports inside src/server that run from a lower layer (the core files, the shared folders)
+ * back up into a feature folder, as `file → folder`: each is justified by a comment on the line above
+ * its first import. At most two.
+ */
+const BACK_UP = ["feature.ts → tools", "server.ts → tools"];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -116,8 +129,7 @@ describe("the server's house", () => {
   });
 
   it("lets a feature folder import only core, the server's core files and the shared folders, never another feature's internals", () => {
-    // Shared by every feature: the handler context, inputs, lists, notifications and state; each feature folder is its own.
-    const shared = new Set(["context", "inputs", "lists", "notifications", "state"]);
+    const shared = SHARED;
     const offenders: string[] = [];
     for (const path of files(join(SRC, "server"))) {
       const parts = relative(join(SRC, "server"), path).split("/");
@@ -130,6 +142,44 @@ describe("the server's house", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("runs at most two imports from a lower layer (core files, shared folders) back up into a feature folder, each justified", () => {
+    const server = join(SRC, "server");
+    const found = new Set<string>();
+    const unjustified: string[] = [];
+    for (const path of files(server)) {
+      const parts = relative(server, path).split("/");
+      if (parts.length > 1 && !SHARED.has(parts[0] as string)) continue;
+      const lines = readFileSync(path, "utf8").split("\n");
+      lines.forEach((line, i) => {
+        const spec = /^(?:import|export)[^;]*?from\s+"(\.[^"]+)"/.exec(line)?.[1];
+        if (!spec) return;
+        const target = relative(server, resolve(dirname(path), spec)).split("/");
+        if (target[0] === ".." || target.length < 2 || SHARED.has(target[0] as string)) return;
+        const edge = `${parts.join("/")} → ${target[0]}`;
+        if (!found.has(edge) && !lines.slice(0, i).some((above) => above.startsWith("//") && above.includes(`(${target[0]}/)`))) unjustified.push(edge);
+        found.add(edge);
+      });
+    }
+    expect([...found].sort()).toEqual(BACK_UP);
+    expect(unjustified).toEqual([]);
+  });
+
+  it("orders features by the services they use, never by a rank table", () => {
+    const offenders = files(join(SRC, "server")).filter((path) => /^\s*(readonly\s+)?rank\??:/m.test(readFileSync(path, "utf8")));
+    expect(offenders.map((path) => relative(SRC, path))).toEqual([]);
+  });
+});
+
+describe("wiring by value", () => {
+  it("leaves no registry filled as a side effect of an import: the gateways hand their routes and features to the endpoint", () => {
+    const registries = /\b(taskWiring|taskListening|sessionWiring|wiredSessionRoutes|wireSessions)\b/;
+    expect(
+      files(SRC)
+        .filter((path) => registries.test(readFileSync(path, "utf8")))
+        .map((path) => relative(SRC, path)),
+    ).toEqual([]);
   });
 });
 
@@ -153,10 +203,12 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     // The catalogue, and the search tools' names and _meta keys (tool-search.ts; createServer reads only its types).
     const catalogue = "server/tools/tool-catalog.ts";
     const names = "server/tools/tool-search.ts";
-    expect([...core].filter((path) => path.startsWith("server/search/") || path === catalogue || path === names)).toEqual([]);
+    // ctx.tools, through which the search tools read the model's view (code mode calls tools through it too).
+    const handlerTools = "server/tools/handler-tools.ts";
+    expect([...core].filter((path) => path.startsWith("server/search/") || path === catalogue || path === names || path === handlerTools)).toEqual([]);
     const added = [...reach(join(SRC, "server/search/tool-search-engine.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/search/search-index.ts");
-    expect(added.filter((path) => !path.startsWith("server/search/")).sort()).toEqual([catalogue, names]);
+    expect(added.filter((path) => !path.startsWith("server/search/")).sort()).toEqual([handlerTools, catalogue, names]);
     expect([...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path))).toContain(catalogue);
   });
 

@@ -39,15 +39,14 @@ describe("a one-tool Worker's bundle", () => {
 
   it("holds no tasks code: the tasks methods come with a task gateway (createTaskObject), not with createServer", async () => {
     const code = await oneToolBundle();
-    for (const name of ["tasksFeature", "taskWiring.feature =", "function callAsTask", "function taskMethods", "tasks/update needs"])
-      expect(code).not.toContain(name);
+    for (const name of ["tasksFeature", "taskServing", "function callAsTask", "function taskMethods", "tasks/update needs"]) expect(code).not.toContain(name);
     // Without them, a tool whose task is required is refused by the tools feature itself.
     expect(code).toContain("and this server runs no tasks");
   }, 60_000);
 
   it("holds no session routes: a session gateway's module (createSessionObject's) or createMcpApp brings them", async () => {
     const code = await oneToolBundle();
-    for (const name of ["sessionWiring.routes =", "Too many open sessions", "Missing Mcp-Session-Id header", "function holdWhileStreaming"])
+    for (const name of ["var sessionRoutes =", "Too many open sessions", "Missing Mcp-Session-Id header", "function holdWhileStreaming"])
       expect(code).not.toContain(name);
     // A stateless Worker still answers a GET with 405, naming what it lacks.
     expect(code).toContain("a session, and this server is stateless");

@@ -1,12 +1,12 @@
-// An endpoint given a session gateway needs the session routes, which only what brings a gateway wires
-// (createMcpApp, the session object's gateway module). Built by hand without them, its 2025-era
-// requests fail with the error that names the fix, and nothing reaches the gateway.
+// An endpoint given a session gateway needs the session routes, handed to it by value with the gateway
+// by what brings one (createMcpApp, the session object's module). Built by hand without them, it is
+// refused at startup with the error that names the fix.
 import { describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createEndpointApp } from "../../src/http/app.ts";
 import { createEndpoint } from "../../src/http/endpoint.ts";
 import type { SessionGateway } from "../../src/http/session-gateway.ts";
-import { wiredSessionRoutes } from "../../src/http/session-wiring.ts";
+import { sessionRoutes } from "../../src/http/session-routes.ts";
 import { createServer } from "../../src/server/server.ts";
 import { legacy } from "./app-client.ts";
 
@@ -22,20 +22,24 @@ const gateway: SessionGateway = {
 const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
 
 describe("a session gateway's routes", () => {
-  it("are missing until something wires them, and the error names createMcpApp", async () => {
-    expect(() => wiredSessionRoutes()).toThrow(DefinitionError);
-    expect(() => wiredSessionRoutes()).toThrow(/createMcpApp\(\{ sessions \}\)/);
-    const app = createEndpointApp(createEndpoint({ server, sessions: gateway }));
-    const response = await legacy(app, "initialize", INITIALIZE);
-    expect(response.status).toBe(500);
+  it("are asked for at startup: an endpoint given a gateway without them is refused, naming createMcpApp", () => {
+    expect(() => createEndpoint({ server, sessions: gateway })).toThrow(DefinitionError);
+    expect(() => createEndpoint({ server, sessions: gateway })).toThrow(/createMcpApp\(\{ sessions \}\)/);
     expect(forwarded).toEqual([]);
   });
 
-  it("are wired by createMcpApp, after which the same request opens a session", async () => {
+  it("travel with the endpoint's options: given by value, a 2025-era initialize opens a session", async () => {
+    const app = createEndpointApp(createEndpoint({ server, sessions: gateway, sessionRoutes }));
+    const response = await legacy(app, "initialize", INITIALIZE);
+    expect(response.status).toBe(200);
+    expect(forwarded).toEqual(["s"]);
+  });
+
+  it("are added by createMcpApp to a gateway of your own", async () => {
     const { createMcpApp } = await import("../../src/http/mcp-app.ts");
     const app = createMcpApp({ server, sessions: gateway });
     const response = await legacy(app, "initialize", INITIALIZE);
     expect(response.status).toBe(200);
-    expect(forwarded).toEqual(["s"]);
+    expect(forwarded).toEqual(["s", "s"]);
   });
 });

@@ -8,10 +8,8 @@ import { parseSubscriptionFilter } from "../../src/server/notifications/subscrip
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { createMemoryTaskGateway } from "../../src/tasks/memory-task-gateway.ts";
-import { tasks as tasksFeature } from "../../src/http/tasks-wiring.ts";
-import { taskWiring } from "../../src/server/tasks/task-wiring.ts";
-import { agreedTaskIds, taskListening } from "../../src/http/task-listening.ts";
-import { agreeTaskIds } from "../../src/http/listen-tasks.ts";
+import { taskServing, tasks as tasksFeature } from "../../src/http/task-serving.ts";
+import { agreedTaskIds } from "../../src/http/agreed-task-ids.ts";
 import type { InboundRequest } from "../../src/core/jsonrpc.ts";
 import type { ModernRequestInfo } from "../../src/core/era.ts";
 import type { Admission } from "../../src/core/admission.ts";
@@ -151,24 +149,23 @@ describe("tasks and discovery", () => {
 });
 
 describe("where the tasks feature comes from", () => {
-  /** A server compiled where no task gateway's module has loaded (a Worker without createTaskObject). */
-  function withoutWiring<T>(make: () => T): T {
-    delete taskWiring.feature;
-    try {
-      return make();
-    } finally {
-      taskWiring.feature = tasksFeature();
-    }
-  }
   const info = { name: "t", version: "1" };
 
-  it("comes with the memory task gateway's module (createTaskObject's registers it too)", () => {
-    expect(taskWiring.feature).toBe(tasksFeature());
-    expect(createServer({ info, tools }).hasMethod("tasks/get", "modern")).toBe(true);
+  it("is not in a server compiled on its own: the task gateway hands it to its endpoint by value, which adds it to the server", async () => {
+    const server = createServer({ info, tools });
+    expect(server.hasMethod("tasks/get", "modern")).toBe(false);
+    const endpoint: Endpoint = createEndpoint({ server, tasks: createMemoryTaskGateway(() => endpoint) });
+    expect(endpoint.server).not.toBe(server);
+    expect(endpoint.server.hasMethod("tasks/get", "modern")).toBe(true);
+    // Compiled once: another endpoint of the same server gets the same server with tasks, sharing its change feed.
+    expect(createEndpoint({ server, tasks: createMemoryTaskGateway(() => endpoint) }).server).toBe(endpoint.server);
+    expect(endpoint.server.changes).toBe(server.changes);
+    const reply = await modern(createEndpointApp(endpoint), "tools/call", { name: "counted", arguments: { n: 5 } }, withTasks);
+    expect(reply.body["result"]).toMatchObject({ resultType: "task", status: "working" });
   });
 
   it("is absent without one: tasks/* are -32601, an optional tool runs in its request, a required one is refused in both eras", async () => {
-    const server = withoutWiring(() => createServer({ info, tools }));
+    const server = createServer({ info, tools });
     expect(server.hasMethod("tasks/get", "modern")).toBe(false);
     const a = createEndpointApp(createEndpoint({ server }));
     const get = await modern(a, "tasks/get", { taskId: "x" }, withTasks);
@@ -182,19 +179,22 @@ describe("where the tasks feature comes from", () => {
     expect((await legacy(a, "tools/call", { name: "greeter", arguments: {} })).body["result"]).toEqual(refusal);
   });
 
-  it("refuses, naming the fix, an endpoint with a task gateway whose server was compiled without it; tasks() brings it", async () => {
-    const bare = withoutWiring(() => createServer({ info, tools }));
-    const gateway = createMemoryTaskGateway(() => undefined as never);
+  it("refuses, naming the fix, an endpoint with a gateway of your own that serves no tasks; tasks() or taskServing brings them", async () => {
+    const bare = createServer({ info, tools });
+    const memory = createMemoryTaskGateway(() => undefined as never);
+    const { serving: _serving, ...gateway } = memory;
     expect(() => createEndpoint({ server: bare, tasks: gateway })).toThrow(DefinitionError);
     expect(() => createEndpoint({ server: bare, tasks: gateway })).toThrow(
       "greeter, counted declare task but the server was compiled without tasks: add tasks() to its features",
     );
+    expect(createEndpoint({ server: bare, tasks: { ...gateway, serving: taskServing } }).server.hasMethod("tasks/get", "modern")).toBe(true);
     // Without task tools there is nothing to run as a task: no refusal.
-    const plain = withoutWiring(() => createServer({ info, tools: [tools[0] as (typeof tools)[0]] }));
+    const plain = createServer({ info, tools: [tools[0] as (typeof tools)[0]] });
     expect(() => createEndpoint({ server: plain, tasks: gateway })).not.toThrow();
-    const opted = withoutWiring(() => createServer({ info, tools, features: [tasksFeature()] }));
+    const opted = createServer({ info, tools, features: [tasksFeature()] });
     expect(opted.hasMethod("tasks/get", "modern")).toBe(true);
     const endpoint: Endpoint = createEndpoint({ server: opted, tasks: createMemoryTaskGateway(() => endpoint) });
+    expect(endpoint.server).toBe(opted);
     const reply = await modern(createEndpointApp(endpoint), "tools/call", { name: "counted", arguments: { n: 5 } }, withTasks);
     expect(reply.body["result"]).toMatchObject({ resultType: "task", status: "working" });
   });
@@ -205,9 +205,9 @@ describe("task ids of a listen stream", () => {
   const info = { era: "modern", protocolVersion: "2026-07-28", clientCapabilities: {}, minLogRank: undefined } as ModernRequestInfo;
   const admission = {} as Admission;
 
-  it("are checked by the tasks' own agreement where the endpoint has a task gateway (wired with the gateway's module)", async () => {
-    expect(taskListening.agree).toBe(agreeTaskIds);
-    const endpoint = createEndpoint({ server, tasks: createMemoryTaskGateway(() => endpoint) });
+  it("are checked by the agreement the task gateway serves, where the endpoint has one", async () => {
+    const endpoint: Endpoint = createEndpoint({ server, tasks: createMemoryTaskGateway(() => endpoint) });
+    expect(endpoint.tasks?.serving).toBe(taskServing);
     // The agreement's first check: a client without the extension gets -32021.
     await expect(agreedTaskIds(listen({ taskIds: ["a"] }), info, admission, endpoint)).rejects.toThrow(/needs the io.modelcontextprotocol\/tasks extension/);
   });

@@ -125,7 +125,7 @@ describe("inner calls are admitted exactly as direct calls", () => {
       return out;`);
     expect(JSON.parse(reply.result?.content[0]?.text ?? "[]")).toEqual([
       "call_tool cannot be called from a program",
-      "Tool approve runs only as a task; call it directly, not from a program",
+      "Tool approve runs only as a task; call it directly, not from another call",
     ]);
   });
 

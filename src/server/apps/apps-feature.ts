@@ -8,6 +8,7 @@ import type { TransportContext } from "../context/transport.ts";
 import type { Feature } from "../feature.ts";
 import type { ResourceDefinition } from "../resources/resource.ts";
 import { resourcesFeature } from "../resources/resources-feature.ts";
+import { ADDED_RESOURCES } from "../resources/resource-services.ts";
 import type { ToolFilter } from "../tools/tool-filter.ts";
 import type { ToolReader } from "../tools/tool-view.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
@@ -95,19 +96,22 @@ export function apps(list: readonly AppDefinition[], options: AppsOptions = {}):
     // The apps' ui:// resources are served by the resources feature.
     requires: [resourcesFeature],
     tools: compiled.tools,
-    resources: compiled.resources,
-    install: () => ({
-      extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
-      ...(compiled.appOnly.size === 0
-        ? {}
-        : {
-            // A model is never offered an app-only tool (tool search); a client's list hides it only where apps do not render.
-            toolFilter: (ctx: TransportContext, reader: ToolReader) => (reader === "model" || knownWithoutApps(ctx) ? hidden : undefined),
-            callTool: (tool, _request, ctx) => {
-              if (compiled.appOnly.has(tool.name) && knownWithoutApps(ctx)) throw invalidParams(`Unknown tool: ${tool.name}`);
-              return undefined;
-            },
-          }),
-    }),
+    provides: [ADDED_RESOURCES],
+    install: (host) => {
+      host.provide(ADDED_RESOURCES, compiled.resources);
+      return {
+        extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
+        ...(compiled.appOnly.size === 0
+          ? {}
+          : {
+              // A model is never offered an app-only tool (tool search); a client's list hides it only where apps do not render.
+              toolFilter: (ctx: TransportContext, reader: ToolReader) => (reader === "model" || knownWithoutApps(ctx) ? hidden : undefined),
+              callTool: (tool, _request, ctx) => {
+                if (compiled.appOnly.has(tool.name) && knownWithoutApps(ctx)) throw invalidParams(`Unknown tool: ${tool.name}`);
+                return undefined;
+              },
+            }),
+      };
+    },
   };
 }

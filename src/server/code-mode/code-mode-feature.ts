@@ -1,12 +1,13 @@
 /** `codeMode()`: the `execute` tool (a model's program run in a sandbox, calling tools) and `tool_declarations` (their TypeScript types). */
 
 import type { CallToolResult, JsonObject, JsonSchema } from "../../core/types.ts";
-import { transportOf } from "../context/create-handler-context.ts";
-import type { Feature, FeatureHost } from "../feature.ts";
+import type { HandlerContext } from "../context/handler-context.ts";
+import type { Feature } from "../feature.ts";
 import { errorResult } from "../tools/call-tool.ts";
+import { handlerTools } from "../tools/handler-tools.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import { CALL_TOOL } from "../tools/tool-search.ts";
-import { toolCatalog } from "../tools/tool-catalog.ts";
+import { toolCatalog, type FullToolCatalog } from "../tools/tool-catalog.ts";
 import { DEFAULT_LIMITS, type CodeModeOptions } from "./code-mode-options.ts";
 import { toolsDeclaration } from "./declarations.ts";
 import { innerCalls } from "./inner-calls.ts";
@@ -33,11 +34,6 @@ const DEFAULT_SEARCH_LIMIT = 10;
  */
 export function codeMode(options: CodeModeOptions): Feature {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  let host: FeatureHost | undefined;
-  const hostOf = (): FeatureHost => {
-    if (!host) throw new Error("code mode is not installed in a server");
-    return host;
-  };
 
   const execute: ToolDefinition<JsonSchema> = {
     name: EXECUTE,
@@ -63,14 +59,12 @@ export function codeMode(options: CodeModeOptions): Feature {
     },
     annotations: { title: "Run a program", openWorldHint: true },
     handler: async (args, ctx) => {
-      const transport = transportOf(ctx);
-      if (!transport) return errorResult(`${EXECUTE} runs only inside a request of this server`);
-      const { tools, handlerContext } = hostOf();
+      if (!ctx.tools) return errorResult(`${EXECUTE} runs only inside a request of this server`);
       const prepared = guardProgram(args["code"] as string, limits);
       if (!prepared.ok) return refusedResult(prepared);
       const { source, lineOffset } = prepared;
       let over = false;
-      const inner = innerCalls({ tools, handlerContext, reserved: RESERVED }, transport, limits.maxToolCalls, () => over);
+      const inner = innerCalls(ctx.tools, RESERVED, limits.maxToolCalls, () => over);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<CallToolResult>((resolve) => {
         timer = setTimeout(() => {
@@ -116,9 +110,11 @@ export function codeMode(options: CodeModeOptions): Feature {
     },
     annotations: { title: "Tool declarations", readOnlyHint: true, openWorldHint: false },
     handler: (args, ctx) => {
-      const tools = toolCatalog(hostOf().tools);
+      // The catalogue of the server this request runs on (a context member code mode adds, as any feature may).
+      const tools = (ctx as HandlerContext & { readonly codeModeCatalog?: FullToolCatalog }).codeModeCatalog;
+      if (!tools) return errorResult(`${TOOL_DECLARATIONS} runs only inside a request of this server`);
       // What a model may see: the caller's tools less what features hide from models (app-only tools).
-      const filter = tools.viewFor(transportOf(ctx), "model");
+      const filter = ctx.tools?.view("model");
       const names = args["names"] as string[] | undefined;
       const query = args["query"] as string | undefined;
       let listed: JsonObject[];
@@ -150,10 +146,9 @@ export function codeMode(options: CodeModeOptions): Feature {
   return {
     name: "code-mode",
     tools: [execute, declarations],
-    install(installed) {
-      if (host && host !== installed) throw new Error("a codeMode() feature was installed in two servers: make one per server");
-      host = installed;
-      return {};
+    install(host) {
+      // Programs call tools through ctx.tools, and tool_declarations reads the server's catalogue, as any feature's handlers may.
+      return { context: { tools: handlerTools(host), codeModeCatalog: () => toolCatalog(host.tools) } };
     },
   };
 }

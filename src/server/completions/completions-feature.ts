@@ -1,19 +1,21 @@
-/** The completions feature: `completion/complete` for prompt arguments and resource template variables. */
+/** The completions feature: `completion/complete` for what other features offer (prompt arguments, resource template variables). */
 
 import type { Feature } from "../feature.ts";
 import { complete } from "./completion.ts";
+import { COMPLETION_SOURCES } from "./completion-source.ts";
 
-/** Completions, offered whenever the server has prompts or resources. */
+/** Completions, offered whenever a feature provides a source with anything in it (prompts, resource templates). */
 export const completionsFeature: Feature = {
   name: "completions",
-  rank: 40,
-  install: ({ prompts, resources }) => {
-    if ((prompts?.size ?? 0) === 0 && (resources?.size ?? 0) === 0) return {};
+  uses: [COMPLETION_SOURCES],
+  install: (host) => {
+    const sources = host.use(COMPLETION_SOURCES);
+    if (!sources.some((source) => source.size > 0)) return {};
     return {
       capabilities: (caps) => {
         caps["completions"] = {};
       },
-      methods: [["completion/complete", (request) => complete(request.params, prompts, resources)]],
+      methods: [["completion/complete", (request) => complete(request.params, sources)]],
     };
   },
 };

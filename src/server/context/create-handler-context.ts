@@ -10,14 +10,6 @@ import { createHandles, type Handles } from "../state/handles.ts";
 import { DORMANT } from "../../core/shape-anchor.ts";
 import type { TransportContext } from "./transport.ts";
 
-/**
- * The transport behind a handler context built by {@link createHandlerContext}, for the runtime's
- * own tools (tool search reads the caller's `ToolFilter`); undefined for any other object.
- */
-export function transportOf(ctx: HandlerContext): TransportContext | undefined {
-  return RequestHandlerContext.transportOf(ctx);
-}
-
 /** Builds a handler's context: progress, log and input obey the revision's rules here, once. */
 export function createHandlerContext(transport: TransportContext, inputs: InputChannel): HandlerContext {
   return new RequestHandlerContext(transport, inputs);

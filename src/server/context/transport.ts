@@ -11,9 +11,6 @@ import type { ChangeFeed } from "../notifications/change-hub.ts";
 import type { HandleStore } from "../state/handles.ts";
 import type { QuotaCounter } from "../state/quotas.ts";
 import type { StateSealer } from "../state/request-state.ts";
-import type { TaskAccess } from "../tasks/task-access.ts";
-import type { CompiledTool } from "../tools/compile-tool.ts";
-import type { ToolFilter } from "../tools/tool-filter.ts";
 import type { Era } from "./handler-context.ts";
 import type { InputChannel } from "../inputs/input.ts";
 
@@ -29,7 +26,11 @@ export interface EndpointServices {
   readonly quotaCounter: QuotaCounter | undefined;
 }
 
-/** What the transport layer knows about one request. */
+/**
+ * What the transport layer knows about one request. Features widen it from their own folder with
+ * what they need of a transport (`declare module`): tools add the tool of a call, the admission of
+ * other tools and the caller's tool filter (tools/tool-view.ts); tasks add the caller's tasks.
+ */
 export interface TransportContext {
   era: Era;
   protocolVersion: string;
@@ -44,8 +45,6 @@ export interface TransportContext {
   readonly endpoint: EndpointServices;
   /** What admission decided: tenant, principal, the caller key that binds state, limits and quotas. */
   admission: Admission;
-  /** The tool of a `tools/call`, when admission already resolved it. */
-  tool?: CompiledTool | undefined;
   /** Where this request's change announcements go: the endpoint's relay (every isolate) or the server's hub. */
   readonly changes: ChangeFeed;
   /** A channel for server→client requests, when the transport has one (a legacy session). */
@@ -54,18 +53,8 @@ export interface TransportContext {
   closeStream?(): void;
   /** True inside a legacy session (server→client requests and notification streams exist). */
   sessionful?: boolean | undefined;
-  /**
-   * Admits a call of another tool by name on this caller's behalf, exactly as a `tools/call` of it
-   * would be admitted (scopes 403, rate limits 429, unknown -32602), and returns the tool. For
-   * code that calls tools for the model, such as a `call_tool` of tool search.
-   */
-  admitTool?(name: string): Promise<CompiledTool>;
-  /** The caller's tasks, when the endpoint runs tasks (tasks extension). */
-  tasks?: TaskAccess | undefined;
   /** The id of the task this request runs in, inside a task. */
   taskId?: string | undefined;
-  /** Which tools this caller may see (auth tenants): lists and tool search show only those. */
-  readonly toolFilter?: ToolFilter | undefined;
   /** Traces and meters a tool called inside this request (code mode's inner calls), when the request is observed. */
   observeCall?: ((tool: string) => ObservedCall) | undefined;
 }

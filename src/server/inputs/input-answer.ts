@@ -1,8 +1,8 @@
 /** Checks a client's answer to an input request: a malformed answer counts as no answer. */
 
 import { isObject } from "../../core/json.ts";
-import { compileCoreSchema } from "../tools/core-schema.ts";
-import { jsonSchemaProblems } from "../tools/json-schema-check.ts";
+import { compileCoreSchema } from "../schema/core-schema.ts";
+import { jsonSchemaProblems } from "../schema/json-schema-check.ts";
 import type { InputRequest } from "./input.ts";
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);

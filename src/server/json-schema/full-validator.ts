@@ -2,7 +2,7 @@
 
 import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import type { JsonSchema } from "../../core/types.ts";
-import { clip, MAX_ISSUES } from "../tools/core-schema.ts";
+import { clip, MAX_ISSUES } from "../schema/core-schema.ts";
 import type { JsonSchemaValidator, ValidationOutcome } from "../tools/schema-validator.ts";
 
 // Parent keywords whose failure is only a summary of a more precise child error.

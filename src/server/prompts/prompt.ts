@@ -2,7 +2,7 @@
 
 import type { ContentBlock, Icon, JsonObject } from "../../core/types.ts";
 import type { HandlerContext } from "../context/handler-context.ts";
-import type { Completer } from "../resources/resource.ts";
+import type { Completer } from "../completions/completion-source.ts";
 
 export interface PromptArgument {
   name: string;
@@ -30,4 +30,11 @@ export interface PromptDefinition {
   get: (args: Record<string, string>, ctx: HandlerContext) => PromptGetReturn | Promise<PromptGetReturn>;
   /** Completions for arguments, by argument name. */
   complete?: Record<string, Completer>;
+}
+
+declare module "../feature.ts" {
+  interface ServerDeclarations {
+    /** Prompts (from `definePrompt`): listed by `prompts/list`, rendered by `prompts/get`. */
+    prompts?: readonly PromptDefinition[];
+  }
 }

@@ -1,6 +1,8 @@
 /** The prompts feature: `prompts/list` and `prompts/get`, and the `prompts` capability. */
 
+import { invalidParams } from "../../core/errors.ts";
 import { own } from "../../core/json.ts";
+import { COMPLETION_SOURCES } from "../completions/completion-source.ts";
 import type { Feature } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
@@ -9,10 +11,20 @@ import { PromptRegistry } from "./prompt-registry.ts";
 /** Prompts, when the server declares any. */
 export const promptsFeature: Feature = {
   name: "prompts",
-  rank: 30,
+  reads: ["prompts"],
+  provides: [COMPLETION_SOURCES],
   install: (host) => {
-    const prompts = new PromptRegistry(host.declarations.prompts ?? [], host.lists);
-    host.prompts = prompts;
+    const prompts = new PromptRegistry(host.options.prompts ?? [], host.lists);
+    // Prompt arguments complete through the completions feature (what definePrompt brings).
+    host.provide(COMPLETION_SOURCES, {
+      ref: "ref/prompt",
+      size: prompts.size,
+      completer: (ref, name) => {
+        const prompt = prompts.resolve(ref["name"]);
+        if (!(prompt.arguments ?? []).some((a) => a.name === name)) throw invalidParams(`Prompt ${prompt.name} has no argument ${name}`);
+        return prompt.complete && Object.hasOwn(prompt.complete, name) ? prompt.complete[name] : undefined;
+      },
+    });
     const { handlerContext } = host;
     if (prompts.size === 0) return {};
     return {

@@ -2,15 +2,13 @@
 
 import type { Annotations, Icon, JsonObject, ResourceContents } from "../../core/types.ts";
 import type { HandlerContext } from "../context/handler-context.ts";
+import type { Completer } from "../completions/completion-source.ts";
 
 /**
  * What a read may return: a string (text with the resource's mime type), bytes (sent as a
  * base64 blob), one contents object, or several. `undefined` from a template means not found.
  */
 export type ResourceReadReturn = string | Uint8Array | ResourceContents | ResourceContents[];
-
-/** Suggests values for one argument or template variable (`completion/complete`). */
-export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
 
 interface ResourceMetadata {
   name: string;
@@ -38,4 +36,13 @@ export interface ResourceTemplateDefinition extends ResourceMetadata {
   ) => ResourceReadReturn | undefined | Promise<ResourceReadReturn | undefined>;
   /** Completions for template variables, by variable name. */
   complete?: Record<string, Completer>;
+}
+
+declare module "../feature.ts" {
+  interface ServerDeclarations {
+    /** Resources (from `defineResource`): listed by `resources/list`, read by `resources/read`. */
+    resources?: readonly ResourceDefinition[];
+    /** Resource templates (from `defineResourceTemplate`): RFC 6570 URI templates, read with their variables. */
+    resourceTemplates?: readonly ResourceTemplateDefinition[];
+  }
 }

@@ -6,6 +6,7 @@ import type { Feature, Method } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
+import { ADDED_RESOURCES, RESOURCE_REGISTRY, URI_TEMPLATE_COMPILER } from "./resource-services.ts";
 
 /** Acknowledges a 2025 subscription: updates reach 2025 clients only through a session's GET stream. */
 const acceptUri: Method = (request) => {
@@ -13,19 +14,21 @@ const acceptUri: Method = (request) => {
   return {};
 };
 
-/** Resources and resource templates (skill files among them), when the server has any. */
+/** Resources and resource templates (skill files and apps' resources among them), when the server has any. */
 export const resourcesFeature: Feature = {
   name: "resources",
-  rank: 20,
+  reads: ["resources", "resourceTemplates"],
+  uses: [ADDED_RESOURCES, URI_TEMPLATE_COMPILER],
+  provides: [RESOURCE_REGISTRY],
   install: (host) => {
-    const { declarations, handlerContext, cacheHints } = host;
+    const { options, handlerContext, cacheHints } = host;
     const resources = new ResourceRegistry(
-      [...(declarations.resources ?? []), ...host.addedResources],
-      declarations.resourceTemplates ?? [],
+      [...(options.resources ?? []), ...host.use(ADDED_RESOURCES).flat()],
+      options.resourceTemplates ?? [],
       host.lists,
-      host.uriTemplates,
+      host.use(URI_TEMPLATE_COMPILER)[0],
     );
-    host.resources = resources;
+    host.provide(RESOURCE_REGISTRY, resources);
     if (resources.size === 0) return {};
     const read: Method = async (request, ctx) => {
       const uri = request.params ? own(request.params, "uri") : undefined;

@@ -6,7 +6,6 @@ import type { Params } from "../../core/jsonrpc.ts";
 import type { CallToolResult, JsonObject, JsonSchema } from "../../core/types.ts";
 import { checkArguments, errorResult, resolveTool, type ToolLookup } from "../tools/call-tool.ts";
 import type { CompiledTool } from "../tools/compile-tool.ts";
-import { transportOf } from "../context/create-handler-context.ts";
 import type { TransportContext } from "../context/transport.ts";
 import { ALWAYS_LOAD, CALL_TOOL, DESCRIBE_TOOLS, SEARCH_TOOLS, type CatalogSource, type ToolCatalog, type ToolSearchResult } from "../tools/tool-search.ts";
 import { toolCatalog } from "../tools/tool-catalog.ts";
@@ -102,7 +101,7 @@ export function searchToolDefinitions(tools: CatalogSource): ToolDefinition<Json
       const query = (args["query"] as string).trim();
       const detail = (args["detail"] as Detail | undefined) ?? "summaries";
       // Results go to a model: features hide what a model must never be offered (apps: app-only tools).
-      const filter = catalog.viewFor(transportOf(ctx), "model");
+      const filter = ctx.tools?.view("model");
       if (query.startsWith(SELECT)) {
         const names = query
           .slice(SELECT.length)
@@ -135,7 +134,7 @@ export function searchToolDefinitions(tools: CatalogSource): ToolDefinition<Json
     annotations: { title: "Describe tools", readOnlyHint: true, openWorldHint: false },
     _meta: builtIn,
     handler: (args, ctx) => {
-      const picked = catalog.pick(args["names"] as string[], catalog.viewFor(transportOf(ctx), "model"));
+      const picked = catalog.pick(args["names"] as string[], ctx.tools?.view("model"));
       const lines = [
         `${picked.tools.length} of ${(args["names"] as string[]).length} tools described${picked.tools.length > 0 ? ":" : "."}`,
         ...picked.tools.map((tool) => JSON.stringify(tool)),

@@ -4,6 +4,7 @@ import { arrangeTools, declaredTwice } from "./arrange-tools.ts";
 import { searchDocument } from "./search-document.ts";
 import { SearchIndex } from "./search-index.ts";
 import { callTarget, searchToolDefinitions } from "./search-tools.ts";
+import { handlerTools } from "../tools/handler-tools.ts";
 import type { ToolSearch, ToolSearchEngine, ToolSearchOptions } from "../tools/tool-search.ts";
 
 const ENGINE: ToolSearchEngine = {
@@ -12,6 +13,7 @@ const ENGINE: ToolSearchEngine = {
   declaredTwice,
   index: (listed) => new SearchIndex(listed.map(searchDocument)),
   callTarget,
+  handlerTools,
 };
 
 /**

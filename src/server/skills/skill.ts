@@ -87,3 +87,12 @@ export const DEFAULT_SKILL_LIMITS: Readonly<Required<SkillLimits>> = Object.free
   maxFileBytes: 4 * 1024 * 1024,
   maxTotalBytes: 16 * 1024 * 1024,
 });
+
+declare module "../feature.ts" {
+  interface ServerDeclarations {
+    /** Agent Skills (from `defineSkill`) served through the skills extension (SEP-2640); their files are resources too. */
+    skills?: readonly Skill[];
+    /** Per-skill limits on files and bytes (defaults: 512 files, 4 MiB per file, 16 MiB per skill). */
+    skillLimits?: SkillLimits;
+  }
+}

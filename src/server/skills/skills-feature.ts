@@ -3,18 +3,19 @@
 import { own } from "../../core/json.ts";
 import type { Feature } from "../feature.ts";
 import { listPage } from "../lists/list-page.ts";
+import { ADDED_RESOURCES } from "../resources/resource-services.ts";
 import { RawResult } from "../raw-result.ts";
 import { SKILLS_EXTENSION, SkillRegistry } from "./skill-registry.ts";
 
 /** Skills, when the server declares any: declared in initialize and server/discover alike; skill files are also resources. */
 export const skillsFeature: Feature = {
   name: "skills",
-  rank: 10,
+  reads: ["skills"],
+  provides: [ADDED_RESOURCES],
   install: (host) => {
-    const skills = new SkillRegistry(host.declarations.skills ?? [], host.lists, host.declarations.skillLimits);
-    host.skills = skills;
-    // Skill files are resources too (installed after this feature, the resources feature serves them).
-    host.addedResources.push(...skills.resources());
+    const skills = new SkillRegistry(host.options.skills ?? [], host.lists, host.options.skillLimits);
+    // Skill files are resources too: the resources feature (installed after this one) serves them.
+    host.provide(ADDED_RESOURCES, skills.resources());
     if (skills.size === 0) return {};
     return {
       extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },

@@ -68,3 +68,10 @@ export function tasksExtensionRequired(what: string): ProtocolError {
 export function unknownTask(): ProtocolError {
   return invalidParams("Unknown task: no task with this taskId exists for this caller (it may have expired)");
 }
+
+declare module "../context/transport.ts" {
+  interface TransportContext {
+    /** The caller's tasks, when the endpoint runs tasks (tasks extension). */
+    tasks?: TaskAccess | undefined;
+  }
+}

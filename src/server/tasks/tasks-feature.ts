@@ -6,11 +6,10 @@ import { callAsTask, taskMethods } from "./task-methods.ts";
 
 /**
  * Tasks, when any tool may run as one. The extension is declared where tasks run: a task store on
- * the endpoint (`ctx.tasks`). A task gateway's module brings it (see task-wiring.ts, http/tasks-wiring.ts).
+ * the endpoint (`ctx.tasks`). A task gateway that serves tasks hands it to its endpoint (`TaskGateway.serving`).
  */
 export const tasksFeature: Feature = {
   name: "tasks",
-  rank: 50,
   install: ({ tools, handlerContext }) => {
     if (!tools.taskCapable) return {};
     return {

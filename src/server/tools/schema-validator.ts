@@ -4,8 +4,8 @@ import { DefinitionError } from "../../core/definition-error.ts";
 import { isObject } from "../../core/json.ts";
 import { isStandardSchema, type StandardIssue } from "../../core/standard-schema.ts";
 import type { JsonSchema } from "../../core/types.ts";
-import { clip, compileCoreSchema, MAX_ISSUES } from "./core-schema.ts";
-import { FULL_VALIDATOR_HINT, jsonSchemaProblems } from "./json-schema-check.ts";
+import { clip, compileCoreSchema, MAX_ISSUES } from "../schema/core-schema.ts";
+import { FULL_VALIDATOR_HINT, jsonSchemaProblems } from "../schema/json-schema-check.ts";
 import { standardToJsonSchema } from "./standard-schema-conversion.ts";
 import type { ToolSchema } from "./tool.ts";
 

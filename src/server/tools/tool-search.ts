@@ -1,6 +1,7 @@
 /** Tool search settings, and what search reads of a listed tool. */
 
 import { isObject } from "../../core/json.ts";
+import type { handlerTools } from "./handler-tools.ts";
 import type { Params } from "../../core/jsonrpc.ts";
 import type { CallToolResult, JsonObject } from "../../core/types.ts";
 import type { ToolLookup } from "./call-tool.ts";
@@ -116,6 +117,8 @@ export interface ToolSearchEngine {
     ctx: TransportContext,
     registry: ToolLookup & Pick<ToolCatalog, "viewFor">,
   ): Promise<{ tool: CompiledTool; params: Params } | CallToolResult>;
+  /** The `ctx.tools` of every handler of a server with tool search: its tools read the model's view there. */
+  handlerTools: typeof handlerTools;
 }
 
 /** The tools as tool search lays them out (see {@link ToolSearchEngine.arrange}). */

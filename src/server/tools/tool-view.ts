@@ -1,6 +1,7 @@
-/** A request's view of the tools for one reader: the caller's filter narrowed by what features hide. */
+/** A request's view of the tools for one reader (the caller's filter narrowed by what features hide), and what tools read of a transport. */
 
 import type { TransportContext } from "../context/transport.ts";
+import type { CompiledTool } from "./compile-tool.ts";
 import type { ToolFilter } from "./tool-filter.ts";
 
 /**
@@ -25,4 +26,23 @@ export function narrowedView(ctx: TransportContext, filters: readonly FeatureToo
       : more;
   }
   return filter;
+}
+
+/** The members of a request's transport that tools read: the transports of this package set them. */
+export interface ToolTransport {
+  /** The tool of a `tools/call`, when admission already resolved it. */
+  tool?: CompiledTool | undefined;
+  /**
+   * Admits a call of another tool by name on this caller's behalf, exactly as a `tools/call` of it
+   * would be admitted (scopes 403, rate limits 429, unknown -32602), and returns the tool. For
+   * code that calls tools for the model, such as a `call_tool` of tool search.
+   */
+  admitTool?(name: string): Promise<CompiledTool>;
+  /** Which tools this caller may see (auth tenants): lists and tool search show only those. */
+  readonly toolFilter?: ToolFilter | undefined;
+}
+
+declare module "../context/transport.ts" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tools' members, merged into the contract
+  interface TransportContext extends ToolTransport {}
 }

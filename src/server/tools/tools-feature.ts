@@ -34,7 +34,8 @@ export function taskOnly(name: string, why: string): JsonObject {
 export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
   return {
     name: "tools",
-    install: ({ tools, handlerContext }) => {
+    install: (host) => {
+      const { tools, handlerContext } = host;
       if (tools.size === 0) return {};
       /** Runs the hooks from `from` on, then the tool itself when none answers. */
       const run = (
@@ -79,6 +80,8 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
           ["tools/list", (request, ctx) => listPage(request, ctx, (cursor, era) => tools.page(cursor, era, tools.viewFor(ctx, "client")))],
           ["tools/call", toolsCall],
         ],
+        // Tool search's tools read the model's view through ctx.tools (its engine brings the member).
+        ...(tools.searchEngine ? { context: { tools: tools.searchEngine.handlerTools(host) } } : {}),
       };
     },
   };
