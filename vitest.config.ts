@@ -41,7 +41,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          // V8's natives syntax, for %HaveSameMap in test/unit/shape-samples.test.ts (its forks only: no other effect).
+          // V8's natives syntax, for %HaveSameMap in test/unit/core/shape-samples.test.ts (its forks only: no other effect).
           execArgv: ["--allow-natives-syntax"],
           include: ["test/unit/**/*.test.ts", "src/**/*.test.ts"],
         },

@@ -2,9 +2,9 @@
 // `npm run build:sandbox`: writes the sandbox modules code mode ships as text, from the real modules they are written in
 // (linted, formatted and type-checked like the rest): src/server/code-mode/sandbox/allocation-budget.js with the
 // wrappers it imports, bundled by esbuild into the one module `allocation-budget.js` of a sandbox, and
-// src/workers/sandbox/harness.js as it is. The text goes into TypeScript modules, so the published dist/ needs no
+// src/workers/code-mode/sandbox/harness.js as it is. The text goes into TypeScript modules, so the published dist/ needs no
 // bundler rule for text. `--check` writes nothing and exits 1 when a written file differs from what it would write
-// (test/unit/sandbox-modules.test.ts runs it).
+// (test/unit/server/code-mode/sandbox-modules.test.ts runs it).
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,11 +28,11 @@ async function sandboxModules() {
     logLevel: "silent",
   });
   const budget = (bundled.outputFiles[0]?.text ?? "").replace(/^\/\/ .*\n/gm, "");
-  const harnessSource = "src/workers/sandbox/harness.js";
+  const harnessSource = "src/workers/code-mode/sandbox/harness.js";
   const harness = readFileSync(join(ROOT, harnessSource), "utf8");
   const header = (/** @type {string} */ sources) =>
     `// Written by \`npm run build:sandbox\` from ${sources}: edit those, then run it\n` +
-    "// (test/unit/sandbox-modules.test.ts fails while this file and they disagree).\n";
+    "// (test/unit/server/code-mode/sandbox-modules.test.ts fails while this file and they disagree).\n";
   return [
     {
       path: "src/server/code-mode/allocation-budget.ts",
@@ -45,7 +45,7 @@ async function sandboxModules() {
         `export const ALLOCATION_BUDGET_MODULE = ${template(budget)};\n`,
     },
     {
-      path: "src/workers/harness-module.ts",
+      path: "src/workers/code-mode/harness-module.ts",
       source:
         header("sandbox/harness.js") +
         "/** The Dynamic Worker's entry module of a code-mode sandbox, as text (see sandbox/harness.js). */\n\n" +

@@ -7,8 +7,8 @@
 // The fetch app of an endpoint, and its options.
 export { createMcpApp, type McpAppOptions } from "./http/mcp-app.ts";
 export type { Endpoint, QuotaOptions, ResponseMode, SessionRoutes } from "./http/endpoint.ts";
-export type { HostPolicyOptions } from "./http/host-policy.ts";
-export type { RateLimiter } from "./http/rate-limiter.ts";
+export type { HostPolicyOptions } from "./http/admission/host-policy.ts";
+export type { RateLimiter } from "./http/admission/rate-limiter.ts";
 
 // Admission: who is calling, and what they may hold.
 export { API_KEY_ISSUER, callerKey } from "./core/principal.ts";
@@ -17,9 +17,9 @@ export { createMemoryQuotaCounter, type QuotaCounter, type QuotaLease } from "./
 
 // State, sessions, tasks and change notifications behind the app.
 export { createMemoryHandleStore, type HandleStore } from "./server/state/handles.ts";
-export type { SessionGateway } from "./http/session-gateway.ts";
-export type { TaskGateway, TaskServing, TaskSettings } from "./http/task-gateway.ts";
-export { taskServing } from "./http/task-serving.ts";
+export type { SessionGateway } from "./http/sessions/session-gateway.ts";
+export type { TaskGateway, TaskServing, TaskSettings } from "./http/tasks/task-gateway.ts";
+export { taskServing } from "./http/tasks/task-serving.ts";
 export { createMemoryTaskGateway } from "./tasks/memory-task-gateway.ts";
 export type { ChangeFeed, ChangeSink, ChangeSource } from "./server/notifications/change-hub.ts";
 export type { ChangeRelay } from "./server/notifications/change-relay.ts";

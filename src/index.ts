@@ -74,7 +74,7 @@ export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResu
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";
 // Tasks for an endpoint with a task gateway of your own (createTaskObject and createMemoryTaskGateway bring them).
-export { tasks } from "./http/task-serving.ts";
+export { tasks } from "./http/tasks/task-serving.ts";
 
 // 5. Tool modules and tool services (tools composed from other code or other Workers).
 export { defineModule, type ToolModule } from "./modules/tool-module.ts";
@@ -83,7 +83,7 @@ export { createSkillCatalog, type SkillCatalog } from "./modules/skill-catalog.t
 
 // 6. Authorization: OAuth resource server and API keys.
 export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
-export { createAuthorizer, type Authorizer } from "./http/authorizer.ts";
+export { createAuthorizer, type Authorizer } from "./http/admission/authorizer.ts";
 export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";
 export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { Principal } from "./core/principal.ts";

@@ -7,7 +7,7 @@
 //
 // A class keeps its sample beside its constructor, as a static field made by that constructor
 // (`static readonly dormant = new Exchange(DORMANT, …)`); an object that is no class's instance is kept with
-// anchorShape beside the code that grows it. test/unit/shape-samples.test.ts checks that each sample has the
+// anchorShape beside the code that grows it. test/unit/core/shape-samples.test.ts checks that each sample has the
 // map of a live object built as a request builds it, and `npm run bench:gc-deopt` (run by CI) that the first
 // major GC throws away no optimised code of the call path. A sample the count shows no need for is not kept.
 const anchors: object[] = [];

@@ -3,7 +3,7 @@
 import { createToolAccess } from "../auth/tool-access.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { Principal } from "../core/principal.ts";
-import type { Authorizer } from "../http/authorizer.ts";
+import type { Authorizer } from "../http/admission/authorizer.ts";
 
 /** The principals the Hono handler found for the requests it handed to the endpoint (the request object is the key). */
 export type PrincipalsByRequest = WeakMap<Request, Principal>;

@@ -1,6 +1,6 @@
 /** One structured JSON line per request for operators (`wrangler tail`): never tokens or arguments. */
 
-import type { AdmissionTrace } from "./admit.ts";
+import type { AdmissionTrace } from "./admission/admit.ts";
 
 export function writeAccessLog(tenant: string, trace: AdmissionTrace, status: number): void {
   console.log(

@@ -2,9 +2,9 @@
 
 import { METADATA_PATH } from "../auth/protected-resource.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
-import { admitStream, newTrace } from "./admit.ts";
+import { admitStream, newTrace } from "./admission/admit.ts";
 import { writeAccessLog } from "./access-log.ts";
-import { preflight, withCors } from "./cors.ts";
+import { preflight, withCors } from "./admission/cors.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { handlePost } from "./mcp-post.ts";
 import type { WaitUntil } from "../core/names.ts";

@@ -8,18 +8,18 @@ import type { QuotaCounter } from "../server/state/quotas.ts";
 import { createStateSealer, type StateSealer } from "../server/state/request-state.ts";
 import type { McpServer } from "../server/server.ts";
 import type { EndpointServices } from "../server/context/transport.ts";
-import type { Authorizer } from "./authorizer.ts";
-import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./host-policy.ts";
-import type { ListenSettings } from "./listen.ts";
+import type { Authorizer } from "./admission/authorizer.ts";
+import { createHostPolicy, type HostPolicy, type HostPolicyOptions } from "./admission/host-policy.ts";
+import type { ListenSettings } from "./listen/listen.ts";
 import type { RequestObserver } from "./observer.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
-import type { SessionGateway } from "./session-gateway.ts";
-import type { TaskGateway } from "./task-gateway.ts";
-import type { AdmittedPost } from "./admitted.ts";
+import type { RateLimiter } from "./admission/rate-limiter.ts";
+import type { SessionGateway } from "./sessions/session-gateway.ts";
+import type { TaskGateway } from "./tasks/task-gateway.ts";
+import type { AdmittedPost } from "./admission/admitted.ts";
 import type { Admission } from "../core/admission.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
 import type { WaitUntil } from "../core/names.ts";
-import type { SessionOpening } from "./session-gateway.ts";
+import type { SessionOpening } from "./sessions/session-gateway.ts";
 
 /** `auto`: JSON unless the handler sends notifications first; `sse`: always a stream; `json`: never. */
 export type ResponseMode = "auto" | "json" | "sse";

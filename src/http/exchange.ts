@@ -12,13 +12,13 @@ import type { MethodResult } from "../server/raw-result.ts";
 import type { ObservedCall, TransportContext } from "../server/context/transport.ts";
 import type { TaskAccess } from "../server/tasks/task-access.ts";
 import type { ToolFilter } from "../server/tools/tool-filter.ts";
-import { admitTool } from "./admit.ts";
+import { admitTool } from "./admission/admit.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import type { ExchangeInit, ResponseStream } from "./exchange-init.ts";
 import { errorMessage, jsonResponse, resultMessage, toProtocolError } from "./responses.ts";
 import { SSE_HEADERS, SseStream } from "./sse-stream.ts";
-import { callerTasks } from "./task-gateway.ts";
+import { callerTasks } from "./tasks/task-gateway.ts";
 import { DORMANT } from "../core/shape-anchor.ts";
 
 export type { ResponseMode } from "./endpoint.ts";

@@ -4,7 +4,7 @@ import { checkOptions } from "../core/option-checks.ts";
 import { APP_OPTION_RULES } from "./app-option-rules.ts";
 import { createEndpointApp, type McpApp } from "./app.ts";
 import { createEndpoint, type McpAppOptions } from "./endpoint.ts";
-import { sessionRoutes } from "./session-routes.ts";
+import { sessionRoutes } from "./sessions/session-routes.ts";
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, type McpAppOptions } from "./endpoint.ts";
 export type { McpApp } from "./app.ts";

@@ -7,16 +7,16 @@ import type { Admission } from "../core/admission.ts";
 import type { ModernRequestInfo } from "../core/era.ts";
 import type { JsonObject } from "../core/types.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
-import { admitPost, newTrace, type AdmittedPost } from "./admit.ts";
-import { agreedTaskIds } from "./agreed-task-ids.ts";
+import { admitPost, newTrace, type AdmittedPost } from "./admission/admit.ts";
+import { agreedTaskIds } from "./listen/agreed-task-ids.ts";
 import { writeAccessLog } from "./access-log.ts";
 import { logMessage } from "./debug-log.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { Exchange } from "./exchange.ts";
-import { listen } from "./listen.ts";
+import { listen } from "./listen/listen.ts";
 import type { RequestObservation } from "./observer.ts";
 import type { WaitUntil } from "../core/names.ts";
-import { takeStreamPlace } from "./stream-places.ts";
+import { takeStreamPlace } from "./listen/stream-places.ts";
 import { errorMessage, errorResponse, toProtocolError } from "./responses.ts";
 
 /**

@@ -6,12 +6,12 @@
 
 import type { Admission } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
-import type { AdmissionTrace, AdmittedPost } from "./admitted.ts";
+import type { AdmissionTrace, AdmittedPost } from "./admission/admitted.ts";
 import type { WaitUntil } from "../core/names.ts";
 import type { ObservedCall } from "../server/context/transport.ts";
 import type { ChangeRelay } from "../server/notifications/change-relay.ts";
-import type { SessionGateway } from "./session-gateway.ts";
-import type { TaskGateway } from "./task-gateway.ts";
+import type { SessionGateway } from "./sessions/session-gateway.ts";
+import type { TaskGateway } from "./tasks/task-gateway.ts";
 
 export type { ObservedCall } from "../server/context/transport.ts";
 

@@ -9,13 +9,13 @@
 
 import { ProxyTracerProvider, trace } from "@opentelemetry/api";
 import type { RequestObserver } from "../http/observer.ts";
-import { SpanBatch } from "./otlp-batch.ts";
-import type { OtlpSettings } from "./otlp-export.ts";
+import { SpanBatch } from "./otlp/otlp-batch.ts";
+import type { OtlpSettings } from "./otlp/otlp-export.ts";
 import { objectInnerCalls, objectSpanStarter, type StartObjectSpan } from "./object-calls.ts";
 import { Observation, type SpanTarget } from "./observation.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import { tracerSource } from "./span-source.ts";
-import type { UsageSink } from "./usage-record.ts";
+import type { UsageSink } from "./usage/usage-record.ts";
 
 export interface ObserverOptions {
   /** Export spans over OTLP/HTTP JSON (edge-mcp's own tracer); otherwise the registered OpenTelemetry provider, if any. */
@@ -26,7 +26,7 @@ export interface ObserverOptions {
 
 const TRACER_NAME = "edge-mcp";
 
-/** The observer of an endpoint, and the span starter of the objects' own work (see src/workers/object-spans.ts). */
+/** The observer of an endpoint, and the span starter of the objects' own work (see src/workers/observe/object-spans.ts). */
 export interface Observer extends RequestObserver {
   /** Starts an object's span under a hop's trace context; undefined when nothing records spans now. */
   readonly objectSpan: StartObjectSpan;

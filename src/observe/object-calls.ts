@@ -9,14 +9,14 @@
 import { SpanKind } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ObservedCall } from "../http/observer.ts";
-import type { SpanBatch } from "./otlp-batch.ts";
+import type { SpanBatch } from "./otlp/otlp-batch.ts";
 import { carrierOf, endInner } from "./span-parts.ts";
-import { innerRecord, writeUsage } from "./usage-record.ts";
+import { innerRecord, writeUsage } from "./usage/usage-record.ts";
 import { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
-import { callerId, type UsageRecord, type UsageSink } from "./usage-record.ts";
+import { callerId, type UsageRecord, type UsageSink } from "./usage/usage-record.ts";
 
-/** Starts a span of an object's own work under a hop's trace context (the shape src/workers/object-spans.ts registers). */
+/** Starts a span of an object's own work under a hop's trace context (the shape src/workers/observe/object-spans.ts registers). */
 export type StartObjectSpan = (
   name: string,
   parent: TraceCarrier,

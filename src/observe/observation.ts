@@ -8,20 +8,20 @@
 import { SpanKind, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { ProtocolError } from "../core/errors.ts";
-import type { AdmissionTrace, AdmittedPost } from "../http/admitted.ts";
+import type { AdmissionTrace, AdmittedPost } from "../http/admission/admitted.ts";
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
-import { DORMANT_ADMISSIONS } from "../http/admit.ts";
+import { DORMANT_ADMISSIONS } from "../http/admission/admit.ts";
 import { rootAttributes } from "./observation-shapes.ts";
-import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp-batch.ts";
+import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp/otlp-batch.ts";
 import type { RecordingTracer } from "./recording-tracer.ts";
 import type { SpanSource } from "./span-source.ts";
 import { setError, setToolError, toFailure, TOOL_ERROR } from "./span-status.ts";
 import { tracedHops, type Hop } from "./traced-hops.ts";
 import { parseTraceparent, readTraceCarrier } from "./trace-context.ts";
 import { carrierOf, endInner } from "./span-parts.ts";
-import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage-record.ts";
+import { callerId, innerRecord, knownCallerId, writeUsage, type InnerUsage, type UsageRecord, type UsageSink } from "./usage/usage-record.ts";
 
 /** Where an observation's spans go: the source (none: usage only), and the OTLP batch when edge-mcp records them itself. */
 export interface SpanTarget {

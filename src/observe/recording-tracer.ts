@@ -18,7 +18,7 @@ import {
   type TimeInput,
 } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
-import { attributesJson, jsonText, nanos, statusJson } from "./otlp-json.ts";
+import { attributesJson, jsonText, nanos, statusJson } from "./otlp/otlp-json.ts";
 import type { SpanSource } from "./span-source.ts";
 import { remoteSpanContext } from "./span-status.ts";
 

@@ -7,8 +7,8 @@
 import type { Attributes } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
 import type { Hops } from "../http/observer.ts";
-import type { SessionGateway } from "../http/session-gateway.ts";
-import type { TaskGateway } from "../http/task-gateway.ts";
+import type { SessionGateway } from "../http/sessions/session-gateway.ts";
+import type { TaskGateway } from "../http/tasks/task-gateway.ts";
 
 type ChangeRelay = NonNullable<Hops["relay"]>;
 

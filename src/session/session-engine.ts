@@ -8,7 +8,7 @@ import { classifyMessage, type InboundRequest, type RequestId } from "../core/js
 import { loggingLevelRank, type JsonObject } from "../core/types.ts";
 import { isLegacyVersion } from "../core/versions.ts";
 import type { Endpoint } from "../http/endpoint.ts";
-import type { SessionOpening } from "../http/session-gateway.ts";
+import type { SessionOpening } from "../http/sessions/session-gateway.ts";
 import { Exchange } from "../http/exchange.ts";
 import { errorResponse, jsonResponse, resultMessage, toProtocolError } from "../http/responses.ts";
 import { relayedChangeFeed } from "../server/notifications/change-relay.ts";

@@ -2,10 +2,10 @@
 
 import { randomToken } from "../core/bytes.ts";
 import type { Endpoint } from "../http/endpoint.ts";
-import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/task-gateway.ts";
+import { resolveTaskSettings, tooManyTasks, type TaskGateway, type TaskSettings } from "../http/tasks/task-gateway.ts";
 import { TaskEngine } from "./task-engine.ts";
 import { createMemoryTaskStorage } from "./task-record.ts";
-import { taskServing } from "../http/task-serving.ts";
+import { taskServing } from "../http/tasks/task-serving.ts";
 
 /**
  * A {@link TaskGateway} that keeps every task's engine in memory. Tasks are bound to their caller

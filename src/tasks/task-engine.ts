@@ -6,7 +6,7 @@ import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import type { JsonObject } from "../core/types.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { toProtocolError } from "../http/responses.ts";
-import type { TaskSettings } from "../http/task-gateway.ts";
+import type { TaskSettings } from "../http/tasks/task-gateway.ts";
 import { callTool, capResult } from "../server/tools/call-tool.ts";
 import { leaseFor } from "../server/state/quotas.ts";
 import { isTerminal, type TaskStart, type TaskStatus } from "../server/tasks/task-access.ts";

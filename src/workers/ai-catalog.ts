@@ -1,6 +1,6 @@
 /** `/.well-known/ai-catalog.json` of a multi-tenant Worker: the Server Cards of the tenants served at the request's host. */
 
-import { aiCatalog, discoveryPreflight, discoveryResponse } from "../http/server-card.ts";
+import { aiCatalog, discoveryPreflight, discoveryResponse } from "../http/server-card/server-card.ts";
 import type { TenantDirectory } from "../tenancy/tenant-directory.ts";
 
 /** The well-known path of the AI Catalog. */

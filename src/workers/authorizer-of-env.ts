@@ -1,7 +1,7 @@
 /** An authorizer given as a function of env, built once per env object (its key cache then lives as long as the isolate's env). */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import type { Authorizer } from "../http/authorizer.ts";
+import type { Authorizer } from "../http/admission/authorizer.ts";
 
 const built = new WeakMap<(env: never) => Authorizer, WeakMap<object, Authorizer>>();
 

@@ -5,9 +5,9 @@
  */
 
 import type { SessionRoutes } from "../http/endpoint.ts";
-import type { durableChangeRelay } from "./durable-change-relay.ts";
-import type { durableSessionGateway } from "./session-gateway.ts";
-import type { durableTaskGateway } from "./task-gateway.ts";
+import type { durableChangeRelay } from "./notifications/durable-change-relay.ts";
+import type { durableSessionGateway } from "./sessions/session-gateway.ts";
+import type { durableTaskGateway } from "./tasks/task-gateway.ts";
 
 /** What the Durable Object classes in this Worker's bundle registered. */
 export interface DurableWiring {

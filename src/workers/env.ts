@@ -1,8 +1,8 @@
 /** The bindings and vars the Worker entries read (all optional; see wrangler.toml), and their parsers. */
 
-import type { McpHandleObject } from "./handle-object.ts";
-import type { McpNotificationHub } from "./notification-hub.ts";
-import type { McpQuotaObject } from "./quota-object.ts";
+import type { McpHandleObject } from "./state/handle-object.ts";
+import type { McpNotificationHub } from "./notifications/notification-hub.ts";
+import type { McpQuotaObject } from "./state/quota-object.ts";
 
 export interface McpEnv {
   /** "true" logs every JSON-RPC message in and out, credentials redacted. */

@@ -2,9 +2,9 @@
 
 export { createWorker, type WorkerOptions } from "./create-worker.ts";
 export type { McpEnv, McpWorker } from "./env.ts";
-export { McpHandleObject, durableHandleStore } from "./handle-object.ts";
-export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./session-object.ts";
-export { durableSessionGateway } from "./session-gateway.ts";
+export { McpHandleObject, durableHandleStore } from "./state/handle-object.ts";
+export { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
+export { durableSessionGateway } from "./sessions/session-gateway.ts";
 export {
   createMultiTenantSessionObject,
   createMultiTenantTaskObject,
@@ -12,15 +12,15 @@ export {
   type MultiTenantEnv,
   type MultiTenantWorkerOptions,
 } from "./create-multi-tenant-worker.ts";
-export { createTaskObject, type TaskObjectClass } from "./task-object.ts";
-export { durableTaskGateway } from "./task-gateway.ts";
-export { McpNotificationHub } from "./notification-hub.ts";
-export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./durable-change-relay.ts";
-export { McpQuotaObject, durableQuotaCounter } from "./quota-object.ts";
-export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./worker-loader-runner.ts";
+export { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
+export { durableTaskGateway } from "./tasks/task-gateway.ts";
+export { McpNotificationHub } from "./notifications/notification-hub.ts";
+export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./notifications/durable-change-relay.ts";
+export { McpQuotaObject, durableQuotaCounter } from "./state/quota-object.ts";
+export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./code-mode/worker-loader-runner.ts";
 export { staticAssets } from "./static-assets.ts";
-export { observability, type Observability, type ObservabilityEnv } from "./observability.ts";
-export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./usage-object.ts";
+export { observability, type Observability, type ObservabilityEnv } from "./observe/observability.ts";
+export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./observe/usage-object.ts";
 export { toolServices, type ToolServiceBinding, type ToolServices, type ToolServicesOptions } from "./tool-services.ts";
 export { createToolService, type ToolServiceClass, type ToolServiceDefinition } from "./create-tool-service.ts";
-export { tenantCodeMode, type TenantCodeMode } from "./tenant-code-mode.ts";
+export { tenantCodeMode, type TenantCodeMode } from "./code-mode/tenant-code-mode.ts";

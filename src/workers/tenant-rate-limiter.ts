@@ -1,6 +1,6 @@
 /** A tenant's rate limits (`rateLimits` in its config) on Workers Rate Limiting bindings: per tenant, per principal, per tool. */
 
-import type { RateLimiter } from "../http/rate-limiter.ts";
+import type { RateLimiter } from "../http/admission/rate-limiter.ts";
 import type { TenantRateLimits } from "../tenancy/tenant-config.ts";
 
 interface RateLimitBinding {

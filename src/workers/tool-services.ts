@@ -13,7 +13,7 @@ import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
-import { durableChangeRelay, notificationShardsOf } from "./durable-change-relay.ts";
+import { durableChangeRelay, notificationShardsOf } from "./notifications/durable-change-relay.ts";
 import type { McpEnv } from "./env.ts";
 
 /** One tool service bound to the Worker (`[[services]]` in wrangler.toml). */

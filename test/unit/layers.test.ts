@@ -218,7 +218,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     // The tenants document's "codeMode" field (its limits) is read by every multi-tenant Worker, so its parser is there.
     const parsedEverywhere = "server/code-mode/code-mode-options.ts";
     expect(
-      [...core].filter((path) => (path.startsWith("server/code-mode/") && path !== parsedEverywhere) || path === "workers/worker-loader-runner.ts"),
+      [...core].filter((path) => (path.startsWith("server/code-mode/") && path !== parsedEverywhere) || path === "workers/code-mode/worker-loader-runner.ts"),
     ).toEqual([]);
     const added = [...reach(join(SRC, "server/code-mode/code-mode-feature.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
     expect(added).toContain("server/code-mode/declarations.ts");
@@ -226,8 +226,12 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     // Its parser (acorn, for the loop guard) is imported by code mode alone.
     const parserUsers = files(SRC).filter((path) => imports(path).includes("acorn"));
     expect(parserUsers.map((path) => relative(SRC, path))).toEqual(["server/code-mode/loop-guard.ts"]);
-    const runner = [...reach(join(SRC, "workers/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
-    expect(runner.sort()).toEqual(["server/code-mode/allocation-budget.ts", "workers/harness-module.ts", "workers/worker-loader-runner.ts"]);
+    const runner = [...reach(join(SRC, "workers/code-mode/worker-loader-runner.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(runner.sort()).toEqual([
+      "server/code-mode/allocation-budget.ts",
+      "workers/code-mode/harness-module.ts",
+      "workers/code-mode/worker-loader-runner.ts",
+    ]);
   });
 
   it("keeps the full JSON Schema validator out of every Worker builder: fullJsonSchema() brings exactly its folder and @cfworker/json-schema", () => {
@@ -279,18 +283,20 @@ describe("opt-in code stays out of Workers that do not use it", () => {
   it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and McpNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const wiring = [
-      "workers/task-gateway.ts",
-      "workers/session-gateway.ts",
-      "http/session-routes.ts",
-      "workers/durable-change-relay.ts",
+      "workers/tasks/task-gateway.ts",
+      "workers/sessions/session-gateway.ts",
+      "http/sessions/session-routes.ts",
+      "workers/notifications/durable-change-relay.ts",
       "server/notifications/shared-subscription.ts",
     ];
     expect(wiring.filter((path) => core.has(path))).toEqual([]);
     const brought = (entry: string) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path));
-    expect(brought("workers/task-object.ts")).toContain("workers/task-gateway.ts");
-    expect(brought("workers/session-object.ts")).toEqual(expect.arrayContaining(["workers/session-gateway.ts", "http/session-routes.ts"]));
-    expect(brought("workers/notification-hub.ts")).toEqual(
-      expect.arrayContaining(["workers/durable-change-relay.ts", "server/notifications/shared-subscription.ts"]),
+    expect(brought("workers/tasks/task-object.ts")).toContain("workers/tasks/task-gateway.ts");
+    expect(brought("workers/sessions/session-object.ts")).toEqual(
+      expect.arrayContaining(["workers/sessions/session-gateway.ts", "http/sessions/session-routes.ts"]),
+    );
+    expect(brought("workers/notifications/notification-hub.ts")).toEqual(
+      expect.arrayContaining(["workers/notifications/durable-change-relay.ts", "server/notifications/shared-subscription.ts"]),
     );
   });
 
@@ -298,7 +304,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const core = new Set([...reach(join(SRC, "server/server.ts")), ...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const methods = ["server/tasks/tasks-feature.ts", "server/tasks/task-methods.ts"];
     expect(methods.filter((path) => core.has(path))).toEqual([]);
-    for (const gateway of ["workers/task-gateway.ts", "workers/task-object.ts", "tasks/memory-task-gateway.ts"]) {
+    for (const gateway of ["workers/tasks/task-gateway.ts", "workers/tasks/task-object.ts", "tasks/memory-task-gateway.ts"]) {
       expect([...reach(join(SRC, gateway))].map((path) => relative(SRC, path))).toEqual(expect.arrayContaining(methods));
     }
   });
@@ -323,8 +329,8 @@ describe("opt-in code stays out of Workers that do not use it", () => {
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "index.ts"];
     const base = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
-    expect([...base].filter((path) => path.startsWith("observe/") || path === "workers/usage-object.ts")).toEqual([]);
-    const added = [...reach(join(SRC, "workers/observability.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
+    expect([...base].filter((path) => path.startsWith("observe/") || path === "workers/observe/usage-object.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/observe/observability.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
     expect(added).toContain("observe/mcp-observer.ts");
     expect(added.filter((path) => !path.startsWith("observe/") && !path.startsWith("workers/"))).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { taskObjectId } from "../../src/workers/task-gateway.ts";
+import { taskObjectId } from "../../src/workers/tasks/task-gateway.ts";
 import { sseReader } from "../workers-conformance/sse-reader.ts";
 import { API_KEY, ISSUER_TWO, WITH_TASKS, bearer, modern, resultOf, send } from "./fixture.ts";
 

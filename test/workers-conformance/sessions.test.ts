@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { durableSessionGateway } from "../../src/workers/session-gateway.ts";
+import { durableSessionGateway } from "../../src/workers/sessions/session-gateway.ts";
 import { fetchMcp } from "./fixture.ts";
 import { sseReader } from "./sse-reader.ts";
 import { admission, principal } from "../admission.ts";

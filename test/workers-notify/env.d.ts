@@ -2,10 +2,10 @@
 declare namespace Cloudflare {
   interface Env {
     /** The runner's own hub (the fixture as the Worker under test: the fallback path). */
-    MCP_NOTIFICATIONS: DurableObjectNamespace<import("../../src/workers/notification-hub.ts").McpNotificationHub>;
+    MCP_NOTIFICATIONS: DurableObjectNamespace<import("../../src/workers/notifications/notification-hub.ts").McpNotificationHub>;
     /** The fixture bundled as an auxiliary Worker, with workerd's default flags. */
     NOTIFY: Fetcher;
     /** The auxiliary Worker's hub class. */
-    NOTIFY_HUB: DurableObjectNamespace<import("../../src/workers/notification-hub.ts").McpNotificationHub>;
+    NOTIFY_HUB: DurableObjectNamespace<import("../../src/workers/notifications/notification-hub.ts").McpNotificationHub>;
   }
 }

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { ChangeSink } from "../../src/server/notifications/change-hub.ts";
 import type { SubscriptionFilter } from "../../src/server/notifications/subscription-filter.ts";
-import { durableChangeRelay, hubShard } from "../../src/workers/durable-change-relay.ts";
+import { durableChangeRelay, hubShard } from "../../src/workers/notifications/durable-change-relay.ts";
 import { auxiliary, call, hubSubscribers, legacyPost, listen, openStreams, resetHub, runner, sseMessages, type Listener } from "./client.ts";
 
 const TOOLS_CHANGED = "notifications/tools/list_changed";

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/core/definition-error.ts";
 import { createServer } from "../../src/server/server.ts";
 import { durableBindings } from "../../src/workers/create-worker.ts";
-import { durableChangeRelay } from "../../src/workers/durable-change-relay.ts";
+import { durableChangeRelay } from "../../src/workers/notifications/durable-change-relay.ts";
 import { durableWiring, type DurableWiring } from "../../src/workers/durable-wiring.ts";
-import { McpNotificationHub } from "../../src/workers/notification-hub.ts";
-import { createSessionObject } from "../../src/workers/session-object.ts";
-import { createTaskObject } from "../../src/workers/task-object.ts";
+import { McpNotificationHub } from "../../src/workers/notifications/notification-hub.ts";
+import { createSessionObject } from "../../src/workers/sessions/session-object.ts";
+import { createTaskObject } from "../../src/workers/tasks/task-object.ts";
 import type { McpEnv } from "../../src/workers/env.ts";
 
 const server = createServer({ info: { name: "wiring", version: "1" }, tools: [] });

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { durableHandleStore, type McpHandleObject } from "../../src/workers/handle-object.ts";
+import { durableHandleStore, type McpHandleObject } from "../../src/workers/state/handle-object.ts";
 import { post, postModern, rpc } from "./post.ts";
 
 const handles = (env as unknown as { MCP_HANDLES: DurableObjectNamespace<McpHandleObject> }).MCP_HANDLES;

@@ -2,7 +2,7 @@
 // the request takes the path of a Worker without it (no observation, its URL and headers unread); with only
 // MCP_ADMIN_TOKEN, the usage view answers and MCP requests are still not observed.
 import { describe, expect, it } from "vitest";
-import { newTrace } from "../../src/http/admitted.ts";
+import { newTrace } from "../../src/http/admission/admitted.ts";
 import { createServer } from "../../src/server/server.ts";
 import { defineTool } from "../../src/server/tools/tool.ts";
 import { createWorker, observability } from "../../src/workers/index.ts";

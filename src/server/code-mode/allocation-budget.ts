@@ -1,5 +1,5 @@
 // Written by `npm run build:sandbox` from sandbox/allocation-budget.js and the wrappers it imports: edit those, then run it
-// (test/unit/sandbox-modules.test.ts fails while this file and they disagree).
+// (test/unit/server/code-mode/sandbox-modules.test.ts fails while this file and they disagree).
 /** Code mode's allocation budget: the sandbox module that wraps the built-ins whose one call allocates in proportion to an argument. */
 
 /** The module's name in a sandbox; its one export is `installAllocationBudget(maxBytes)`. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { authRefusal, insufficientScopeChallenge } from "../../../src/auth/challenge.ts";
 import { createBearerVerifier } from "../../../src/auth/verify-bearer.ts";
-import { createAuthorizer } from "../../../src/http/authorizer.ts";
+import { createAuthorizer } from "../../../src/http/admission/authorizer.ts";
 import { ProtocolError } from "../../../src/core/errors.ts";
 import { config, expectAuthError, testKey } from "./fixtures.ts";
 

@@ -1,7 +1,7 @@
 // A dev server on another loopback port advertises, and accepts tokens for, the URL it is reached at.
 import { describe, expect, it } from "vitest";
 import { isLoopbackResource, servedResource } from "../../../src/auth/loopback-resource.ts";
-import { createAuthorizer } from "../../../src/http/authorizer.ts";
+import { createAuthorizer } from "../../../src/http/admission/authorizer.ts";
 import { ProtocolError } from "../../../src/core/errors.ts";
 import { config, sign, testKey } from "./fixtures.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { missingScopes, requiredScopes, scopeCovers } from "../../../src/auth/scopes.ts";
 import type { ProtocolError } from "../../../src/core/errors.ts";
-import { createAuthorizer } from "../../../src/http/authorizer.ts";
+import { createAuthorizer } from "../../../src/http/admission/authorizer.ts";
 import { config } from "./fixtures.ts";
 
 const toolScopes = { "*": ["tools:read"], deploy: ["tools:read", "deploy:prod"], ping: [] };

@@ -8,7 +8,7 @@
  * See ../../README.md, "Notifications".
  */
 
-import * as listenModule from "../../../../src/http/listen.ts";
+import * as listenModule from "../../../../src/http/listen/listen.ts";
 import { defineTool } from "../../../../src/index.ts";
 import { createWorker, type McpEnv } from "../../../../src/workers/index.ts";
 
