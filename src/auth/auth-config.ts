@@ -32,7 +32,7 @@ export interface AuthConfigInput {
   apiKeys?: { id: string; sha256: string; scopes?: string[] }[];
   scopeHierarchy?: ScopeHierarchy;
   tokenType?: string;
-  /** Claim values that grant tools and/or scopes (see README, "Grants from claims"). */
+  /** Claim values that grant tools and/or scopes (see docs/auth.md, "Grants from claims"). */
   grants?: { claim: string; value: string; tools?: string[]; scopes?: string[] }[];
   /** Tools (names and `prefix_*` patterns) callable without a token. */
   publicTools?: string[];

@@ -69,7 +69,7 @@ export interface TenantConfig {
   notifications?: TenantNotifications;
   /** Serve a Server Card at `<endpoint>/server-card` and list it in the host's AI Catalog (off by default). */
   serverCard?: TenantServerCard;
-  /** Code mode (`execute` and `tool_declarations`): `true` or `{ limits }`; needs a Worker Loader binding (see README, "Code mode"). */
+  /** Code mode (`execute` and `tool_declarations`): `true` or `{ limits }`; needs a Worker Loader binding (see docs/code-mode.md). */
   codeMode?: CodeModeLimits;
   /**
    * MCP Apps of the tenant's modules (`io.modelcontextprotocol/ui`), on by default: `false` serves

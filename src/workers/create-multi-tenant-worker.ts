@@ -55,7 +55,7 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   configTtlMs?: number;
   /** How long a service module's catalogue is used before it is read again (default 5 minutes). */
   catalogTtlMs?: number;
-  /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see README, Observability). */
+  /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see docs/observability.md). */
   observe?: Observability;
   /** Code mode for tenants that turn it on: `tenantCodeMode()` (an opt-in import; see docs/code-mode.md). */
   codeMode?: TenantCodeMode;

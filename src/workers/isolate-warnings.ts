@@ -26,7 +26,7 @@ export function unboundTasksWarning(server: McpServer, tasksBound: boolean, task
   return (
     `tool${tools.length > 1 ? "s" : ""} ${named} declare${tools.length > 1 ? "" : "s"} task, but the MCP_TASKS Durable Object binding is missing: ` +
     `calls run in their request ("optional") or are refused ("required"). Bind the class from createTaskObject() as MCP_TASKS ` +
-    `(with MCP_QUOTAS) in wrangler.toml (README, "Tasks"), or set tasks: false to run them inline on purpose.`
+    `(with MCP_QUOTAS) in wrangler.toml (docs/tasks.md), or set tasks: false to run them inline on purpose.`
   );
 }
 

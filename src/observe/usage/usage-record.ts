@@ -64,7 +64,7 @@ export function knownCallerId(callerKey: string): string | undefined {
   return knownIds.get(callerKey);
 }
 
-/** The Analytics Engine data point of a record: the columns the README documents (and its SQL reads). */
+/** The Analytics Engine data point of a record: the columns docs/observability.md documents (and its SQL reads). */
 export function usageDataPoint(record: UsageRecord): AnalyticsEngineDataPoint {
   return {
     // blob1..blob8
