@@ -1,12 +1,16 @@
 // A user's own feature from the packed package, as npm gives it: a project of its own (fixtures/own-feature)
 // installs the edge-mcp tarball offline, type-checks with a strict tsconfig like the templates' (the
-// package's declarations included: skipLibCheck off), and runs in Node through edge-mcp/host's app.
+// package's declarations included: skipLibCheck off) together with the snippets of the guides that show
+// the seam, and runs in Node through edge-mcp/host's app.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { extractSnippets } from "../unit/doc-snippets.ts";
 import { run } from "./run.ts";
 
 const FIXTURE = new URL("./fixtures/own-feature/src", import.meta.url);
+/** Guides whose snippets the project holds too: what they show of the seam and of edge-mcp/host must type-check from the package. */
+const GUIDES = ["docs/features.md", "docs/other-hosts.md"];
 const NPM_OFFLINE = ["--offline", "--no-audit", "--no-fund"];
 
 /** The versions of TypeScript and the Workers types a new project starts with (the basic template's, which the warmed cache holds). */
@@ -40,10 +44,17 @@ type Message = Record<string, unknown> & { result?: Record<string, unknown>; err
 describe("a feature of a user's own, from the packed package", () => {
   let project: string;
   let report: Record<string, Message>;
+  let guideSnippets = 0;
 
   beforeAll(async () => {
     project = mkdtempSync(join(inject("packDir"), "own-feature-"));
     cpSync(FIXTURE, join(project, "src"), { recursive: true });
+    for (const guide of GUIDES) {
+      for (const snippet of extractSnippets(guide, readFileSync(new URL(`../../${guide}`, import.meta.url), "utf8"))) {
+        guideSnippets += 1;
+        writeFileSync(join(project, "src", `guide-${guide.replace(/^docs\/|\.md$/g, "")}-${snippet.line}.ts`), snippet.code);
+      }
+    }
     const { typescript, "@cloudflare/workers-types": workersTypes } = TEMPLATE.devDependencies;
     const devDependencies = { typescript, "@cloudflare/workers-types": workersTypes };
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "own-feature", private: true, type: "module", devDependencies }, null, 2));
@@ -59,6 +70,10 @@ describe("a feature of a user's own, from the packed package", () => {
     const { stdout } = await run("node", ["build/main.js"], { cwd: project });
     report = JSON.parse(stdout) as Record<string, Message>;
   }, 300_000);
+
+  it("type-checks with the guides' snippets of the seam and of edge-mcp/host beside it", () => {
+    expect(guideSnippets).toBeGreaterThanOrEqual(4);
+  });
 
   it("answers its 2026-07-28 method, and the 2025 era does not have it", () => {
     expect(report["echo"]?.result).toMatchObject({ echoed: "echo: hi" });
