@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { run } from "./run.ts";
 
@@ -15,6 +16,14 @@ async function filesOf(tarball: string): Promise<string[]> {
     .split("\n")
     .filter(Boolean)
     .map((name) => name.replace(/^package\//, ""));
+}
+
+/**
+ * The modules a JavaScript file imports (static, re-exports and dynamic), read by TypeScript's scanner:
+ * module text held in a string (code mode's sandbox harness) is not an import.
+ */
+function importsOf(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.map((imported) => imported.fileName);
 }
 
 describe("the edge-mcp tarball", () => {
@@ -84,8 +93,7 @@ describe("the edge-mcp tarball", () => {
     const visit = (file: string): void => {
       if (seen.has(file)) return;
       seen.add(file);
-      for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)) {
-        if (spec === undefined) continue;
+      for (const spec of importsOf(file)) {
         if (spec.startsWith("cloudflare:")) platform.push(`${file.slice(unpacked.length + 1)} → ${spec}`);
         else if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       }
@@ -103,8 +111,7 @@ describe("the edge-mcp tarball", () => {
     const visit = (file: string): void => {
       if (seen.has(file)) return;
       seen.add(file);
-      for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)) {
-        if (spec === undefined) continue;
+      for (const spec of importsOf(file)) {
         if (spec === "hono" || spec.startsWith("hono/")) honoImports.push(`${file.slice(unpacked.length + 1)} → ${spec}`);
         else if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       }
