@@ -23,8 +23,8 @@ const options = {
 const worker = createMultiTenantWorker(options);
 // As in a Worker module, the classes of the objects the env binds (MCP_TASKS, MCP_SESSIONS) are made too: they bring the
 // Worker's way to them. The hub's comes with its module, imported with the index.
-createMultiTenantTaskObject(options);
-createMultiTenantSessionObject(options);
+createMultiTenantTaskObject(worker);
+createMultiTenantSessionObject(worker);
 const workerEnv = { ...(env as unknown as MultiTenantEnv), CATALOG: service } as MultiTenantEnv;
 const pending: Promise<unknown>[] = [];
 const ctx = { waitUntil: (promise: Promise<unknown>) => void pending.push(promise), passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
