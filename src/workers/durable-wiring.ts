@@ -21,7 +21,7 @@ export interface DurableWiring {
   tasks?: typeof durableTaskGateway;
 }
 
-const WIRING = Symbol("edge-mcp: the Durable Object wiring of a Worker");
+const WIRING = Symbol("edge-mcp: wiring");
 
 /** Gives `worker` its wiring (hidden, not enumerable): read when its endpoints are built, on its first request. */
 export function holdWiring<W extends object>(worker: W, wiring: DurableWiring): W {
