@@ -6,7 +6,8 @@ import { routePath } from "hono/route";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { Principal } from "../core/principal.ts";
 import type { McpServer, ServerOptions } from "../server/server.ts";
-import { compiled, createWorker, makingOf, type WorkerOptions } from "../workers/create-worker.ts";
+import { compiled, makingOf, wiredWorker, type WorkerOptions } from "../workers/create-worker.ts";
+import { wiringOf } from "../workers/durable-wiring.ts";
 import type { McpWorker } from "../workers/env.ts";
 import { contextAuthorizer } from "./context-authorizer.ts";
 
@@ -79,10 +80,12 @@ export function mcp<E extends Env = Env>(source: McpWorker<never> | McpServer | 
   const fixedPath = workerOptions.path;
   // One Worker per path the handler is mounted on: route patterns are the app's own, so these are few.
   const workers = new Map<string, McpWorker<BindingsOf<E>>>();
+  // The classes made from the Worker hand their gateways to it: every Worker mounted from it shares them.
+  const wiring = wiringOf(source) ?? {};
   const workerAt = (path: string): McpWorker<BindingsOf<E>> => {
     let worker = workers.get(path);
     if (worker === undefined) {
-      worker = createWorker(served, { ...workerOptions, path });
+      worker = wiredWorker(served, { ...workerOptions, path }, wiring);
       workers.set(path, worker);
     }
     return worker;

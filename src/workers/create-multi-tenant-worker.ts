@@ -26,6 +26,7 @@ import type { TenantCodeMode } from "./code-mode/tenant-code-mode.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
+import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import type { Observability } from "./observe/observability.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
@@ -72,6 +73,22 @@ function unavailableTenant(tenant: BrokenTenant): ProtocolError {
   return new ProtocolError(ErrorCode.InternalError, `Tenant unavailable: its configuration is invalid: ${tenant.problem}`, { status: 503 });
 }
 
+/** What a Worker from {@link createMultiTenantWorker} was made of: its Durable Object classes are built from the same. */
+interface TenantWorkerMaking {
+  options: MultiTenantWorkerOptions;
+  /** The gateways its Durable Object classes hand to it. */
+  wiring: DurableWiring;
+}
+
+const MADE_OF = Symbol("edge-mcp: the options of a multi-tenant Worker");
+
+/** The options and wiring of a Worker from createMultiTenantWorker; `factory` names the caller in the error otherwise. */
+function makingOf(worker: unknown, factory: string): TenantWorkerMaking {
+  const made = typeof worker === "object" && worker !== null && MADE_OF in worker ? (worker as { [MADE_OF]: TenantWorkerMaking })[MADE_OF] : undefined;
+  if (!made) throw new DefinitionError(`${factory}(worker) takes the Worker from createMultiTenantWorker (its options are read from it)`);
+  return made;
+}
+
 interface TenantState {
   config: { get(): Promise<TenantDirectory> };
   apps: WeakMap<McpServer, Map<string, McpApp>>;
@@ -80,7 +97,7 @@ interface TenantState {
 const states = new WeakMap<MultiTenantWorkerOptions, WeakMap<object, TenantState>>();
 
 /** The per-isolate tenant configuration of a Worker (or its session objects), built once per env. */
-function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): TenantState {
+function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv, wiring: DurableWiring): TenantState {
   let perEnv = states.get(options);
   if (!perEnv) {
     perEnv = new WeakMap();
@@ -114,7 +131,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv): Te
           // A tenant's changed tools are announced where its endpoint's listeners are: through its
           // notification hub (every isolate) when there is one, else on the previous server's feed.
           onToolsChanged: (tenant, previousServer, waitUntil) => {
-            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true, false, tenant.notifications?.shards ?? 1).relay;
+            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true, false, tenant.notifications?.shards ?? 1, wiring).relay;
             (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
           },
         },
@@ -142,6 +159,7 @@ function listenSettingsOf({ maxQueuedBytes, heartbeatMs }: TenantNotifications):
  */
 function tenantAppOptions(
   options: MultiTenantWorkerOptions,
+  wiring: DurableWiring,
   env: MultiTenantEnv,
   directory: TenantDirectory,
   server: McpServer,
@@ -153,7 +171,7 @@ function tenantAppOptions(
   warnAboutSetup(server, tenant.id, env.MCP_TASKS !== undefined, tenant.tasks);
   const auth = directory.auth(tenant);
   const limits = tenant.limits;
-  const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1);
+  const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1, wiring);
   // DPoP proof ids are held in the tenant's quota object when there is one (every isolate sees them).
   const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   return {
@@ -183,40 +201,54 @@ function tenantAppOptions(
 }
 
 /**
- * The session Durable Object class for a multi-tenant Worker: each session runs on the endpoint
- * of the tenant that opened it. Pass the same options as to {@link createMultiTenantWorker}.
+ * The session Durable Object class of a multi-tenant Worker: each session runs on the endpoint of
+ * the tenant that opened it. Given the Worker from {@link createMultiTenantWorker}, it runs on
+ * that Worker's options.
+ *
+ * @example
+ * const worker = createMultiTenantWorker(options);
+ * export default worker;
+ * export const McpSessionObject = createMultiTenantSessionObject(worker);
  */
 export function createMultiTenantSessionObject(
-  options: MultiTenantWorkerOptions,
+  worker: McpWorker<never>,
   sessionOptions: Pick<SessionObjectOptions, "inputTimeoutMs" | "idleTtlMs"> = {},
 ): SessionObjectClass {
-  return createSessionObject(tenantEndpoints(options, "Session not found: its tenant no longer exists"), sessionOptions);
+  const { options, wiring } = makingOf(worker, "createMultiTenantSessionObject");
+  return createSessionObject(tenantEndpoints(options, wiring, "Session not found: its tenant no longer exists"), sessionOptions);
 }
 
 /**
- * The task Durable Object class for a multi-tenant Worker: each task runs on the endpoint of the
- * tenant that created it (its modules, service bindings and limits). Pass the same options as to
- * {@link createMultiTenantWorker}.
+ * The task Durable Object class of a multi-tenant Worker: each task runs on the endpoint of the
+ * tenant that created it (its modules, service bindings and limits). Given the Worker from
+ * {@link createMultiTenantWorker}, it runs on that Worker's options.
+ *
+ * @example
+ * export const McpTaskObject = createMultiTenantTaskObject(worker);
  */
-export function createMultiTenantTaskObject(options: MultiTenantWorkerOptions): TaskObjectClass {
-  return createTaskObject(tenantEndpoints(options, "Task not found: its tenant no longer exists"));
+export function createMultiTenantTaskObject(worker: McpWorker<never>): TaskObjectClass {
+  const { options, wiring } = makingOf(worker, "createMultiTenantTaskObject");
+  return createTaskObject(tenantEndpoints(options, wiring, "Task not found: its tenant no longer exists"));
 }
 
-/** The endpoint of a tenant by id, for the objects that run its requests elsewhere (sessions, tasks). */
-function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: string, env: McpEnv) => Promise<Endpoint> {
+/**
+ * The endpoint of a tenant by id, for the objects that run its requests elsewhere (sessions,
+ * tasks); it holds the Worker's wiring, so the object class made on it hands its gateway to the Worker.
+ */
+function tenantEndpoints(options: MultiTenantWorkerOptions, wiring: DurableWiring, gone: string): (id: string, env: McpEnv) => Promise<Endpoint> {
   const endpoints = new WeakMap<McpServer, Endpoint>();
-  return async (id, env) => {
-    const directory = await tenantState(options, env).config.get();
+  return holdWiring(async (id: string, env: McpEnv) => {
+    const directory = await tenantState(options, env, wiring).config.get();
     const tenant = directory.tenants.find((t) => t.id === id);
     if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, gone, { status: 404 });
     const server = await directory.server(tenant);
     let endpoint = endpoints.get(server);
     if (!endpoint) {
-      endpoint = createEndpoint(tenantAppOptions(options, env, directory, server, tenant, "/mcp"));
+      endpoint = createEndpoint(tenantAppOptions(options, wiring, env, directory, server, tenant, "/mcp"));
       endpoints.set(server, endpoint);
     }
     return endpoint;
-  };
+  }, wiring);
 }
 
 /**
@@ -229,7 +261,8 @@ function tenantEndpoints(options: MultiTenantWorkerOptions, gone: string): (id: 
  */
 export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEnv>(options: MultiTenantWorkerOptions): McpWorker<E> {
   checkOptions(options, MULTI_TENANT_OPTION_RULES, "createMultiTenantWorker");
-  const stateOf = (env: E) => tenantState(options, env);
+  const wiring: DurableWiring = {};
+  const stateOf = (env: E) => tenantState(options, env, wiring);
 
   // One app per compiled server and endpoint path: rebuilt when the server is (catalogue refresh).
   const appFor = (
@@ -247,13 +280,13 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     }
     let app = byPath.get(path);
     if (!app) {
-      app = createEndpointApp(createEndpoint(tenantAppOptions(options, env, directory, server, tenant, path)));
+      app = createEndpointApp(createEndpoint(tenantAppOptions(options, wiring, env, directory, server, tenant, path)));
       byPath.set(path, app);
     }
     return app;
   };
 
-  return {
+  const worker: McpWorker<E> = {
     async fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
@@ -292,4 +325,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
       }
     },
   };
+  // Hidden (not enumerable): createMultiTenantSessionObject(worker) and createMultiTenantTaskObject(worker) read it.
+  Object.defineProperty(worker, MADE_OF, { value: { options, wiring } satisfies TenantWorkerMaking });
+  return holdWiring(worker, wiring);
 }

@@ -13,7 +13,7 @@ import { warnAboutSetup } from "./isolate-warnings.ts";
 import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./state/handle-object.ts";
 import { notificationShardsOf } from "./notifications/notification-shards.ts";
-import { durableWiring } from "./durable-wiring.ts";
+import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import { durableQuotaCounter } from "./state/quota-object.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { ToolServices } from "./tool-services.ts";
@@ -76,6 +76,7 @@ export function durableBindings(
   sessionsOn: boolean,
   tasks: boolean | TaskSettings = true,
   shards = 1,
+  wiring: DurableWiring,
 ): Pick<McpAppOptions, "handleStore" | "sessions" | "sessionRoutes" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
   if (sessionsOn && !env.MCP_SESSIONS) {
     throw new DefinitionError(
@@ -88,8 +89,8 @@ export function durableBindings(
       "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
     );
   }
-  // The gateways and the relay come with the classes this Worker exports (durable-wiring.ts).
-  const { relay, sessions, sessionRoutes, tasks: taskGateway } = durableWiring;
+  // The gateways and the relay come with the classes made from this Worker (durable-wiring.ts).
+  const { relay, sessions, sessionRoutes, tasks: taskGateway } = wiring;
   const missing = (binding: string, fix: string): never => {
     throw new DefinitionError(`${binding} is bound but this Worker does not export its class, which brings the Worker's wiring to it: ${fix}`);
   };
@@ -99,7 +100,7 @@ export function durableBindings(
       ? {
           sessions: (
             sessions ??
-            missing("MCP_SESSIONS", "export const McpSessionObject = createSessionObject(worker) (createMultiTenantSessionObject(options) with many tenants)")
+            missing("MCP_SESSIONS", "export const McpSessionObject = createSessionObject(worker) (createMultiTenantSessionObject(worker) with many tenants)")
           )(env.MCP_SESSIONS),
           ...(sessionRoutes ? { sessionRoutes } : {}),
         }
@@ -107,21 +108,24 @@ export function durableBindings(
     ...(tasksOn && env.MCP_TASKS
       ? {
           tasks: (
-            taskGateway ??
-            missing("MCP_TASKS", "export const McpTaskObject = createTaskObject(worker) (createMultiTenantTaskObject(options) with many tenants)")
+            taskGateway ?? missing("MCP_TASKS", "export const McpTaskObject = createTaskObject(worker) (createMultiTenantTaskObject(worker) with many tenants)")
           )(env.MCP_TASKS, typeof tasks === "object" ? tasks : undefined),
         }
       : {}),
     ...(env.MCP_QUOTAS ? { quotaCounter: durableQuotaCounter(env.MCP_QUOTAS) } : {}),
     ...(env.MCP_NOTIFICATIONS
-      ? { relay: (relay ?? missing("MCP_NOTIFICATIONS", 'export { McpNotificationHub } from "edge-mcp/workers"'))(env.MCP_NOTIFICATIONS, tenant, { shards }) }
+      ? {
+          relay: (relay ?? missing("MCP_NOTIFICATIONS", "export const McpNotificationHub = createNotificationHub(worker)"))(env.MCP_NOTIFICATIONS, tenant, {
+            shards,
+          }),
+        }
       : {}),
     ...(env.MCP_STATE_SECRET ? { stateSecret: env.MCP_STATE_SECRET } : {}),
   };
 }
 
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
-export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv): Endpoint {
+export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv, wiring: DurableWiring): Endpoint {
   const { legacySessions, tasks, notificationShards, authorizer, observe, ...rest } = options;
   const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
   const auth = authorizerFor(authorizer, env);
@@ -130,7 +134,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
     ...rest,
     server,
     ...(auth ? { authorizer: auth } : {}),
-    ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards)),
+    ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards), wiring),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
     ...(observe ? { observer: observe.observer(env) } : {}),
@@ -149,12 +153,13 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
 export function workerEndpoints<E extends object>(
   server: McpServer | ServerOptions,
   options: WorkerOptions<E>,
+  wiring: DurableWiring,
 ): (tenant: string, env: McpEnv) => Promise<Endpoint> {
   const serverOf = workerServers(server, options);
   const endpoints = perEnvAndServer<Endpoint>();
   return async (_tenant, env) => {
     const mcp = await serverOf(env as E & McpEnv);
-    return endpoints(env, mcp, () => workerEndpoint(mcp, options, env as E & McpEnv));
+    return endpoints(env, mcp, () => workerEndpoint(mcp, options, env as E & McpEnv, wiring));
   };
 }
 
@@ -224,12 +229,17 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
+  return wiredWorker(server, options, {});
+}
+
+/** A Worker on `wiring`: its own (createWorker), or the one of the Worker it is mounted from (edge-mcp/hono). */
+export function wiredWorker<E extends object>(server: McpServer | ServerOptions, options: WorkerOptions<E>, wiring: DurableWiring): McpWorker<E> {
   checkOptions(options, WORKER_OPTION_RULES, "createWorker");
   // Compiled once here unless tool services rebuild it per env (they need its options).
   const source = options.services ? server : compiled(server);
   const serverOf = workerServers(source, options);
   const apps = perEnvAndServer<McpApp>();
-  const appOf = (mcp: McpServer, env: E): McpApp => apps(env, mcp, () => createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv)));
+  const appOf = (mcp: McpServer, env: E): McpApp => apps(env, mcp, () => createEndpointApp(workerEndpoint(mcp, options, env as E & McpEnv, wiring)));
   const worker: McpWorker<E> = {
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
@@ -249,5 +259,5 @@ export function createWorker<E extends object = McpEnv>(server: McpServer | Serv
   };
   // Hidden (not enumerable): createSessionObject(worker) and createTaskObject(worker) read it.
   Object.defineProperty(worker, MADE_OF, { value: { server: source, options } satisfies WorkerMaking });
-  return worker;
+  return holdWiring(worker, wiring);
 }

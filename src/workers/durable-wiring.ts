@@ -1,7 +1,7 @@
 /**
- * The Durable Object wiring a Worker bundles only with the class it binds: `createTaskObject`,
- * `createSessionObject` and the `McpNotificationHub` module each register their own here, so a
- * Worker that binds none of them carries none of that code.
+ * The Durable Object wiring of a Worker, held by the Worker itself: `createTaskObject(worker)`,
+ * `createSessionObject(worker)` and `createNotificationHub(worker)` hand their gateways to the Worker
+ * they are given, so a Worker that exports none of these classes carries none of that code.
  */
 
 import type { SessionRoutes } from "../http/endpoint.ts";
@@ -9,9 +9,9 @@ import type { durableChangeRelay } from "./notifications/durable-change-relay.ts
 import type { durableSessionGateway } from "./sessions/session-gateway.ts";
 import type { durableTaskGateway } from "./tasks/task-gateway.ts";
 
-/** What the Durable Object classes in this Worker's bundle registered. */
+/** What the Durable Object classes made from a Worker handed to it. */
 export interface DurableWiring {
-  /** From the `McpNotificationHub` module: the relay over MCP_NOTIFICATIONS. */
+  /** From `createNotificationHub`: the relay over MCP_NOTIFICATIONS. */
   relay?: typeof durableChangeRelay;
   /** From `createSessionObject`: the gateway to MCP_SESSIONS. */
   sessions?: typeof durableSessionGateway;
@@ -21,5 +21,17 @@ export interface DurableWiring {
   tasks?: typeof durableTaskGateway;
 }
 
-/** This isolate's registrations: written while the Worker's module loads, read when an endpoint is built. */
-export const durableWiring: DurableWiring = {};
+const WIRING = Symbol("edge-mcp: wiring");
+
+/** Gives `worker` its wiring (hidden, not enumerable): read when its endpoints are built, on its first request. */
+export function holdWiring<W extends object>(worker: W, wiring: DurableWiring): W {
+  Object.defineProperty(worker, WIRING, { value: wiring });
+  return worker;
+}
+
+/** The wiring a Worker from `createWorker` or `createMultiTenantWorker` (or a resolver of its endpoints) holds, or undefined. */
+export function wiringOf(value: unknown): DurableWiring | undefined {
+  return (typeof value === "object" || typeof value === "function") && value !== null && WIRING in value
+    ? (value as { [WIRING]: DurableWiring })[WIRING]
+    : undefined;
+}

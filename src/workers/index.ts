@@ -15,6 +15,7 @@ export {
 export { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 export { durableTaskGateway } from "./tasks/task-gateway.ts";
 export { McpNotificationHub } from "./notifications/notification-hub.ts";
+export { createNotificationHub } from "./notifications/create-notification-hub.ts";
 export { durableChangeRelay, hubName, hubShard, type DurableChangeRelayOptions } from "./notifications/durable-change-relay.ts";
 export { McpQuotaObject, durableQuotaCounter } from "./state/quota-object.ts";
 export { workerLoaderRunner, type WorkerLoaderRunnerOptions } from "./code-mode/worker-loader-runner.ts";

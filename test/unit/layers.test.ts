@@ -174,12 +174,29 @@ describe("the server's house", () => {
 
 describe("wiring by value", () => {
   it("leaves no registry filled as a side effect of an import: the gateways hand their routes and features to the endpoint", () => {
-    const registries = /\b(taskWiring|taskListening|sessionWiring|wiredSessionRoutes|wireSessions)\b/;
+    const registries = /\b(taskWiring|taskListening|sessionWiring|wiredSessionRoutes|wireSessions|durableWiring)\b/;
     expect(
       files(SRC)
         .filter((path) => registries.test(readFileSync(path, "utf8")))
         .map((path) => relative(SRC, path)),
     ).toEqual([]);
+  });
+
+  it("exports no module-level object or variable that another module assigns into", () => {
+    // An exported `const x: T = {}` / `= []` / `new Map()`, or an exported `let`: state a module could fill for another.
+    const declared = /^export\s+(?:let\s+(\w+)|const\s+(\w+)(?:\s*:[^=]+)?=\s*(?:\{\s*\}|\[\s*\]|new\s+(?:Map|Set|WeakMap)\b))/gm;
+    const names = new Map<string, string>();
+    for (const path of files(SRC)) for (const m of readFileSync(path, "utf8").matchAll(declared)) names.set((m[1] ?? m[2]) as string, relative(SRC, path));
+    const offenders: string[] = [];
+    for (const path of files(SRC)) {
+      const text = readFileSync(path, "utf8");
+      for (const [name, home] of names) {
+        if (home === relative(SRC, path)) continue;
+        const written = new RegExp(`\\b${name}(?:\\.\\w+|\\[[^\\]]+\\])?\\s*=[^=>]|\\b${name}\\.(?:set|add|push)\\(|Object\\.assign\\(\\s*${name}\\b`);
+        if (written.test(text)) offenders.push(`${relative(SRC, path)} writes ${name} (${home})`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });
 
@@ -280,7 +297,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(core.filter((path) => imports(join(SRC, path)).includes("jose"))).toEqual([]);
   });
 
-  it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and McpNotificationHub bring theirs", () => {
+  it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and createNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const wiring = [
       "workers/tasks/task-gateway.ts",
@@ -295,7 +312,7 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(brought("workers/sessions/session-object.ts")).toEqual(
       expect.arrayContaining(["workers/sessions/session-gateway.ts", "http/sessions/session-routes.ts"]),
     );
-    expect(brought("workers/notifications/notification-hub.ts")).toEqual(
+    expect(brought("workers/notifications/create-notification-hub.ts")).toEqual(
       expect.arrayContaining(["workers/notifications/durable-change-relay.ts", "server/notifications/shared-subscription.ts"]),
     );
   });

@@ -4,7 +4,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CallToolResult } from "../../src/core/types.ts";
 import type { ServiceTool, ToolService } from "../../src/modules/service-contract.ts";
-import { createMultiTenantSessionObject, createMultiTenantTaskObject, createMultiTenantWorker, type MultiTenantEnv } from "../../src/workers/index.ts";
+import {
+  createMultiTenantSessionObject,
+  createMultiTenantTaskObject,
+  createMultiTenantWorker,
+  createNotificationHub,
+  type MultiTenantEnv,
+} from "../../src/workers/index.ts";
 
 const forecast: ServiceTool = { name: "forecast", description: "Weather forecast for a city.", inputSchema: { type: "object" } };
 const alerts: ServiceTool = { name: "alerts", description: "Storm alerts for a region.", inputSchema: { type: "object" } };
@@ -21,10 +27,11 @@ const options = {
   catalogTtlMs: 0, // every request reads the catalogue again
 };
 const worker = createMultiTenantWorker(options);
-// As in a Worker module, the classes of the objects the env binds (MCP_TASKS, MCP_SESSIONS) are made too: they bring the
-// Worker's way to them. The hub's comes with its module, imported with the index.
-createMultiTenantTaskObject(options);
-createMultiTenantSessionObject(options);
+// As in a Worker module, the classes of the objects the env binds (MCP_TASKS, MCP_SESSIONS, MCP_NOTIFICATIONS) are
+// made from the Worker too: they hand it its way to them.
+createMultiTenantTaskObject(worker);
+createMultiTenantSessionObject(worker);
+createNotificationHub(worker);
 const workerEnv = { ...(env as unknown as MultiTenantEnv), CATALOG: service } as MultiTenantEnv;
 const pending: Promise<unknown>[] = [];
 const ctx = { waitUntil: (promise: Promise<unknown>) => void pending.push(promise), passThroughOnException() {}, props: {} } as unknown as ExecutionContext;

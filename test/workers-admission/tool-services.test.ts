@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAuthorizer, defineTool, parseAuthConfig } from "../../src/index.ts";
 import { DefinitionError } from "../../src/core/definition-error.ts";
-import { createTaskObject, createToolService, createWorker, toolServices, type WorkerOptions } from "../../src/workers/index.ts";
+import { createNotificationHub, createTaskObject, createToolService, createWorker, toolServices, type WorkerOptions } from "../../src/workers/index.ts";
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 const ping = defineTool({ name: "ping", description: "Answers pong.", inputSchema: { type: "object" }, handler: () => "pong" });
@@ -15,6 +15,13 @@ const OTHER_KEY = "emk_no_scopes_for_tool_service_tests";
 async function sha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A Worker as its module would export it: the env binds MCP_TASKS and MCP_NOTIFICATIONS, so their classes are made from it (and wire it). */
+function served(worker: ReturnType<typeof createWorker>): ReturnType<typeof createWorker> {
+  createTaskObject(worker);
+  createNotificationHub(worker);
+  return worker;
 }
 
 let id = 1;
@@ -41,7 +48,7 @@ afterEach(() => {
 });
 
 describe("createWorker with toolServices()", () => {
-  const worker = createWorker(SERVER, { services: toolServices([{ binding: "TYPED", prefix: "weather" }]) });
+  const worker = served(createWorker(SERVER, { services: toolServices([{ binding: "TYPED", prefix: "weather" }]) }));
 
   it("lists the service's tools under its prefix next to the Worker's own, with the derived schemas", async () => {
     const { body } = await rpc(worker, "tools/list");
@@ -76,22 +83,24 @@ describe("createWorker with toolServices()", () => {
   });
 
   it("refuses a caller without the tool's scope at admission, and admits one with it", async () => {
-    const scoped = createWorker(SERVER, {
-      services: toolServices([{ binding: "TYPED", prefix: "weather" }]),
-      authorizer: createAuthorizer(
-        parseAuthConfig(
-          {
-            resource: "http://127.0.0.1/mcp",
-            toolScopes: { weather_forecast: ["weather:read"] },
-            apiKeys: [
-              { id: "reader", sha256: await sha256(WEATHER_KEY), scopes: ["weather:read"] },
-              { id: "other", sha256: await sha256(OTHER_KEY), scopes: [] },
-            ],
-          },
-          "default",
+    const scoped = served(
+      createWorker(SERVER, {
+        services: toolServices([{ binding: "TYPED", prefix: "weather" }]),
+        authorizer: createAuthorizer(
+          parseAuthConfig(
+            {
+              resource: "http://127.0.0.1/mcp",
+              toolScopes: { weather_forecast: ["weather:read"] },
+              apiKeys: [
+                { id: "reader", sha256: await sha256(WEATHER_KEY), scopes: ["weather:read"] },
+                { id: "other", sha256: await sha256(OTHER_KEY), scopes: [] },
+              ],
+            },
+            "default",
+          ),
         ),
-      ),
-    });
+      }),
+    );
     expect((await rpc(scoped, "tools/call", { name: "weather_forecast", arguments: { city: "Lima" } })).status).toBe(401);
     const refused = await rpc(scoped, "tools/call", { name: "weather_forecast", arguments: { city: "Lima" } }, OTHER_KEY);
     expect(refused.status).toBe(403);
@@ -101,14 +110,14 @@ describe("createWorker with toolServices()", () => {
 
   it("answers a clear error naming a binding missing from wrangler.toml, and one that is not a tool service", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const missing = await rpc(createWorker(SERVER, { services: toolServices([{ binding: "WEATHER" }]) }), "tools/list");
+    const missing = await rpc(served(createWorker(SERVER, { services: toolServices([{ binding: "WEATHER" }]) })), "tools/list");
     expect(missing.status).toBe(500);
     expect(missing.body.error).toEqual({
       code: -32603,
       message:
         'Internal error: the server is misconfigured: toolServices(): the service binding WEATHER is missing: add [[services]] binding = "WEATHER" (service and entrypoint of the tool service) to wrangler.toml',
     });
-    const notService = await rpc(createWorker(SERVER, { services: toolServices([{ binding: "MCP_STATE_SECRET" }]) }), "tools/list");
+    const notService = await rpc(served(createWorker(SERVER, { services: toolServices([{ binding: "MCP_STATE_SECRET" }]) })), "tools/list");
     expect(notService.body.error?.message).toContain("MCP_STATE_SECRET is not a tool service binding");
     expect(errors.mock.calls.flat().join("\n")).toContain("the service binding WEATHER is missing");
   });

@@ -6,6 +6,7 @@ import { defineApp, defineModule, defineTool, type CallToolResult, type ServiceC
 import {
   createToolService,
   createMultiTenantSessionObject,
+  createNotificationHub,
   createMultiTenantTaskObject,
   createMultiTenantWorker,
   tenantCodeMode,
@@ -277,7 +278,9 @@ const options: MultiTenantWorkerOptions = {
   codeMode: tenantCodeMode(),
 };
 
-export default createMultiTenantWorker(options);
-export const McpSessionObject = createMultiTenantSessionObject(options);
-export const McpTaskObject = createMultiTenantTaskObject(options);
-export { McpHandleObject, McpNotificationHub, McpQuotaObject } from "../../src/workers/index.ts";
+const worker = createMultiTenantWorker(options);
+export default worker;
+export const McpSessionObject = createMultiTenantSessionObject(worker);
+export const McpTaskObject = createMultiTenantTaskObject(worker);
+export const McpNotificationHub = createNotificationHub(worker);
+export { McpHandleObject, McpQuotaObject } from "../../src/workers/index.ts";

@@ -6,6 +6,7 @@ import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { defineModule, defineTool, type ServiceCallContext, type ServiceCatalog, type ToolService } from "../../src/index.ts";
 import {
   createMultiTenantSessionObject,
+  createNotificationHub,
   createMultiTenantTaskObject,
   createMultiTenantWorker,
   tenantCodeMode,
@@ -71,7 +72,9 @@ const options: MultiTenantWorkerOptions = {
   codeMode: tenantCodeMode(),
 };
 
-export default createMultiTenantWorker(options);
-export const McpSessionObject = createMultiTenantSessionObject(options);
-export const McpTaskObject = createMultiTenantTaskObject(options);
-export { McpNotificationHub, McpQuotaObject, McpUsageObject } from "../../src/workers/index.ts";
+const worker = createMultiTenantWorker(options);
+export default worker;
+export const McpSessionObject = createMultiTenantSessionObject(worker);
+export const McpTaskObject = createMultiTenantTaskObject(worker);
+export const McpNotificationHub = createNotificationHub(worker);
+export { McpQuotaObject, McpUsageObject } from "../../src/workers/index.ts";

@@ -53,17 +53,17 @@ describe("toolServices() in createWorker", () => {
     const worker = createWorker(SERVER, { services });
     expect(await names(worker, env)).toEqual(["ping", "weather_forecast"]);
     // The session and task objects' endpoint runs on the same server.
-    const before = (await workerEndpoints(SERVER, { services })("default", env)).server;
+    const before = (await workerEndpoints(SERVER, { services }, {})("default", env)).server;
     const announced = vi.spyOn(before.changes, "toolsListChanged");
     weather.tools = [forecast, alerts];
     expect(await names(worker, env)).toEqual(["ping", "weather_forecast", "weather_alerts"]);
     expect(announced).toHaveBeenCalledTimes(1);
-    const after = (await workerEndpoints(SERVER, { services })("default", env)).server;
+    const after = (await workerEndpoints(SERVER, { services }, {})("default", env)).server;
     expect(after).not.toBe(before);
     expect(after.tools.get("weather_alerts")).toBeDefined();
     // An unchanged catalogue keeps the server.
     expect(await names(worker, env)).toEqual(["ping", "weather_forecast", "weather_alerts"]);
-    expect((await workerEndpoints(SERVER, { services })("default", env)).server).toBe(after);
+    expect((await workerEndpoints(SERVER, { services }, {})("default", env)).server).toBe(after);
     expect((await rpc(worker, env, "tools/call", { name: "weather_alerts", arguments: {} })).result).toMatchObject({ content: [{ text: "ran alerts" }] });
   });
 
@@ -80,7 +80,7 @@ describe("toolServices() in createWorker", () => {
 
   it("gives session and task objects the same tools as the Worker", async () => {
     const env = { WEATHER: service([forecast]) } as McpEnv;
-    const endpoints = workerEndpoints(SERVER, { services: toolServices([{ binding: "WEATHER" }]) });
+    const endpoints = workerEndpoints(SERVER, { services: toolServices([{ binding: "WEATHER" }]) }, {});
     const endpoint = await endpoints("default", env);
     expect(endpoint.server).toBe((await endpoints("default", env)).server);
     expect(endpoint.server.tools.get("weather_forecast")).toBeDefined();

@@ -8,7 +8,7 @@
 
 import { createServer } from "edge-mcp";
 import { fullJsonSchema } from "edge-mcp/json-schema";
-import { createSessionObject, createTaskObject, createWorker } from "edge-mcp/workers";
+import { createNotificationHub, createSessionObject, createTaskObject, createWorker } from "edge-mcp/workers";
 import { diagnosticTools } from "./diagnostic-tools.ts";
 import { mrtrTools } from "./mrtr-tools.ts";
 import { prompts } from "./prompts.ts";
@@ -41,4 +41,5 @@ export default worker;
 export const McpSessionObject = createSessionObject(worker);
 // Tool calls of task tools run as tasks, each in its own Durable Object (MCP_TASKS).
 export const McpTaskObject = createTaskObject(worker);
-export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";
+export const McpNotificationHub = createNotificationHub(worker);
+export { McpQuotaObject } from "edge-mcp/workers";

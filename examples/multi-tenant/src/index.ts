@@ -4,7 +4,14 @@
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
-import { createMultiTenantSessionObject, createMultiTenantWorker, observability, tenantCodeMode, type MultiTenantWorkerOptions } from "edge-mcp/workers";
+import {
+  createMultiTenantSessionObject,
+  createMultiTenantWorker,
+  createNotificationHub,
+  observability,
+  tenantCodeMode,
+  type MultiTenantWorkerOptions,
+} from "edge-mcp/workers";
 import { accounting, greetings, statuspage, whoami } from "./modules.ts";
 
 const options: MultiTenantWorkerOptions = {
@@ -16,10 +23,12 @@ const options: MultiTenantWorkerOptions = {
   codeMode: tenantCodeMode(),
 };
 
-export default createMultiTenantWorker(options);
+const worker = createMultiTenantWorker(options);
+export default worker;
 // Sessions for tenants with "legacySessions": true (bound as MCP_SESSIONS), and the per-tenant
 // notification hub (MCP_NOTIFICATIONS) that carries list changes across isolates.
-export const McpSessionObject = createMultiTenantSessionObject(options);
-export { McpNotificationHub, McpQuotaObject } from "edge-mcp/workers";
+export const McpSessionObject = createMultiTenantSessionObject(worker);
+export const McpNotificationHub = createNotificationHub(worker);
+export { McpQuotaObject } from "edge-mcp/workers";
 // Hourly usage per tenant, by tool and by caller (MCP_USAGE_ROLLUPS), read by GET /admin/usage.
 export { McpUsageObject } from "edge-mcp/workers";

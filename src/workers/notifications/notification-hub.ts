@@ -20,8 +20,6 @@ import { DurableObject } from "cloudflare:workers";
 import type { TraceCarrier } from "../../core/admission.ts";
 import type { JsonObject } from "../../core/types.ts";
 import { coalesceKey } from "../../server/notifications/subscription-filter.ts";
-import { durableChangeRelay } from "./durable-change-relay.ts";
-import { durableWiring } from "../durable-wiring.ts";
 import { startObjectSpan } from "../observe/object-spans.ts";
 
 const encoder = new TextEncoder();
@@ -189,6 +187,3 @@ export class McpNotificationHub extends DurableObject {
     }
   }
 }
-
-// A Worker that exports this class reaches it through the relay (createWorker reads it when MCP_NOTIFICATIONS is bound).
-durableWiring.relay = durableChangeRelay;

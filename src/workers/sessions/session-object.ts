@@ -20,7 +20,7 @@ import { SessionEngine } from "../../session/session-engine.ts";
 import type { SessionStorage } from "../../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
-import { durableWiring } from "../durable-wiring.ts";
+import { wiringOf } from "../durable-wiring.ts";
 import { sessionRoutes } from "../../http/sessions/session-routes.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, durableSessionGateway, openingOf } from "./session-gateway.ts";
 
@@ -76,8 +76,9 @@ export type SessionObjectClass = new (ctx: DurableObjectState, env: McpEnv) => D
 /**
  * Makes the session Durable Object class of a Worker. Export it from the Worker entry under the
  * class name bound as MCP_SESSIONS in wrangler.toml. Given the Worker from `createWorker`, it runs
- * on that Worker's server and options (only `inputTimeoutMs` and `idleTtlMs` are its own); given a
- * server, pass the Worker's options again.
+ * on that Worker's server and options (only `inputTimeoutMs` and `idleTtlMs` are its own) and hands
+ * the Worker its gateway to MCP_SESSIONS. Given a server, it runs on the options passed here and
+ * wires no Worker (a Worker binding MCP_SESSIONS needs the class made from it).
  *
  * @example
  * const worker = createWorker(server, { legacySessions: true });
@@ -89,16 +90,17 @@ export function createSessionObject(
   options: SessionObjectOptions = {},
 ): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
-  // The Worker reaches MCP_SESSIONS through the gateway this class brings.
-  durableWiring.sessions = durableSessionGateway;
-  durableWiring.sessionRoutes = sessionRoutes;
+  // The Worker (and this class's own endpoints) reach MCP_SESSIONS through the gateway this class hands it.
+  const wiring = wiringOf(source) ?? {};
+  wiring.sessions = durableSessionGateway;
+  wiring.sessionRoutes = sessionRoutes;
   const made = makingOf(source);
   const resolve: SessionEndpointResolver =
     typeof source === "function"
       ? source
       : made
-        ? workerEndpoints(made.server, { ...made.options, ...workerOptions, legacySessions: true })
-        : workerEndpoints(source as McpServer | ServerOptions, { ...workerOptions, legacySessions: true });
+        ? workerEndpoints(made.server, { ...made.options, ...workerOptions, legacySessions: true }, wiring)
+        : workerEndpoints(source as McpServer | ServerOptions, { ...workerOptions, legacySessions: true }, wiring);
   return class McpSessionObject extends DurableObject<McpEnv> {
     readonly #engine: SessionEngine;
     #lastAdmission: { text: string; admission: Admission } | undefined;

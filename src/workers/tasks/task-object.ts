@@ -24,7 +24,7 @@ import { TaskEngine, type CreateOutcome } from "../../tasks/task-engine.ts";
 import type { TaskRecord, TaskStorage } from "../../tasks/task-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
-import { durableWiring } from "../durable-wiring.ts";
+import { wiringOf } from "../durable-wiring.ts";
 import { durableTaskGateway, type TaskObjectRpc } from "./task-gateway.ts";
 
 function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
@@ -48,7 +48,8 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
 /**
  * Makes the task Durable Object class of a Worker. Export it from the Worker entry under the class
  * name bound as MCP_TASKS in wrangler.toml. Given the Worker from `createWorker`, it runs on that
- * Worker's server and options; given a server, pass the Worker's options again.
+ * Worker's server and options, and hands the Worker its gateway to MCP_TASKS. Given a server, it
+ * runs on the options passed here and wires no Worker (a Worker binding MCP_TASKS needs the class made from it).
  *
  * @example
  * const worker = createWorker(server);
@@ -56,15 +57,16 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createTaskObject(source: McpWorker<never> | McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
-  // The Worker reaches MCP_TASKS through the gateway this class brings.
-  durableWiring.tasks = durableTaskGateway;
+  // The Worker (and this class's own endpoints) reach MCP_TASKS through the gateway this class hands it.
+  const wiring = wiringOf(source) ?? {};
+  wiring.tasks = durableTaskGateway;
   const made = makingOf(source);
   const resolve: TaskEndpointResolver =
     typeof source === "function"
       ? source
       : made
-        ? workerEndpoints(made.server, { ...made.options, ...options })
-        : workerEndpoints(source as McpServer | ServerOptions, options);
+        ? workerEndpoints(made.server, { ...made.options, ...options }, wiring)
+        : workerEndpoints(source as McpServer | ServerOptions, options, wiring);
   return class McpTaskObject extends DurableObject<McpEnv> implements TaskObjectRpc {
     readonly #engine: TaskEngine;
 

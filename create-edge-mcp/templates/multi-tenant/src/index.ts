@@ -11,8 +11,9 @@ const options: MultiTenantWorkerOptions = {
   modules: { greetings },
 };
 
-export default createMultiTenantWorker(options);
+const worker = createMultiTenantWorker(options);
+export default worker;
 
 // Sessions for the tenants with "legacySessions": true (MCP_SESSIONS), counted by McpQuotaObject (MCP_QUOTAS).
-export const McpSessionObject = createMultiTenantSessionObject(options);
+export const McpSessionObject = createMultiTenantSessionObject(worker);
 export { McpQuotaObject } from "edge-mcp/workers";

@@ -10,7 +10,7 @@
 
 import * as listenModule from "../../../../src/http/listen/listen.ts";
 import { defineTool } from "../../../../src/index.ts";
-import { createWorker, type McpEnv } from "../../../../src/workers/index.ts";
+import { createNotificationHub, createWorker, type McpEnv } from "../../../../src/workers/index.ts";
 
 export { McpNotificationHub } from "../../../../src/workers/index.ts";
 
@@ -33,7 +33,11 @@ const workerFor = (env: Env) => {
   const heartbeatMs = env.BENCH_HEARTBEAT_MS ? Number(env.BENCH_HEARTBEAT_MS) : undefined;
   // Hundreds of listeners come from one anonymous caller here: the per-caller stream quota (16 by default) is lifted.
   const streams = { perPrincipal: 100_000, perTenant: 100_000, anonymous: 100_000 };
-  worker ??= createWorker<Env>({ info, tools: [announce] }, { quotas: { streams }, ...(heartbeatMs === undefined ? {} : { listen: { heartbeatMs } }) });
+  if (worker === undefined) {
+    worker = createWorker<Env>({ info, tools: [announce] }, { quotas: { streams }, ...(heartbeatMs === undefined ? {} : { listen: { heartbeatMs } }) });
+    // The hub class is the one exported above; this hands its relay to the Worker.
+    createNotificationHub(worker);
+  }
   return worker;
 };
 // The single-tenant Worker's hub (shard 0) is named "default".
