@@ -15,7 +15,7 @@ import type { JsonObject } from "../../core/types.ts";
 
 export { notificationShardsOf } from "./notification-shards.ts";
 
-/** The hub's RPC the relay calls: McpNotificationHub's (whose module brings the relay, so it is not imported here). */
+/** The hub's RPC the relay calls: McpNotificationHub's (createNotificationHub brings the relay, so the hub is not imported here). */
 interface NotificationHubRpc extends DurableObject {
   publish(method: string, params: JsonObject, trace?: TraceCarrier): void;
 }
