@@ -1,0 +1,143 @@
+// An MCP client's side of sign-in for the tests: the SDK v1 OAuthClientProvider, a loopback callback (and CIMD document) server, and a browser that clicks through.
+import { createServer, type Server } from "node:http";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Browser } from "puppeteer-core";
+
+/** A loopback server: `/callback` records the authorization response, `/client.json` and others serve CIMD documents. */
+export interface ClientSite {
+  readonly origin: string;
+  readonly callbackUrl: string;
+  /** Serves `body` as JSON at `path`. */
+  serve(path: string, body: unknown): void;
+  /** The next authorization response's query (code, state, iss, or error). */
+  nextCallback(): Promise<URLSearchParams>;
+  close(): Promise<void>;
+}
+
+export async function startClientSite(): Promise<ClientSite> {
+  const documents = new Map<string, string>();
+  let waiting: ((query: URLSearchParams) => void) | undefined;
+  const arrived: URLSearchParams[] = [];
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/callback") {
+      if (waiting) {
+        waiting(url.searchParams);
+        waiting = undefined;
+      } else arrived.push(url.searchParams);
+      response.writeHead(200, { "content-type": "text/html" }).end("<p id=done>Signed in. You may close this page.</p>");
+      return;
+    }
+    const document = documents.get(url.pathname);
+    if (document === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { "content-type": "application/json" }).end(document);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no address");
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    origin,
+    callbackUrl: `${origin}/callback`,
+    serve: (path, body) => documents.set(path, JSON.stringify(body)),
+    nextCallback: () => {
+      const ready = arrived.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => (waiting = resolve));
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Clicks through a sign-in in the browser: the consent page of the MCP server (Allow), then the
+ * local OpenID provider's login (`user`, any password) and its consent, until the browser reaches `until`.
+ */
+export async function signInInBrowser(browser: Browser, authorizationUrl: string, user: string, until: string): Promise<string[]> {
+  // A fresh context per sign-in: no cookies of an earlier user at the provider.
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const seen: string[] = [];
+  try {
+    await page.goto(authorizationUrl, { waitUntil: "domcontentloaded" });
+    for (let step = 0; step < 10; step++) {
+      const url = page.url();
+      seen.push(url);
+      if (url.startsWith(until)) return seen;
+      const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+      if (await page.$("#approve")) await page.click("#approve");
+      else if (await page.$("input[name=login]")) {
+        await page.type("input[name=login]", user);
+        await page.type("input[name=password]", "any-password");
+        await page.click("button[type=submit]");
+      } else if (await page.$("button[type=submit]")) await page.click("button[type=submit]");
+      else throw new Error(`sign-in stuck at ${url}: ${(await page.content()).slice(0, 500)}`);
+      await navigation;
+    }
+    throw new Error(`sign-in did not reach ${until}: ${seen.join(" → ")}`);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The SDK v1 client's OAuth state, in memory: registers by DCR, or uses a CIMD URL as its client_id when `clientId` is given. */
+export class TestOAuthProvider implements OAuthClientProvider {
+  #client: OAuthClientInformationMixed | undefined;
+  #tokens: OAuthTokens | undefined;
+  #verifier = "";
+  /** The authorization URL the SDK sent the user to last. */
+  authorizationUrl: URL | undefined;
+
+  constructor(
+    readonly callbackUrl: string,
+    readonly onRedirect: (url: URL) => void,
+    clientId?: string,
+    readonly scope?: string,
+  ) {
+    if (clientId !== undefined) this.#client = { client_id: clientId };
+  }
+
+  get redirectUrl(): string {
+    return this.callbackUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "edge-mcp e2e <client>",
+      redirect_uris: [this.callbackUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      ...(this.scope === undefined ? {} : { scope: this.scope }),
+    };
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.#client;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.#client = info;
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.#tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.#tokens = tokens;
+  }
+
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+    this.onRedirect(url);
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.#verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    return this.#verifier;
+  }
+}

@@ -1,0 +1,113 @@
+// Sign-in end to end: `npm run dev:oauth` (examples/oauth and its local oidc-provider), the official SDK v1
+// client's OAuth support registering by DCR and by a loopback Client ID Metadata Document, the consent page
+// and the provider's login driven in headless Chromium; each client reaches tools/call with its own token.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.ts";
+import { startDevOAuth, type DevOAuth } from "./dev-oauth.ts";
+import { TestOAuthProvider, signInInBrowser, startClientSite, type ClientSite } from "./oauth-client.ts";
+
+let dev: DevOAuth | undefined;
+let site: ClientSite | undefined;
+let chromium: { browser: Browser; close(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  [dev, site, chromium] = await Promise.all([startDevOAuth(), startClientSite(), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await site?.close();
+  await dev?.stop();
+});
+
+const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? "") as string;
+
+/** The SDK's own flow: connect, get 401, sign in in the browser, finish with the code, connect again with the token. */
+async function signInWithSdk(user: string, clientId?: string, scope?: string): Promise<{ client: Client; provider: TestOAuthProvider }> {
+  if (!dev || !site || !chromium) throw new Error("not started");
+  const { browser } = chromium;
+  const mcpUrl = new URL(`${dev.baseUrl}/mcp`);
+  let browsing: Promise<string[]> | undefined;
+  const provider = new TestOAuthProvider(site.callbackUrl, (url) => (browsing = signInInBrowser(browser, url.href, user, site?.callbackUrl ?? "")), clientId, scope);
+  const first = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
+  await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+  const callback = await site.nextCallback();
+  await browsing;
+  const code = callback.get("code");
+  if (code === null) throw new Error(`no code: ${callback.toString()}`);
+  expect(callback.get("iss")).toBe(dev.baseUrl);
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await transport.finishAuth(code);
+  const client = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return { client, provider };
+}
+
+describe("sign-in through the MCP server's own authorization server", () => {
+  it("serves metadata that agree: the 401 names the protected-resource metadata, which names this authorization server, which names the resource", async () => {
+    if (!dev) throw new Error("not started");
+    const challenge = await fetch(`${dev.baseUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(challenge.status).toBe(401);
+    const prmUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get("www-authenticate") ?? "")?.[1];
+    expect(prmUrl).toBe(`${dev.baseUrl}/.well-known/oauth-protected-resource/mcp`);
+    const prm = (await (await fetch(prmUrl ?? "")).json()) as { resource: string; authorization_servers: string[] };
+    expect(prm.resource).toBe(`${dev.baseUrl}/mcp`);
+    const as = (await (await fetch(`${prm.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(as).toMatchObject({
+      issuer: dev.baseUrl,
+      protected_resources: [`${dev.baseUrl}/mcp`],
+      code_challenge_methods_supported: ["S256"],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(as["registration_endpoint"]).toBe(`${dev.baseUrl}/oauth/register`);
+  });
+
+  it("lets the SDK v1 client register by DCR, sign in through the consent page and the upstream login, and call whoami and the upstream API as the user", async () => {
+    const { client, provider } = await signInWithSdk("ada");
+    try {
+      expect(provider.clientInformation()?.client_id).toMatch(/^[A-Za-z0-9_-]+$/);
+      const whoami = text(await client.callTool({ name: "whoami", arguments: {} }));
+      expect(whoami).toContain("You are Ada Lovelace (ada@example.test)");
+      // The principal's subject is the hashed user id: the upstream sub ("ada") is not in it.
+      expect(whoami).toMatch(/as user [A-Za-z0-9_-]{32}\./);
+      // The client asked for no scope, so the scoped tool is refused at admission (403 insufficient_scope).
+      await expect(client.callTool({ name: "profile", arguments: {} })).rejects.toThrow(/insufficient_scope|Insufficient scope|403/);
+      // Nothing the tools answered carries a token.
+      const tokens = provider.tokens();
+      expect(tokens?.access_token).toBeTruthy();
+      expect(whoami).not.toContain(tokens?.access_token ?? "-");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("lets the SDK v1 client use a loopback Client ID Metadata Document as its client_id, with the scope the scoped tool needs, and call the upstream API as the user", async () => {
+    if (!site) throw new Error("not started");
+    const clientId = `${site.origin}/client.json`;
+    site.serve("/client.json", {
+      client_id: clientId,
+      client_name: "CIMD e2e client",
+      redirect_uris: [site.callbackUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    });
+    const { client, provider } = await signInWithSdk("grace", clientId, "profile:read");
+    try {
+      expect(provider.authorizationUrl?.searchParams.get("client_id")).toBe(clientId);
+      expect(provider.tokens()?.scope).toBe("profile:read");
+      expect(text(await client.callTool({ name: "whoami", arguments: {} }))).toContain("Grace Hopper");
+      // profile calls the provider's userinfo endpoint with Grace's upstream token.
+      const profile = await client.callTool({ name: "profile", arguments: {} });
+      expect(profile.structuredContent).toMatchObject({ sub: "grace", name: "Grace Hopper", email: "grace@example.test" });
+      expect(JSON.stringify(profile)).not.toContain(provider.tokens()?.access_token ?? "-");
+    } finally {
+      await client.close();
+    }
+  });
+});
