@@ -19,7 +19,8 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
 };
 
-const STYLE = "body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}code{word-break:break-all}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}";
+const STYLE =
+  "body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}code{word-break:break-all}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
@@ -41,8 +42,12 @@ export function consentPage({ description, handle, serverName, upstreamName }: C
   const client = escapeHtml(description.clientName);
   const domain = description.clientDomain === undefined ? "" : ` <small>(${escapeHtml(description.clientDomain)})</small>`;
   const scopes =
-    description.scope.length === 0 ? "<p>It asks for no particular scope.</p>" : `<ul>${description.scope.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join("")}</ul>`;
-  const local = description.redirectIsLoopback ? "<p><strong>The tokens go to a program on this computer.</strong> Any local program could be listening: approve only if you just started this sign-in.</p>" : "";
+    description.scope.length === 0
+      ? "<p>It asks for no particular scope.</p>"
+      : `<ul>${description.scope.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join("")}</ul>`;
+  const local = description.redirectIsLoopback
+    ? "<p><strong>The tokens go to a program on this computer.</strong> Any local program could be listening: approve only if you just started this sign-in.</p>"
+    : "";
   return page(
     `Sign in to ${serverName}`,
     `<h1>Allow <span id="client-name">${client}</span>${domain}?</h1>` +

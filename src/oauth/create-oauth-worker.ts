@@ -1,6 +1,6 @@
 /** An MCP Worker behind its own OAuth authorization server: workers-oauth-provider, wrapped, with sign-in upstream. */
 
-import { OAuthProvider, type OAuthResourceAuth } from "@cloudflare/workers-oauth-provider";
+import { OAuthProvider, type OAuthHelpers, type OAuthResourceAuth } from "@cloudflare/workers-oauth-provider";
 import type { Principal } from "../core/principal.ts";
 import type { Authorizer } from "../http/admission/authorizer.ts";
 import type { HandlerContext } from "../server/context/handler-context.ts";
@@ -8,6 +8,7 @@ import { endpointGuard, type EndpointGuardOptions } from "./endpoint-guard.ts";
 import { isLoopbackUrl } from "./loopback.ts";
 import { loadLoopbackClient } from "./loopback-cimd.ts";
 import { oauthAuthorizer } from "./oauth-authorizer.ts";
+import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
 import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
 import type { EnvValue, Upstream } from "./upstream.ts";
@@ -16,12 +17,16 @@ const MCP_PATH = "/mcp";
 const TOKEN_PATH = "/oauth/token";
 const REGISTER_PATH = "/oauth/register";
 const GUARDED = new Set(["/authorize", TOKEN_PATH, REGISTER_PATH, CALLBACK_PATH]);
+/** The library's default refresh token lifetime (30 days), in seconds. */
+const DEFAULT_REFRESH_SECONDS = 2_592_000;
 /** Providers kept per isolate, one per resource URL (a Worker reached under several hosts). */
 const MAX_PROVIDERS = 8;
 
 /** The env the authorization server needs: its KV namespace (grants, hashed tokens, clients). */
 export interface OAuthEnv {
   OAUTH_KV: KVNamespace;
+  /** Set by the library during a request: its helpers. */
+  OAUTH_PROVIDER?: OAuthHelpers;
   /** The MCP endpoint's canonical URL (`https://mcp.example.com/mcp`); default: `<origin>/mcp` of the request. */
   OAUTH_RESOURCE?: string;
 }
@@ -120,9 +125,13 @@ function principalOf(resource: string, auth: OAuthResourceAuth): Principal {
  * (`/.well-known/oauth-protected-resource/mcp`), the authorization-server metadata, the token
  * endpoint (PKCE S256, refresh rotation, revocation, tokens bound to the resource), registration
  * (DCR) and CIMD; this adds the consent page and the upstream sign-in, the development switch for
- * loopback CIMD, and rate limits and body bounds on the authorization endpoints.
+ * loopback CIMD, refresh-token reuse detection (the grant is revoked), and rate limits and body
+ * bounds on the authorization endpoints.
  */
-export function createOAuthWorker<E extends OAuthEnv>(worker: Fetcher<E>, signIn: OAuthSignIn<E>): { fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response> } {
+export function createOAuthWorker<E extends OAuthEnv>(
+  worker: Fetcher<E>,
+  signIn: OAuthSignIn<E>,
+): { fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response> } {
   const settings = signIn.settings;
   const app = createSignInApp<E>({
     upstream: settings.upstream,
@@ -152,7 +161,7 @@ export function createOAuthWorker<E extends OAuthEnv>(worker: Fetcher<E>, signIn
     provider = new OAuthProvider<E>({
       apiRoute: MCP_PATH,
       apiHandler,
-      defaultHandler: { fetch: (request, env, ctx) => app.fetch(request, env, ctx) } as ExportedHandler<E>,
+      defaultHandler: { fetch: (request, env, ctx) => app.fetch(request, env, ctx) },
       authorizeEndpoint: "/authorize",
       tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: REGISTER_PATH,
@@ -170,7 +179,8 @@ export function createOAuthWorker<E extends OAuthEnv>(worker: Fetcher<E>, signIn
   return {
     async fetch(request, env, ctx) {
       const url = new URL(request.url);
-      const configured = settings.resource === undefined ? env.OAUTH_RESOURCE : typeof settings.resource === "function" ? settings.resource(env) : settings.resource;
+      const configured =
+        settings.resource === undefined ? env.OAUTH_RESOURCE : typeof settings.resource === "function" ? settings.resource(env) : settings.resource;
       const resource = configured || `${url.origin}${MCP_PATH}`;
       let admitted: Request = request;
       if (GUARDED.has(url.pathname)) {
@@ -183,7 +193,15 @@ export function createOAuthWorker<E extends OAuthEnv>(worker: Fetcher<E>, signIn
           if (refused !== undefined) return refused;
         }
       }
-      return providerFor(resource).fetch(admitted, env, ctx);
+      const provider = providerFor(resource);
+      if (admitted.method !== "POST" || url.pathname !== TOKEN_PATH) return provider.fetch(admitted, env, ctx);
+      const form = await admitted
+        .clone()
+        .formData()
+        .catch(() => undefined);
+      const response = await provider.fetch(admitted, env, ctx);
+      await detectRefreshReuse(form, response, env, settings.refreshTokenTTL ?? DEFAULT_REFRESH_SECONDS);
+      return response;
     },
   };
 }

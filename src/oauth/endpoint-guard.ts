@@ -1,6 +1,8 @@
 /** Limits in front of the authorization endpoints: requests per client network per minute, and bounded bodies. */
 
 import { clientNetwork } from "../core/client-address.ts";
+import { ProtocolError } from "../core/errors.ts";
+import { readBody } from "../http/admission/read-body.ts";
 
 /** Options of {@link endpointGuard}. */
 export interface EndpointGuardOptions {
@@ -13,6 +15,8 @@ export interface EndpointGuardOptions {
 /** How many client networks one isolate tracks at once (the oldest window is dropped first). */
 const MAX_TRACKED = 10_000;
 const WINDOW_MS = 60_000;
+/** How long a body may take to arrive, in ms. */
+const BODY_TIMEOUT_MS = 10_000;
 
 interface Window {
   start: number;
@@ -26,32 +30,6 @@ function oauthError(status: number, error: string, description: string, headers:
   });
 }
 
-async function boundedBody(request: Request, max: number): Promise<Uint8Array | undefined> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return undefined;
-  const reader = request.body?.getReader();
-  if (reader === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
 /** The guard: answers 429 or 413 itself, or gives back the request (its body read once, bounded). */
 export type EndpointGuard = (request: Request) => Promise<Request | Response>;
 
@@ -59,7 +37,8 @@ export type EndpointGuard = (request: Request) => Promise<Request | Response>;
  * Rate limits and body bounds of the authorization endpoints (`/authorize`, the token, registration
  * and callback endpoints). Counted per client network (`CF-Connecting-IP`: IPv4 address, IPv6 /64)
  * in fixed one-minute windows in this isolate; a request without an address is counted under one
- * shared key. A body over the bound is refused with 413 before it is read past the bound.
+ * shared key. A body over the bound is refused with 413 before it is read past the bound, one that
+ * does not arrive within 10 s with 408.
  */
 export function endpointGuard(options: EndpointGuardOptions = {}): EndpointGuard {
   const perMinute = options.perMinute ?? 60;
@@ -81,8 +60,12 @@ export function endpointGuard(options: EndpointGuardOptions = {}): EndpointGuard
       return oauthError(429, "slow_down", "too many requests to the authorization endpoints from this network", { "retry-after": String(retry) });
     }
     if (request.method !== "POST") return request;
-    const body = await boundedBody(request, maxBody);
-    if (body === undefined) return oauthError(413, "invalid_request", `the request body is larger than ${maxBody} bytes`);
-    return new Request(request.url, { method: request.method, headers: request.headers, body });
+    try {
+      const body = await readBody(request, maxBody, BODY_TIMEOUT_MS);
+      return new Request(request.url, { method: request.method, headers: request.headers, body });
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      return oauthError(error.status, "invalid_request", error.message);
+    }
   };
 }

@@ -58,7 +58,10 @@ export function githubUpstream<E = unknown>(options: GithubUpstreamOptions<E>): 
         code_verifier: callback.codeVerifier,
       });
       const headers = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-      const answer = await upstreamJson(await upstreamFetch(`${web}/login/oauth/access_token`, { method: "POST", headers, body }, "GitHub token endpoint"), "GitHub token endpoint");
+      const answer = await upstreamJson(
+        await upstreamFetch(`${web}/login/oauth/access_token`, { method: "POST", headers, body }, "GitHub token endpoint"),
+        "GitHub token endpoint",
+      );
       // GitHub answers a refused code with 200 and an `error` member.
       if (typeof answer["error"] === "string") throw new UpstreamError("ERR_UPSTREAM_REFUSED", `GitHub token endpoint: ${answer["error"]}`);
       const tokens = tokensOf(answer, "GitHub token endpoint");

@@ -31,11 +31,14 @@ export function isLoopbackClientId(clientId: string): boolean {
   } catch {
     return false;
   }
-  return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname) && url.pathname !== "/" && url.hash === "" && url.username === "";
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname) && url.pathname !== "/" && url.hash === "" && url.username === ""
+  );
 }
 
 async function readBounded(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
+  // A response body's chunks are bytes; the Workers types leave them `any`.
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
   if (reader === undefined) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -58,7 +61,7 @@ async function readBounded(response: Response): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : undefined);
+const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined);
 
 /** Fetches and checks a loopback client's document: its `client_id` must equal its URL, and it is a public client with redirect URIs. */
 export async function fetchLoopbackClient(clientId: string): Promise<Record<string, unknown>> {
@@ -79,7 +82,8 @@ export async function fetchLoopbackClient(clientId: string): Promise<Record<stri
     if (error instanceof LoopbackCimdError) throw error;
     throw new LoopbackCimdError("the client metadata document is not JSON");
   }
-  if (typeof document !== "object" || document === null || Array.isArray(document)) throw new LoopbackCimdError("the client metadata document is not a JSON object");
+  if (typeof document !== "object" || document === null || Array.isArray(document))
+    throw new LoopbackCimdError("the client metadata document is not a JSON object");
   const fields = document as Record<string, unknown>;
   if (fields["client_id"] !== clientId) throw new LoopbackCimdError("the client metadata document's client_id is not its URL");
   const redirectUris = strings(fields["redirect_uris"]);

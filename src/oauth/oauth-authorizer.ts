@@ -17,7 +17,8 @@ export function oauthAuthorizer(registry: SignedInRegistry, resourcePath: string
   const access = createToolAccess({ toolScopes, scopeHierarchy: "none", grants: [], publicTools: [] });
   const metadataUrl = (request: Request) => `${new URL(request.url).origin}${METADATA_PATH}${resourcePath === "/" ? "" : resourcePath}`;
   const refuse = (error: AuthError, request: Request) => authRefusal(error, { resourceMetadata: metadataUrl(request) });
-  const unauthorized = (request: Request) => refuse(new AuthError("ERR_NO_TOKEN", "this resource requires an access token from its authorization server"), request);
+  const unauthorized = (request: Request) =>
+    refuse(new AuthError("ERR_NO_TOKEN", "this resource requires an access token from its authorization server"), request);
   return {
     authenticate(request) {
       const principal = registry.principalOf(request);

@@ -86,7 +86,7 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
     }
     const methods = document["token_endpoint_auth_methods_supported"];
     return {
-      issuer: named as string,
+      issuer: named,
       authorizationEndpoint: checkedUrl(document["authorization_endpoint"], "authorization_endpoint"),
       tokenEndpoint: checkedUrl(document["token_endpoint"], "token_endpoint"),
       jwks: createRemoteJWKSet(new URL(checkedUrl(document["jwks_uri"], "jwks_uri")), { timeoutDuration: 10_000 }),
@@ -142,7 +142,12 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
       }
       const clientId = valueOf(options.clientId, env, "clientId");
       const secret = options.clientSecret === undefined ? undefined : valueOf(options.clientSecret, env, "clientSecret");
-      const body = new URLSearchParams({ grant_type: "authorization_code", code: callback.code, redirect_uri: callback.redirectUri, code_verifier: callback.codeVerifier });
+      const body = new URLSearchParams({
+        grant_type: "authorization_code",
+        code: callback.code,
+        redirect_uri: callback.redirectUri,
+        code_verifier: callback.codeVerifier,
+      });
       const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
       if (secret === undefined) body.set("client_id", clientId);
       else if (found.authMethods.includes("client_secret_basic")) {
@@ -151,14 +156,19 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
         body.set("client_id", clientId);
         body.set("client_secret", secret);
       }
-      const answer = await upstreamJson(await upstreamFetch(found.tokenEndpoint, { method: "POST", headers, body }, "upstream token endpoint"), "upstream token endpoint");
+      const answer = await upstreamJson(
+        await upstreamFetch(found.tokenEndpoint, { method: "POST", headers, body }, "upstream token endpoint"),
+        "upstream token endpoint",
+      );
       const idToken = answer["id_token"];
       if (typeof idToken !== "string") throw new UpstreamError("ERR_UPSTREAM_REFUSED", "the upstream token answer has no id_token");
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(idToken, found.jwks, { audience: clientId, algorithms }));
       } catch (error) {
-        throw new UpstreamError("ERR_UPSTREAM_REFUSED", `the upstream ID token does not verify: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new UpstreamError("ERR_UPSTREAM_REFUSED", `the upstream ID token does not verify: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
       }
       const issuer = expectedIssuer(found, payload);
       if (payload.iss !== issuer) throw new UpstreamError("ERR_UPSTREAM_REFUSED", `the ID token's issuer ${String(payload.iss)} is not ${issuer}`);

@@ -46,7 +46,8 @@ function redirect(location: string, headers?: Headers): Response {
 
 /** An authorization error: back to the client when the library validated where to (RFC 6749 §4.1.2.1), else a page here. */
 function refusal(error: unknown): Response {
-  if (error instanceof AuthorizationError) return error.redirectTo !== undefined ? redirect(error.redirectTo) : html(errorPage(error.code, error.description), 400);
+  if (error instanceof AuthorizationError)
+    return error.redirectTo !== undefined ? redirect(error.redirectTo) : html(errorPage(error.code, error.description), 400);
   if (error instanceof CimdFetchError) return html(errorPage("invalid_client", "The client's metadata document could not be used."), 400);
   throw error;
 }
@@ -138,7 +139,13 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
       );
       const props: GrantProps = { upstreamIssuer: identity.issuer, upstreamSubject: identity.subject, claims: identity.claims, upstream: identity.tokens };
       const userId = await userIdOf(identity.issuer, identity.subject);
-      const { redirectTo } = await helpers.completeAuthorization({ request, userId, metadata: { upstream: settings.upstream.kind }, scope: request.scope, props });
+      const { redirectTo } = await helpers.completeAuthorization({
+        request,
+        userId,
+        metadata: { upstream: settings.upstream.kind },
+        scope: request.scope,
+        props,
+      });
       return redirect(redirectTo, resumed.headers);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;

@@ -68,7 +68,8 @@ export async function upstreamJson(response: Response, what: string): Promise<Re
   } catch (error) {
     throw new UpstreamError("ERR_UPSTREAM_REFUSED", `${what}: the answer (HTTP ${response.status}) is not JSON`, { cause: error });
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UpstreamError("ERR_UPSTREAM_REFUSED", `${what}: the answer is not a JSON object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UpstreamError("ERR_UPSTREAM_REFUSED", `${what}: the answer is not a JSON object`);
   if (!response.ok) {
     const code = typeof (value as Record<string, unknown>)["error"] === "string" ? String((value as Record<string, unknown>)["error"]) : "no error code";
     throw new UpstreamError("ERR_UPSTREAM_REFUSED", `${what}: HTTP ${response.status} (${code})`);
@@ -106,6 +107,7 @@ export type EnvValue<E> = string | ((env: E) => string | undefined);
 /** The value of a setting for this env; throws ERR_UPSTREAM_CONFIG naming it when it is missing. */
 export function valueOf<E>(value: EnvValue<E>, env: E, name: string): string {
   const resolved = typeof value === "function" ? value(env) : value;
-  if (resolved === undefined || resolved === "") throw new UpstreamError("ERR_UPSTREAM_CONFIG", `the upstream setting ${name} is empty: set it (or the var or secret it reads)`);
+  if (resolved === undefined || resolved === "")
+    throw new UpstreamError("ERR_UPSTREAM_CONFIG", `the upstream setting ${name} is empty: set it (or the var or secret it reads)`);
   return resolved;
 }

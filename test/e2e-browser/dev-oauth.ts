@@ -22,8 +22,24 @@ export async function startDevOAuth(): Promise<DevOAuth> {
   const persist = mkdtempSync(join(tmpdir(), "edge-mcp-oauth-kv-"));
   const child = spawn(
     process.execPath,
-    ["scripts/dev-oauth.mjs", "--port", String(port), "--inspector-port", String(inspector), "--persist-to", persist, "--log-level", "warn", "--show-interactive-dev-session=false"],
-    { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false" } },
+    [
+      "scripts/dev-oauth.mjs",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--persist-to",
+      persist,
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false" },
+    },
   );
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log = (log + chunk.toString()).slice(-64_000)));

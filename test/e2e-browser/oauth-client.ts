@@ -1,4 +1,5 @@
 // An MCP client's side of sign-in for the tests: the SDK v1 OAuthClientProvider, a loopback callback (and CIMD document) server, and a browser that clicks through.
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -140,4 +141,45 @@ export class TestOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     return this.#verifier;
   }
+}
+
+/** A PKCE S256 pair. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** Registers a public client by DCR; its client_id. */
+export async function registerClient(baseUrl: string, redirectUri: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "bad-input e2e",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { client_id: string }).client_id;
+}
+
+/** The /authorize URL of a code request. */
+export function authorizeUrl(baseUrl: string, params: Record<string, string>): string {
+  const url = new URL("/authorize", baseUrl);
+  for (const [name, value] of Object.entries({ response_type: "code", state: "st-" + randomBytes(6).toString("hex"), ...params }))
+    url.searchParams.set(name, value);
+  return url.href;
+}
+
+/** A form POST to the token endpoint; status and JSON body. */
+export async function tokenRequest(baseUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

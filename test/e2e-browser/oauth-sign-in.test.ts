@@ -24,7 +24,7 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? "") as string;
+const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 
 /** The SDK's own flow: connect, get 401, sign in in the browser, finish with the code, connect again with the token. */
 async function signInWithSdk(user: string, clientId?: string, scope?: string): Promise<{ client: Client; provider: TestOAuthProvider }> {
@@ -32,7 +32,14 @@ async function signInWithSdk(user: string, clientId?: string, scope?: string): P
   const { browser } = chromium;
   const mcpUrl = new URL(`${dev.baseUrl}/mcp`);
   let browsing: Promise<string[]> | undefined;
-  const provider = new TestOAuthProvider(site.callbackUrl, (url) => (browsing = signInInBrowser(browser, url.href, user, site?.callbackUrl ?? "")), clientId, scope);
+  const provider = new TestOAuthProvider(
+    site.callbackUrl,
+    (url) => {
+      browsing = signInInBrowser(browser, url.href, user, site?.callbackUrl ?? "");
+    },
+    clientId,
+    scope,
+  );
   const first = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
   await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
   const callback = await site.nextCallback();
@@ -67,7 +74,7 @@ describe("sign-in through the MCP server's own authorization server", () => {
     expect(as["registration_endpoint"]).toBe(`${dev.baseUrl}/oauth/register`);
   });
 
-  it("lets the SDK v1 client register by DCR, sign in through the consent page and the upstream login, and call whoami and the upstream API as the user", async () => {
+  it("lets the SDK v1 client register by DCR, sign in through the consent page and the upstream login, and call whoami; the scoped tool is refused without its scope", async () => {
     const { client, provider } = await signInWithSdk("ada");
     try {
       expect(provider.clientInformation()?.client_id).toMatch(/^[A-Za-z0-9_-]+$/);

@@ -2,10 +2,10 @@
 
 import { env } from "cloudflare:workers";
 import { createServer, defineTool } from "edge-mcp";
-import { createWorker } from "edge-mcp/workers";
+import { createWorker, type McpEnv } from "edge-mcp/workers";
 import { createOAuthWorker, oauthSignIn, oidcUpstream, type OAuthEnv } from "edge-mcp/oauth";
 
-interface Env extends OAuthEnv {
+interface Env extends McpEnv, OAuthEnv {
   OIDC_ISSUER: string;
   OIDC_CLIENT_ID: string;
   /** A Worker secret (`wrangler secret put OIDC_CLIENT_SECRET`); npm run dev:oauth passes the local provider's. */
@@ -33,7 +33,8 @@ const whoami = defineTool({
     const user = signIn.user(ctx);
     if (user === undefined) return "Nobody is signed in.";
     const name = typeof user.claims["name"] === "string" ? user.claims["name"] : user.upstreamSubject;
-    return `You are ${name} (${String(user.claims["email"] ?? "no email")}), signed in with ${user.upstreamIssuer} as user ${user.principal.subject}.`;
+    const email = typeof user.claims["email"] === "string" ? user.claims["email"] : "no email";
+    return `You are ${name} (${email}), signed in with ${user.upstreamIssuer} as user ${user.principal.subject}.`;
   },
 });
 
@@ -47,7 +48,7 @@ const profile = defineTool({
     const url = e.UPSTREAM_API_URL ?? `${e.OIDC_ISSUER.replace(/\/$/, "")}/me`;
     const response = await fetch(url, { headers: { authorization: `Bearer ${signIn.upstreamToken(ctx)}`, accept: "application/json" }, signal: ctx.signal });
     if (!response.ok) return { content: [{ type: "text", text: `The identity provider answered HTTP ${response.status}.` }], isError: true };
-    const claims = (await response.json()) as Record<string, unknown>;
+    const claims = await response.json<Record<string, unknown>>();
     return { content: [{ type: "text", text: JSON.stringify(claims) }], structuredContent: claims };
   },
 });
