@@ -6,6 +6,7 @@ import { randomToken, sha256, toBase64Url } from "../core/bytes.ts";
 import { PAGE_HEADERS, consentPage, errorPage } from "./consent-page.ts";
 import type { GrantProps } from "./signed-in.ts";
 import { type Upstream, UpstreamError } from "./upstream.ts";
+import { userIdOf } from "./user-id.ts";
 
 /** The path of the upstream provider's callback, on this Worker's origin (register `<origin>/oauth/callback` upstream). */
 export const CALLBACK_PATH = "/oauth/callback";
@@ -25,11 +26,6 @@ interface UpstreamData {
 }
 
 type Bindings = { OAUTH_PROVIDER: OAuthHelpers };
-
-/** A non-identifying user id: the upstream issuer and subject hashed (the id appears inside every token the library issues). */
-export async function userIdOf(issuer: string, subject: string): Promise<string> {
-  return toBase64Url(await sha256(JSON.stringify([issuer, subject]))).slice(0, 32);
-}
 
 function html(body: string, status: number, headers?: Headers): Response {
   const response = new Response(body, { status, headers: headers ?? {} });
