@@ -1,6 +1,12 @@
 // Sign-in end to end: `npm run dev:oauth` (examples/oauth and its local oidc-provider), the official SDK v1
 // client's OAuth support registering by DCR and by a loopback Client ID Metadata Document, the consent page
 // and the provider's login driven in headless Chromium; each client reaches tools/call with its own token.
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  UnauthorizedError as ModernUnauthorizedError,
+  type OAuthClientProvider as ModernOAuthClientProvider,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -113,6 +119,30 @@ describe("sign-in through the MCP server's own authorization server", () => {
       const profile = await client.callTool({ name: "profile", arguments: {} });
       expect(profile.structuredContent).toMatchObject({ sub: "grace", name: "Grace Hopper", email: "grace@example.test" });
       expect(JSON.stringify(profile)).not.toContain(provider.tokens()?.access_token ?? "-");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("lets the v2 client (2026-07-28, stateless) register by DCR, sign in in the browser and call whoami with the token it obtained", async () => {
+    if (!dev || !site || !chromium) throw new Error("not started");
+    const { browser } = chromium;
+    const callbackUrl = site.callbackUrl;
+    const mcpUrl = new URL(`${dev.baseUrl}/mcp`);
+    let browsing: Promise<string[]> | undefined;
+    const provider = new TestOAuthProvider(callbackUrl, (url) => {
+      browsing = signInInBrowser(browser, url.href, "grace", callbackUrl);
+    }) as unknown as ModernOAuthClientProvider;
+    const options = { versionNegotiation: { mode: { pin: "2026-07-28" }, probe: { maxRetries: 0 } } } as const;
+    const first = new ModernClient({ name: "edge-mcp-e2e-oauth-v2", version: "0.0.0" }, options);
+    await expect(first.connect(new ModernTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(ModernUnauthorizedError);
+    const callback = await site.nextCallback();
+    await browsing;
+    await new ModernTransport(mcpUrl, { authProvider: provider }).finishAuth(callback);
+    const client = new ModernClient({ name: "edge-mcp-e2e-oauth-v2", version: "0.0.0" }, options);
+    await client.connect(new ModernTransport(mcpUrl, { authProvider: provider }));
+    try {
+      expect(text(await client.callTool({ name: "whoami", arguments: {} }))).toContain("You are Grace Hopper (grace@example.test)");
     } finally {
       await client.close();
     }
