@@ -7,11 +7,17 @@ import {
   UnauthorizedError as ModernUnauthorizedError,
   type OAuthClientProvider as ModernOAuthClientProvider,
 } from "@modelcontextprotocol/client";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePorts } from "../e2e/free-ports.ts";
 import { launchChromium } from "./chromium.ts";
 import { startDevOAuth, type DevOAuth } from "./dev-oauth.ts";
 import { TestOAuthProvider, signInInBrowser, startClientSite, type ClientSite } from "./oauth-client.ts";
@@ -147,4 +153,37 @@ describe("sign-in through the MCP server's own authorization server", () => {
       await client.close();
     }
   });
+
+  it("lets mcp-remote register by DCR, print its authorization URL, take the browser's callback and relay tools/call over stdio", async () => {
+    if (!dev || !chromium) throw new Error("not started");
+    const { browser } = chromium;
+    const [callbackPort] = await freePorts(1);
+    const config = mkdtempSync(join(tmpdir(), "edge-mcp-mcp-remote-"));
+    const proxy = fileURLToPath(new URL("../../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [proxy, `${dev.baseUrl}/mcp`, String(callbackPort), "--host", "127.0.0.1", "--allow-http"],
+      // No browser to open here (BROWSER is a command that fails): mcp-remote prints the URL, the test's browser follows it.
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: config, BROWSER: "false", DISPLAY: "" },
+      stderr: "pipe",
+    });
+    let log = "";
+    let browsing: Promise<string[]> | undefined;
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+      const url = /Please authorize this client by visiting:\s+(\S+)/.exec(log)?.[1];
+      if (url !== undefined && browsing === undefined) browsing = signInInBrowser(browser, url, "ada", `http://127.0.0.1:${callbackPort}/`);
+    });
+    const client = new Client({ name: "edge-mcp-e2e-mcp-remote", version: "0.0.0" });
+    try {
+      await client.connect(transport);
+      expect(await browsing).toBeDefined();
+      expect(text(await client.callTool({ name: "whoami", arguments: {} }))).toContain("You are Ada Lovelace");
+    } catch (error) {
+      throw new Error(`mcp-remote failed: ${String(error)}\n--- its log ---\n${log}`, { cause: error });
+    } finally {
+      await client.close();
+      rmSync(config, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
