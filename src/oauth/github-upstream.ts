@@ -15,12 +15,17 @@ export interface GithubUpstreamOptions<E> {
    * Where GitHub is (default `https://github.com` and `https://api.github.com`); GitHub Enterprise
    * Server names its own. http only on a loopback host (a local stand-in in tests).
    */
-  webOrigin?: string;
-  apiOrigin?: string;
+  webOrigin?: EnvValue<E>;
+  apiOrigin?: EnvValue<E>;
 }
 
 function checkedOrigin(value: string, what: string): string {
-  const url = new URL(value);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (error) {
+    throw new UpstreamError("ERR_UPSTREAM_CONFIG", `githubUpstream ${what} is not a URL: ${value}`, { cause: error });
+  }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackUrl(value))) {
     throw new UpstreamError("ERR_UPSTREAM_CONFIG", `githubUpstream ${what} must be https (http only on a loopback host): ${value}`);
   }
@@ -33,12 +38,17 @@ function checkedOrigin(value: string, what: string): string {
  * can be renamed), the issuer the API origin. PKCE S256 and `state` protect the flow.
  */
 export function githubUpstream<E = unknown>(options: GithubUpstreamOptions<E>): Upstream<E> {
-  const web = checkedOrigin(options.webOrigin ?? "https://github.com", "webOrigin");
-  const api = checkedOrigin(options.apiOrigin ?? "https://api.github.com", "apiOrigin");
+  const origins = (env: E) => ({
+    web: checkedOrigin(valueOf(options.webOrigin ?? "https://github.com", env, "webOrigin"), "webOrigin"),
+    api: checkedOrigin(valueOf(options.apiOrigin ?? "https://api.github.com", env, "apiOrigin"), "apiOrigin"),
+  });
+  // Settings given as strings are checked now, at startup.
+  if (typeof options.webOrigin !== "function" && typeof options.apiOrigin !== "function") origins(undefined as E);
   const scope = (options.scopes ?? []).join(" ");
   return {
     kind: "github",
-    authorizationUrl(request, env) {
+    async authorizationUrl(request, env) {
+      const { web } = origins(env);
       const url = new URL("/login/oauth/authorize", web);
       url.searchParams.set("client_id", valueOf(options.clientId, env, "clientId"));
       url.searchParams.set("redirect_uri", request.redirectUri);
@@ -47,9 +57,10 @@ export function githubUpstream<E = unknown>(options: GithubUpstreamOptions<E>): 
       url.searchParams.set("code_challenge", request.codeChallenge);
       url.searchParams.set("code_challenge_method", "S256");
       url.searchParams.set("allow_signup", "false");
-      return Promise.resolve(url.href);
+      return url.href;
     },
     async signIn(callback, env): Promise<UpstreamIdentity> {
+      const { web, api } = origins(env);
       const body = new URLSearchParams({
         client_id: valueOf(options.clientId, env, "clientId"),
         client_secret: valueOf(options.clientSecret, env, "clientSecret"),

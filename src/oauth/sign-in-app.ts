@@ -48,6 +48,14 @@ function refusal(error: unknown): Response {
   throw error;
 }
 
+/** An upstream failure: the provider's answer goes to the log only; the client learns that sign-in failed (RFC 6749 §4.1.2.1). */
+function upstreamFailure(error: unknown, request: AuthRequest, kind: string, headers?: Headers): Response {
+  if (!(error instanceof UpstreamError)) throw error;
+  console.warn(`edge-mcp oauth: upstream sign-in (${kind}) failed: ${error.code}: ${error.message}`);
+  const code = error.code === "ERR_UPSTREAM_REFUSED" ? "access_denied" : "temporarily_unavailable";
+  return redirect(authorizationErrorRedirect(request, code, "The sign-in at the identity provider failed"), headers);
+}
+
 /** A POST from another site (Origin or Sec-Fetch-Site says so): refused before the handle is looked at. */
 function crossSite(c: Context): boolean {
   const origin = c.req.header("origin");
@@ -103,8 +111,12 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
       const { state, headers } = await helpers.beginUpstream(approved.request, { data, headers: approved.headers });
       const codeChallenge = toBase64Url(await sha256(data.verifier));
       const redirectUri = new URL(CALLBACK_PATH, c.req.url).href;
-      const location = await settings.upstream.authorizationUrl({ redirectUri, state, nonce: data.nonce, codeChallenge }, c.env as unknown as E);
-      return redirect(location, headers);
+      try {
+        const location = await settings.upstream.authorizationUrl({ redirectUri, state, nonce: data.nonce, codeChallenge }, c.env as unknown as E);
+        return redirect(location, headers);
+      } catch (error) {
+        return upstreamFailure(error, approved.request, settings.upstream.kind);
+      }
     } catch (error) {
       return refusal(error);
     }
@@ -144,11 +156,7 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
       });
       return redirect(redirectTo, resumed.headers);
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      // The provider's answer goes to the log only; the client learns that sign-in failed.
-      console.warn(`edge-mcp oauth: upstream sign-in (${settings.upstream.kind}) failed: ${error.code}: ${error.message}`);
-      const code = error.code === "ERR_UPSTREAM_REFUSED" ? "access_denied" : "temporarily_unavailable";
-      return redirect(authorizationErrorRedirect(request, code, "The sign-in at the identity provider failed"), resumed.headers);
+      return upstreamFailure(error, request, settings.upstream.kind, resumed.headers);
     }
   });
 

@@ -1,7 +1,9 @@
 // An MCP client's side of sign-in for the tests: the SDK v1 OAuthClientProvider, a loopback callback (and CIMD document) server, and a browser that clicks through.
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser } from "puppeteer-core";
 
@@ -182,4 +184,45 @@ export async function tokenRequest(baseUrl: string, form: Record<string, string>
     body: new URLSearchParams(form),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** What {@link sdkSignIn} needs. */
+export interface SdkSignInOptions {
+  baseUrl: string;
+  site: ClientSite;
+  browser: Browser;
+  user: string;
+  /** A CIMD URL to use as client_id (else the client registers by DCR). */
+  clientId?: string;
+  scope?: string;
+}
+
+/** The SDK v1 client's own flow: connect, get 401, sign in in the browser, finish with the code, connect again with the token. */
+export async function sdkSignIn(options: SdkSignInOptions): Promise<{ client: Client; provider: TestOAuthProvider }> {
+  const { baseUrl, site, browser, user } = options;
+  const mcpUrl = new URL(`${baseUrl}/mcp`);
+  let browsing: Promise<string[]> | undefined;
+  const provider = new TestOAuthProvider(
+    site.callbackUrl,
+    (url) => {
+      browsing = signInInBrowser(browser, url.href, user, site.callbackUrl);
+    },
+    options.clientId,
+    options.scope,
+  );
+  const first = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
+  const refused = await first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(refused instanceof UnauthorizedError)) throw new Error(`expected the first connect to need sign-in; got ${String(refused)}`);
+  const callback = await site.nextCallback();
+  await browsing;
+  const code = callback.get("code");
+  if (code === null) throw new Error(`no code: ${callback.toString()}`);
+  if (callback.get("iss") !== baseUrl) throw new Error(`the callback's iss is ${String(callback.get("iss"))}, not ${baseUrl}`);
+  await new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }).finishAuth(code);
+  const client = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return { client, provider };
 }

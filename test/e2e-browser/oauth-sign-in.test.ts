@@ -1,6 +1,7 @@
 // Sign-in end to end: `npm run dev:oauth` (examples/oauth and its local oidc-provider), the official SDK v1
 // client's OAuth support registering by DCR and by a loopback Client ID Metadata Document, the consent page
-// and the provider's login driven in headless Chromium; each client reaches tools/call with its own token.
+// and the provider's login driven in headless Chromium; then the v2 client and mcp-remote. Each client reaches
+// tools/call with a token it obtained itself.
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -13,14 +14,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePorts } from "../e2e/free-ports.ts";
 import { launchChromium } from "./chromium.ts";
 import { startDevOAuth, type DevOAuth } from "./dev-oauth.ts";
-import { TestOAuthProvider, signInInBrowser, startClientSite, type ClientSite } from "./oauth-client.ts";
+import { TestOAuthProvider, sdkSignIn, signInInBrowser, startClientSite, type ClientSite } from "./oauth-client.ts";
 
 let dev: DevOAuth | undefined;
 let site: ClientSite | undefined;
@@ -38,33 +37,17 @@ afterAll(async () => {
 
 const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 
-/** The SDK's own flow: connect, get 401, sign in in the browser, finish with the code, connect again with the token. */
-async function signInWithSdk(user: string, clientId?: string, scope?: string): Promise<{ client: Client; provider: TestOAuthProvider }> {
+const signInWithSdk = (user: string, clientId?: string, scope?: string) => {
   if (!dev || !site || !chromium) throw new Error("not started");
-  const { browser } = chromium;
-  const mcpUrl = new URL(`${dev.baseUrl}/mcp`);
-  let browsing: Promise<string[]> | undefined;
-  const provider = new TestOAuthProvider(
-    site.callbackUrl,
-    (url) => {
-      browsing = signInInBrowser(browser, url.href, user, site?.callbackUrl ?? "");
-    },
-    clientId,
-    scope,
-  );
-  const first = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
-  await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
-  const callback = await site.nextCallback();
-  await browsing;
-  const code = callback.get("code");
-  if (code === null) throw new Error(`no code: ${callback.toString()}`);
-  expect(callback.get("iss")).toBe(dev.baseUrl);
-  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-  await transport.finishAuth(code);
-  const client = new Client({ name: "edge-mcp-e2e-oauth", version: "0.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-  return { client, provider };
-}
+  return sdkSignIn({
+    baseUrl: dev.baseUrl,
+    site,
+    browser: chromium.browser,
+    user,
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(scope === undefined ? {} : { scope }),
+  });
+};
 
 describe("sign-in through the MCP server's own authorization server", () => {
   it("serves metadata that agree: the 401 names the protected-resource metadata, which names this authorization server, which names the resource", async () => {
