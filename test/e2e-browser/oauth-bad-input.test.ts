@@ -211,6 +211,28 @@ describe("the consent page and the upstream callback", () => {
     return { handle, cookie };
   }
 
+  it("shows a client name chosen to inject markup as text", async () => {
+    const { dev, site } = started();
+    const response = await fetch(`${dev.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: `<script>alert("x")</script><img src=x onerror=alert(1)>`,
+        redirect_uris: [site.callbackUrl],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    const evil = ((await response.json()) as { client_id: string }).client_id;
+    const { challenge } = pkcePair();
+    const page = await fetch(
+      authorizeUrl(dev.baseUrl, { client_id: evil, redirect_uri: site.callbackUrl, code_challenge: challenge, code_challenge_method: "S256" }),
+    );
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>|<img/);
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
   const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(`${started().dev.baseUrl}/authorize`, {
       method: "POST",
