@@ -27,6 +27,7 @@ export default defineConfig({
       { find: /^edge-mcp\/host$/, replacement: fileURLToPath(new URL("./src/host.ts", import.meta.url)) },
       { find: /^edge-mcp\/json-schema$/, replacement: fileURLToPath(new URL("./src/json-schema.ts", import.meta.url)) },
       { find: /^edge-mcp\/hono$/, replacement: fileURLToPath(new URL("./src/hono/index.ts", import.meta.url)) },
+      { find: /^edge-mcp\/oauth$/, replacement: fileURLToPath(new URL("./src/oauth/index.ts", import.meta.url)) },
     ],
   },
   test: {

@@ -15,7 +15,7 @@ export interface Principal {
   readonly subject: string;
   /** Granted scopes: `scope` (space-separated) or `scp` of the token, or the API key's. */
   readonly scopes: readonly string[];
-  readonly via: "jwt" | "api-key";
+  readonly via: "jwt" | "api-key" | "oauth";
   /** `client_id` (RFC 9068) or `azp` of the token; the key id for an API key. */
   readonly clientId?: string;
   /** `exp` of the token, in seconds since the epoch. */

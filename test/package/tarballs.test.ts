@@ -79,7 +79,7 @@ describe("the edge-mcp tarball", () => {
       exports: Record<string, string | { types: string; import: string }>;
     };
     expect(pkg.private).toBeUndefined();
-    for (const entry of [".", "./workers", "./host", "./json-schema", "./hono"]) {
+    for (const entry of [".", "./workers", "./host", "./json-schema", "./hono", "./oauth"]) {
       const target = pkg.exports[entry];
       if (typeof target !== "object") throw new Error(`exports["${entry}"] has no conditions`);
       expect(files).toContain(target.types.replace(/^\.\//, ""));
@@ -105,7 +105,7 @@ describe("the edge-mcp tarball", () => {
     expect(platform).toEqual([]);
   });
 
-  it("has no entry but edge-mcp/hono that imports hono (an optional peer dependency), however deep", () => {
+  it("has no entry but edge-mcp/hono and edge-mcp/oauth that imports hono (an optional peer dependency), however deep", () => {
     const seen = new Set<string>();
     const honoImports: string[] = [];
     const visit = (file: string): void => {
@@ -121,6 +121,23 @@ describe("the edge-mcp tarball", () => {
     expect(honoImports).toEqual([]);
     visit(join(unpacked, "dist/hono/index.js"));
     expect(honoImports.length).toBeGreaterThan(0);
+  });
+
+  it("has no entry but edge-mcp/oauth that imports @cloudflare/workers-oauth-provider (an optional peer dependency), however deep", () => {
+    const seen = new Set<string>();
+    const providerImports: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importsOf(file)) {
+        if (spec === "@cloudflare/workers-oauth-provider") providerImports.push(`${file.slice(unpacked.length + 1)} → ${spec}`);
+        else if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      }
+    };
+    for (const entry of ["dist/index.js", "dist/workers/index.js", "dist/host.js", "dist/json-schema.js", "dist/hono/index.js"]) visit(join(unpacked, entry));
+    expect(providerImports).toEqual([]);
+    visit(join(unpacked, "dist/oauth/index.js"));
+    expect(providerImports.length).toBeGreaterThan(0);
   });
 });
 

@@ -19,15 +19,19 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
   // edge-mcp/hono: the endpoint as a Hono handler, made by createWorker; no layer imports it.
   hono: ["core", "server", "auth", "http", "workers"],
+  // edge-mcp/oauth: the authorization server in front of a Worker (workers-oauth-provider, hono); no layer imports it.
+  oauth: ["core", "server", "auth", "http"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
 // @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode;
-// hono only in src/hono (an optional peer dependency: the edge-mcp/hono entry alone brings it).
+// hono only in src/hono and src/oauth (an optional peer dependency: the edge-mcp/hono and edge-mcp/oauth entries alone bring it);
+// @cloudflare/workers-oauth-provider (an optional peer dependency) only in src/oauth, with jose for upstream ID tokens.
 const PACKAGES: Readonly<Record<string, readonly string[]>> = {
   auth: ["jose"],
   server: ["@cfworker/json-schema", "acorn"],
   observe: ["@opentelemetry/api"],
   hono: ["hono"],
+  oauth: ["@cloudflare/workers-oauth-provider", "hono", "jose"],
 };
 
 /**
@@ -335,12 +339,24 @@ describe("opt-in code stays out of Workers that do not use it", () => {
       files(SRC)
         .filter(usesHono)
         .map((path) => relative(SRC, path))
-        .every((path) => path.startsWith("hono/")),
+        .every((path) => path.startsWith("hono/") || path.startsWith("oauth/")),
     ).toBe(true);
     // The adapter brings only its own folder on top of createWorker.
     const base = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const added = [...reach(join(SRC, "hono/index.ts"))].map((path) => relative(SRC, path)).filter((path) => !base.has(path));
     expect(added.filter((path) => !path.startsWith("hono/") && !path.startsWith("auth/"))).toEqual([]);
+  });
+
+  it("keeps the authorization server out of every other entry: only edge-mcp/oauth reaches src/oauth and workers-oauth-provider", () => {
+    const entries = ["index.ts", "workers/index.ts", "host.ts", "json-schema.ts", "hono/index.ts"];
+    const reached = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))]));
+    const usesProvider = (path: string) => imports(path).includes("@cloudflare/workers-oauth-provider");
+    expect([...reached].filter((path) => relative(SRC, path).startsWith("oauth/") || usesProvider(path)).map((path) => relative(SRC, path))).toEqual([]);
+    // The entry brings its own folder, what the authorizer reuses of auth/ and the body reader of admission; nothing of the Worker builders.
+    const added = [...reach(join(SRC, "oauth/index.ts"))].map((path) => relative(SRC, path));
+    const shared = (path: string) =>
+      path.startsWith("oauth/") || path.startsWith("auth/") || path.startsWith("core/") || path === "http/admission/read-body.ts";
+    expect(added.filter((path) => !shared(path))).toEqual([]);
   });
 
   it("keeps observability out of createWorker and createMultiTenantWorker: observability() brings in src/observe and the usage object", () => {

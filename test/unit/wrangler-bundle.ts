@@ -22,6 +22,7 @@ export async function bundleAsWrangler(entry: { file: string } | { contents: str
       "edge-mcp/workers": join(ROOT, "src/workers/index.ts"),
       "edge-mcp/json-schema": join(ROOT, "src/json-schema.ts"),
       "edge-mcp/hono": join(ROOT, "src/hono/index.ts"),
+      "edge-mcp/oauth": join(ROOT, "src/oauth/index.ts"),
     },
     external: ["cloudflare:*", "node:*"],
     logLevel: "silent",

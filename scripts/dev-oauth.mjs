@@ -1,0 +1,53 @@
+// npm run dev:oauth -- [--port N] [wrangler flags…]: a local OpenID provider on the next free port, then `wrangler dev` of examples/oauth.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { DEV_CLIENT, freePortFrom, startLocalOidcProvider } from "./local-oidc-provider.mjs";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const WRANGLER = fileURLToPath(new URL("../node_modules/.bin/wrangler", import.meta.url));
+
+/** `--port N` (or `--port=N`) out of the arguments; everything else passes through to wrangler. */
+function parseArgs(argv) {
+  const rest = [];
+  let port = 8787;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--port" && argv[i + 1] !== undefined) port = Number(argv[++i]);
+    else if (arg.startsWith("--port=")) port = Number(arg.slice("--port=".length));
+    else rest.push(arg);
+  }
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`--port must be a TCP port; got ${port}`);
+  return { port, rest };
+}
+
+const { port, rest } = parseArgs(process.argv.slice(2));
+const providerPort = await freePortFrom(port + 1);
+const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins });
+console.log(`Local OpenID provider at ${oidc.issuer} (sign in with any user name, e.g. "ada"; any password).`);
+console.log(`MCP endpoint at http://127.0.0.1:${port}/mcp`);
+
+const args = ["dev", "--config", "examples/oauth/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port)];
+args.push("--var", `OIDC_ISSUER:${oidc.issuer}`, "--var", `OIDC_CLIENT_ID:${DEV_CLIENT.clientId}`, "--var", `OIDC_CLIENT_SECRET:${DEV_CLIENT.clientSecret}`);
+args.push(...rest);
+const wrangler = spawn(WRANGLER, args, {
+  cwd: ROOT,
+  stdio: "inherit",
+  detached: true, // its own process group: stopping it stops workerd too
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+
+let stopping = false;
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  try {
+    if (wrangler.exitCode === null && wrangler.pid !== undefined) process.kill(-wrangler.pid, "SIGTERM");
+  } catch {
+    // the group is already gone
+  }
+  await oidc.stop();
+  process.exit(code);
+}
+wrangler.once("exit", (code) => void stop(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(signal, () => void stop(0));

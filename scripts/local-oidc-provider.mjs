@@ -1,0 +1,63 @@
+// A local OpenID provider for development and tests (oidc-provider): a pre-registered client and any user name signs in.
+import { createServer } from "node:net";
+import Provider from "oidc-provider";
+
+/** The client the examples use at the local provider; the secret is for this machine only. */
+export const DEV_CLIENT = { clientId: "edge-mcp-dev", clientSecret: "local-development-secret-not-for-production" };
+
+/** Claims of the test users, by the name typed at the provider's login form (any other name signs in with just that name). */
+const USERS = {
+  ada: { name: "Ada Lovelace", email: "ada@example.test", email_verified: true },
+  grace: { name: "Grace Hopper", email: "grace@example.test", email_verified: true },
+};
+
+/** A free loopback port at or after `from`. */
+export async function freePortFrom(from) {
+  for (let port = from; port < from + 100; port++) {
+    const free = await new Promise((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free port in ${from}..${from + 99}`);
+}
+
+/**
+ * Starts oidc-provider on 127.0.0.1:`port` with the dev client, whose redirect URIs are the
+ * callbacks of the Worker origins given. Resolves to its issuer and a stop function.
+ */
+export async function startLocalOidcProvider({ port, workerOrigins, quiet = false }) {
+  const issuer = `http://127.0.0.1:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: DEV_CLIENT.clientId,
+        client_secret: DEV_CLIENT.clientSecret,
+        redirect_uris: workerOrigins.map((origin) => `${origin}/oauth/callback`),
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      },
+    ],
+    // Profile claims in the ID token too (the Worker keeps them for handlers), not only at userinfo.
+    conformIdTokenClaims: false,
+    claims: { openid: ["sub"], profile: ["name"], email: ["email", "email_verified"] },
+    pkce: { required: () => true },
+    cookies: { keys: ["local-development-cookie-key-not-for-production"] },
+    findAccount: (_ctx, id) => ({
+      accountId: id,
+      claims: () => ({ sub: id, ...(Object.hasOwn(USERS, id) ? USERS[id] : { name: id }) }),
+    }),
+  });
+  if (quiet) provider.on("server_error", () => {});
+  const server = provider.listen(port, "127.0.0.1");
+  await new Promise((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return {
+    issuer,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
