@@ -1,0 +1,206 @@
+// `edge-mcp tenants`: checks tenant configs and keeps them one per key in a KV namespace, through the project's wrangler.
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "./usage-error.mjs";
+
+export const TENANTS_USAGE = `edge-mcp tenants <command> [options]
+
+  validate FILE     check a tenants document ({"tenants": [...]}) or one tenant's config; exit 1 naming each problem
+  import FILE       check FILE, then write each tenant as its own keys (tenant:<id>, host:<host>, path:<prefix>)
+  put FILE          the same as import, for a file of one tenant or a few
+  get ID            print a tenant's stored config
+  list              print the id of every stored tenant
+  diff FILE         say for each tenant of FILE whether it is new, changed or the same as stored
+  disable ID        remove the tenant's host and path routes (its requests get 404), keeping its config
+  delete ID         remove the tenant's config and routes
+
+options (every command but validate):
+  --binding NAME    the KV binding in wrangler.toml (default MCP_TENANTS_KV)
+  --local           the local namespace of wrangler dev (default: the deployed one)
+  --persist-to DIR  where the local namespace is kept (wrangler's --persist-to)
+  --config FILE     the wrangler config (default: wrangler's own lookup)
+
+A change is in force on every isolate within the Worker's keyedTenants() ttlMs (default 60 s) plus KV's
+propagation (up to 60 s); see docs/tenants.md, "Many tenants".`;
+
+/** The runtime's checks, from the built package (dist/ ships with it; in a checkout, \`npm run build\` makes it). */
+async function checker() {
+  try {
+    return (await import(new URL("../dist/host.js", import.meta.url).href)).checkTenants;
+  } catch (error) {
+    throw new UsageError(`cannot load edge-mcp's tenant checks from dist/ (in a checkout of edge-mcp, run npm run build first): ${error.message}`);
+  }
+}
+
+function readJson(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${error.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${error.message}`);
+  }
+}
+
+function parseArgs(args) {
+  const options = { binding: "MCP_TENANTS_KV", local: false, persistTo: undefined, config: undefined, positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = () => {
+      const next = args[++i];
+      if (next === undefined || next.startsWith("--")) throw new UsageError(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === "--local") options.local = true;
+    else if (arg === "--binding") options.binding = value();
+    else if (arg === "--persist-to") options.persistTo = value();
+    else if (arg === "--config" || arg === "-c") options.config = value();
+    else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
+    else options.positional.push(arg);
+  }
+  return options;
+}
+
+/** Runs `wrangler kv …` of the project (npx finds the project's own); returns stdout, or throws with wrangler's message. */
+function wrangler(options, args) {
+  const where = [
+    "--binding",
+    options.binding,
+    ...(options.local ? ["--local"] : ["--remote"]),
+    ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
+    ...(options.config ? ["--config", options.config] : []),
+  ];
+  const result = spawnSync("npx", ["--no-install", "wrangler", "kv", ...args, ...where], {
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
+  });
+  if (result.status !== 0) throw new Error(`wrangler kv ${args[0]} ${args[1]} failed:\n${(result.stderr || result.stdout).trim()}`);
+  return result.stdout;
+}
+
+/** A stored value, or undefined when the key is absent. */
+function getKey(options, key) {
+  const result = spawnSync(
+    "npx",
+    [
+      "--no-install",
+      "wrangler",
+      "kv",
+      "key",
+      "get",
+      key,
+      "--text",
+      "--binding",
+      options.binding,
+      ...(options.local ? ["--local"] : ["--remote"]),
+      ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
+      ...(options.config ? ["--config", options.config] : []),
+    ],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" } },
+  );
+  if (result.status !== 0 || /^Value not found/m.test(result.stdout)) return undefined;
+  return result.stdout;
+}
+
+/** Checks FILE and prints its problems; the valid tenants, or undefined when there is any problem. */
+async function checked(file, out) {
+  const { tenants, problems } = (await checker())(readJson(file));
+  for (const problem of problems) out.err(`${file}: ${problem}`);
+  return problems.length > 0 ? undefined : tenants;
+}
+
+/** Writes entries with `wrangler kv bulk put` from a temporary file. */
+function bulkPut(options, entries) {
+  const dir = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-"));
+  try {
+    const file = join(dir, "entries.json");
+    writeFileSync(file, JSON.stringify(entries));
+    wrangler(options, ["bulk", "put", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function routesOf(options, id) {
+  const text = getKey(options, `tenant:${id}`);
+  if (text === undefined) throw new UsageError(`no tenant ${id} is stored`);
+  const config = JSON.parse(text);
+  return [...(config.hosts ?? []).map((h) => `host:${h.toLowerCase()}`), ...(config.pathPrefix ? [`path:${config.pathPrefix}`] : [])];
+}
+
+/**
+ * Runs `edge-mcp tenants ARGS`; resolves with the exit code.
+ * @param {readonly string[]} args
+ */
+export async function runTenants(args, out = { log: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }) {
+  const [command, ...rest] = args;
+  const options = parseArgs(rest);
+  const [target] = options.positional;
+  const needs = (what) => {
+    if (target === undefined) throw new UsageError(`edge-mcp tenants ${command} needs ${what}`);
+    return target;
+  };
+  switch (command) {
+    case "validate": {
+      const tenants = await checked(needs("a FILE"), out);
+      if (!tenants) return 1;
+      out.log(`${target}: ${tenants.length} tenant${tenants.length === 1 ? "" : "s"}, all valid`);
+      return 0;
+    }
+    case "import":
+    case "put": {
+      const tenants = await checked(needs("a FILE"), out);
+      if (!tenants) {
+        out.err("nothing was written");
+        return 1;
+      }
+      bulkPut(
+        options,
+        tenants.flatMap((t) => t.entries),
+      );
+      out.log(`wrote ${tenants.length} tenant${tenants.length === 1 ? "" : "s"} to ${options.binding}${options.local ? " (local)" : ""}`);
+      return 0;
+    }
+    case "get": {
+      const text = getKey(options, `tenant:${needs("an ID")}`);
+      if (text === undefined) {
+        out.err(`no tenant ${target} is stored`);
+        return 1;
+      }
+      out.log(JSON.stringify(JSON.parse(text), null, 2));
+      return 0;
+    }
+    case "list": {
+      const keys = JSON.parse(wrangler(options, ["key", "list", "--prefix", "tenant:"]));
+      for (const { name } of keys) out.log(name.slice("tenant:".length));
+      return 0;
+    }
+    case "diff": {
+      const tenants = await checked(needs("a FILE"), out);
+      if (!tenants) return 1;
+      for (const { config, entries } of tenants) {
+        const stored = getKey(options, `tenant:${config.id}`);
+        const same = stored !== undefined && JSON.stringify(JSON.parse(stored)) === entries[0].value;
+        out.log(`${stored === undefined ? "new" : same ? "same" : "changed"} ${config.id}`);
+      }
+      return 0;
+    }
+    case "disable":
+    case "delete": {
+      const keys = [...routesOf(options, needs("an ID")), ...(command === "delete" ? [`tenant:${target}`] : [])];
+      for (const key of keys) wrangler(options, ["key", "delete", key]);
+      out.log(`${command === "delete" ? "deleted" : "disabled"} tenant ${target}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(command === undefined ? "edge-mcp tenants needs a command" : `unknown tenants command '${command}'`);
+  }
+}
