@@ -28,7 +28,7 @@ export async function main(args) {
     try {
       return await runTenants(rest);
     } catch (error) {
-      process.stderr.write(`edge-mcp tenants: ${error.message}\n`);
+      process.stderr.write(`edge-mcp tenants: ${error instanceof Error ? error.message : String(error)}\n`);
       if (error instanceof UsageError) process.stderr.write(`\n${TENANTS_USAGE}\n`);
       return error instanceof UsageError ? 2 : 1;
     }

@@ -26,33 +26,51 @@ options (every command but validate):
 A change is in force on every isolate within the Worker's keyedTenants() ttlMs (default 60 s) plus KV's
 propagation (up to 60 s); see docs/tenants.md, "Many tenants".`;
 
-/** The runtime's checks, from the built package (dist/ ships with it; in a checkout, \`npm run build\` makes it). */
+/**
+ * @typedef {{ binding: string, local: boolean, persistTo: string | undefined, config: string | undefined, positional: string[] }} TenantsOptions
+ * @typedef {{ key: string, value: string }} Entry
+ * @typedef {{ config: { id: string }, entries: Entry[] }} CheckedTenant
+ * @typedef {{ log(line: string): void, err(line: string): void }} Output
+ */
+
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The runtime's checks, from the built package (dist/ ships with it; in a checkout, \`npm run build\` makes it). */
+/** @returns {Promise<(value: unknown) => { tenants: CheckedTenant[], problems: string[] }>} */
 async function checker() {
   try {
     return (await import(new URL("../dist/host.js", import.meta.url).href)).checkTenants;
   } catch (error) {
-    throw new UsageError(`cannot load edge-mcp's tenant checks from dist/ (in a checkout of edge-mcp, run npm run build first): ${error.message}`);
+    throw new UsageError(`cannot load edge-mcp's tenant checks from dist/ (in a checkout of edge-mcp, run npm run build first): ${messageOf(error)}`);
   }
 }
 
+/** @param {string} file */
 function readJson(file) {
   let text;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${error.message}`);
+    throw new UsageError(`cannot read ${file}: ${messageOf(error)}`);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${error.message}`);
+    throw new UsageError(`${file} is not valid JSON: ${messageOf(error)}`);
   }
 }
 
+/**
+ * @param {readonly string[]} args
+ * @returns {TenantsOptions}
+ */
 function parseArgs(args) {
+  /** @type {TenantsOptions} */
   const options = { binding: "MCP_TENANTS_KV", local: false, persistTo: undefined, config: undefined, positional: [] };
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = /** @type {string} */ (args[i]);
     const value = () => {
       const next = args[++i];
       if (next === undefined || next.startsWith("--")) throw new UsageError(`${arg} needs a value`);
@@ -68,8 +86,12 @@ function parseArgs(args) {
   return options;
 }
 
-/** Runs `wrangler kv …` of the project (npx finds the project's own); returns stdout, or throws with wrangler's message. */
-function wrangler(options, args) {
+/**
+ * Runs `wrangler kv ARGS` of the project (npx finds the project's own) on the namespace the options name.
+ * @param {TenantsOptions} options
+ * @param {string[]} args
+ */
+function kv(options, args) {
   const where = [
     "--binding",
     options.binding,
@@ -77,40 +99,40 @@ function wrangler(options, args) {
     ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
     ...(options.config ? ["--config", options.config] : []),
   ];
-  const result = spawnSync("npx", ["--no-install", "wrangler", "kv", ...args, ...where], {
+  return spawnSync("npx", ["--no-install", "wrangler", "kv", ...args, ...where], {
     encoding: "utf8",
     maxBuffer: 1024 * 1024 * 1024,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
   });
+}
+
+/**
+ * `wrangler kv ARGS`' output, or an error with wrangler's message.
+ * @param {TenantsOptions} options
+ * @param {string[]} args
+ */
+function wrangler(options, args) {
+  const result = kv(options, args);
   if (result.status !== 0) throw new Error(`wrangler kv ${args[0]} ${args[1]} failed:\n${(result.stderr || result.stdout).trim()}`);
   return result.stdout;
 }
 
-/** A stored value, or undefined when the key is absent. */
+/**
+ * A stored value, or undefined when the key is absent.
+ * @param {TenantsOptions} options
+ * @param {string} key
+ */
 function getKey(options, key) {
-  const result = spawnSync(
-    "npx",
-    [
-      "--no-install",
-      "wrangler",
-      "kv",
-      "key",
-      "get",
-      key,
-      "--text",
-      "--binding",
-      options.binding,
-      ...(options.local ? ["--local"] : ["--remote"]),
-      ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
-      ...(options.config ? ["--config", options.config] : []),
-    ],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" } },
-  );
+  const result = kv(options, ["key", "get", key, "--text"]);
   if (result.status !== 0 || /^Value not found/m.test(result.stdout)) return undefined;
   return result.stdout;
 }
 
 /** Checks FILE and prints its problems; the valid tenants, or undefined when there is any problem. */
+/**
+ * @param {string} file
+ * @param {Output} out
+ */
 async function checked(file, out) {
   const { tenants, problems } = (await checker())(readJson(file));
   for (const problem of problems) out.err(`${file}: ${problem}`);
@@ -118,6 +140,10 @@ async function checked(file, out) {
 }
 
 /** Writes entries with `wrangler kv bulk put` from a temporary file. */
+/**
+ * @param {TenantsOptions} options
+ * @param {Entry[]} entries
+ */
 function bulkPut(options, entries) {
   const dir = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-"));
   try {
@@ -129,9 +155,15 @@ function bulkPut(options, entries) {
   }
 }
 
+/**
+ * The route keys of a stored tenant.
+ * @param {TenantsOptions} options
+ * @param {string} id
+ */
 function routesOf(options, id) {
   const text = getKey(options, `tenant:${id}`);
   if (text === undefined) throw new UsageError(`no tenant ${id} is stored`);
+  /** @type {{ hosts?: string[], pathPrefix?: string }} */
   const config = JSON.parse(text);
   return [...(config.hosts ?? []).map((h) => `host:${h.toLowerCase()}`), ...(config.pathPrefix ? [`path:${config.pathPrefix}`] : [])];
 }
@@ -139,11 +171,14 @@ function routesOf(options, id) {
 /**
  * Runs `edge-mcp tenants ARGS`; resolves with the exit code.
  * @param {readonly string[]} args
+ * @param {Output} out
+ * @returns {Promise<number>}
  */
 export async function runTenants(args, out = { log: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }) {
   const [command, ...rest] = args;
   const options = parseArgs(rest);
-  const [target] = options.positional;
+  const target = options.positional[0];
+  /** @param {string} what */
   const needs = (what) => {
     if (target === undefined) throw new UsageError(`edge-mcp tenants ${command} needs ${what}`);
     return target;
@@ -179,6 +214,7 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
       return 0;
     }
     case "list": {
+      /** @type {{ name: string }[]} */
       const keys = JSON.parse(wrangler(options, ["key", "list", "--prefix", "tenant:"]));
       for (const { name } of keys) out.log(name.slice("tenant:".length));
       return 0;
@@ -188,7 +224,7 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
       if (!tenants) return 1;
       for (const { config, entries } of tenants) {
         const stored = getKey(options, `tenant:${config.id}`);
-        const same = stored !== undefined && JSON.stringify(JSON.parse(stored)) === entries[0].value;
+        const same = stored !== undefined && JSON.stringify(JSON.parse(stored)) === entries[0]?.value;
         out.log(`${stored === undefined ? "new" : same ? "same" : "changed"} ${config.id}`);
       }
       return 0;
