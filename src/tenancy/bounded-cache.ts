@@ -62,6 +62,11 @@ export class BoundedCache<V> {
     this.#bytes -= slot.bytes;
   }
 
+  clear(): void {
+    this.#slots.clear();
+    this.#bytes = 0;
+  }
+
   get size(): number {
     return this.#slots.size;
   }

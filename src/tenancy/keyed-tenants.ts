@@ -6,6 +6,7 @@
 import { hostnameOf, requestHost } from "../core/host.ts";
 import { BoundedCache } from "./bounded-cache.ts";
 import { TenantStoreError } from "./tenant-store-error.ts";
+import { handleTenantsAdmin } from "./tenant-admin.ts";
 import { brokenTenant, parseTenantsByTenant, type TenantsDocument } from "./tenant-document.ts";
 import type { ResolvedTenant, TenantDirectory } from "./tenant-directory.ts";
 import { hostKey, pathKey, prefixCandidates, tenantKey } from "./tenant-keys.ts";
@@ -67,6 +68,14 @@ export class KeyedTenants implements TenantLookup {
   /** The directory of the tenant with this id (sessions and tasks find their tenant by id), or undefined. */
   async byId(id: string): Promise<TenantDirectory | undefined> {
     return (await this.#tenant(id))?.directory;
+  }
+
+  /** The tenants admin API: writes checked configs, and this isolate forgets what it held of a tenant it changed. */
+  admin(request: Request, token: string | undefined): Promise<Response> {
+    return handleTenantsAdmin(request, token, this.#options.kv, (id) => {
+      this.#tenants.delete(tenantKey(id));
+      this.#routes.clear();
+    });
   }
 
   /** The tenants served at the request's host, for its AI Catalog: the host's own tenant (path tenants are not listed). */

@@ -44,6 +44,8 @@ export interface MultiTenantEnv extends McpEnv {
   MCP_TENANTS_KV?: KVNamespace;
   /** A Worker Loader binding (`[[worker_loaders]]`): the sandbox of tenants that turn `codeMode` on. */
   MCP_LOADER?: WorkerLoader;
+  /** The operator's token: turns on the usage view (with observability()) and the tenants admin API (with keyedTenants()). */
+  MCP_ADMIN_TOKEN?: string;
 }
 
 export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug"> {
@@ -283,6 +285,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const state = stateOf(env);
         const tenants = await state.tenants();
         const url = new URL(request.url);
+        // The tenants admin API of a keyed store (keyedTenants()); off unless MCP_ADMIN_TOKEN is set.
+        if (tenants.admin && /^\/admin\/tenants(?:\/|$)/.test(url.pathname)) return await tenants.admin(request, env.MCP_ADMIN_TOKEN);
         if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, await tenants.at(request));
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;

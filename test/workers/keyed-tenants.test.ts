@@ -23,6 +23,12 @@ function memoryKv(tenants: { id: string; hosts?: string[]; pathPrefix?: string; 
       if (down) throw new Error("KV GET failed: 503 Service Unavailable");
       return entries.get(key) ?? null;
     },
+    put: async (key: string, value: string) => void entries.set(key, value),
+    delete: async (key: string) => void entries.delete(key),
+    list: async ({ prefix }: { prefix: string }) => ({
+      keys: [...entries.keys()].filter((k) => k.startsWith(prefix)).map((name) => ({ name })),
+      list_complete: true,
+    }),
   } as unknown as KVNamespace;
   return { kv, reads, entries, put, fail: (value: boolean) => (down = value) };
 }
@@ -178,5 +184,98 @@ describe("tenants one KV key each", () => {
     const response = await worker.fetch(new Request("http://mcp.acme.test/.well-known/ai-catalog.json"), { MCP_TENANTS_KV: store.kv }, ctx);
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toMatch(/urn:air:mcp.acme.test:mcp:acme/);
+  });
+});
+
+describe("the tenants admin API", () => {
+  const TOKEN = "s3cret-admin-token";
+  const admin = (
+    worker: ReturnType<typeof workerWith>,
+    env: MultiTenantEnv,
+    path: string,
+    init: { method?: string; body?: string } = {},
+    token: string | null = TOKEN,
+  ) =>
+    worker.fetch(
+      new Request(`http://127.0.0.1${path}`, {
+        ...init,
+        headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), "content-type": "application/json" },
+      }),
+      env,
+      ctx,
+    );
+  const put = (worker: ReturnType<typeof workerWith>, env: MultiTenantEnv, id: string, config: unknown) =>
+    admin(worker, env, `/admin/tenants/${id}`, { method: "PUT", body: JSON.stringify(config) });
+
+  it("is off without MCP_ADMIN_TOKEN, and refuses a missing, wrong or query token with a bare 401", async () => {
+    const store = memoryKv([{ id: "acme", hosts: ["mcp.acme.test"] }]);
+    const worker = workerWith();
+    expect((await admin(worker, { MCP_TENANTS_KV: store.kv }, "/admin/tenants")).status).toBe(404);
+    const env = { MCP_TENANTS_KV: store.kv, MCP_ADMIN_TOKEN: TOKEN };
+    for (const response of [
+      await admin(worker, env, "/admin/tenants", {}, null),
+      await admin(worker, env, "/admin/tenants", {}, "wrong"),
+      await admin(worker, env, `/admin/tenants?token=${TOKEN}`, {}, null),
+      await admin(worker, env, `/admin/tenants?token=${TOKEN}`),
+    ]) {
+      expect(response.status).toBe(401);
+      expect(await response.text()).toBe("");
+    }
+    expect(await (await admin(worker, env, "/admin/tenants")).json()).toEqual({ tenants: ["acme"] });
+  });
+
+  it("stores a checked config whose routes follow it, in force at once on this isolate", async () => {
+    const store = memoryKv([{ id: "acme", hosts: ["mcp.acme.test"] }]);
+    const worker = workerWith();
+    const env = { MCP_TENANTS_KV: store.kv, MCP_ADMIN_TOKEN: TOKEN };
+    expect(await text(await call(worker, env, "http://mcp.acme.test/mcp"))).toBe("hi from acme");
+    const moved = await put(worker, env, "acme", { id: "acme", hosts: ["new.acme.test"], modules: [{ name: "greetings" }] });
+    expect(await moved.json()).toEqual({ stored: ["acme"] });
+    expect(store.entries.has("host:mcp.acme.test")).toBe(false);
+    expect(store.entries.get("host:new.acme.test")).toBe("acme");
+    expect((await call(worker, env, "http://mcp.acme.test/mcp")).status).toBe(404);
+    expect(await text(await call(worker, env, "http://new.acme.test/mcp"))).toBe("hi from acme");
+    expect(JSON.parse(await (await admin(worker, env, "/admin/tenants/acme")).text())).toMatchObject({ hosts: ["new.acme.test"] });
+  });
+
+  it("writes nothing for an invalid config, another id, a route another tenant holds, a huge or non-JSON body", async () => {
+    const store = memoryKv([
+      { id: "acme", hosts: ["mcp.acme.test"] },
+      { id: "globex", hosts: ["globex.test"] },
+    ]);
+    const worker = workerWith();
+    const env = { MCP_TENANTS_KV: store.kv, MCP_ADMIN_TOKEN: TOKEN };
+    const before = new Map(store.entries);
+    const invalid = await put(worker, env, "acme", { id: "acme", hosts: ["mcp.acme.test"], modules: [{ name: "greetings" }], limitz: {} });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ problems: [expect.stringMatching(/tenant acme: limitz is not a known field/)] });
+    const other = await put(worker, env, "acme", { id: "globex", hosts: ["globex.test"], modules: [{ name: "greetings" }] });
+    expect(other.status).toBe(400);
+    const taken = await put(worker, env, "acme", { id: "acme", hosts: ["globex.test"], modules: [{ name: "greetings" }] });
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toMatch(/host:globex.test routes to tenant globex/);
+    const huge = await admin(worker, env, "/admin/tenants/acme", { method: "PUT", body: "x".repeat(5 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    expect((await admin(worker, env, "/admin/tenants/acme", { method: "PUT", body: "{" })).status).toBe(400);
+    expect((await admin(worker, env, "/admin/tenants/Not_A_Slug")).status).toBe(404);
+    expect(store.entries).toEqual(before);
+  });
+
+  it("disables a tenant (its requests get 404 at once here, its config stays), deletes one, and imports a document", async () => {
+    const store = memoryKv([{ id: "acme", hosts: ["mcp.acme.test"] }]);
+    const worker = workerWith();
+    const env = { MCP_TENANTS_KV: store.kv, MCP_ADMIN_TOKEN: TOKEN };
+    expect(await text(await call(worker, env, "http://mcp.acme.test/mcp"))).toBe("hi from acme");
+    expect((await admin(worker, env, "/admin/tenants/acme/disable", { method: "POST" })).status).toBe(200);
+    expect((await call(worker, env, "http://mcp.acme.test/mcp")).status).toBe(404);
+    expect((await admin(worker, env, "/admin/tenants/acme")).status).toBe(200);
+    expect((await admin(worker, env, "/admin/tenants/acme", { method: "DELETE" })).status).toBe(200);
+    expect([...store.entries.keys()]).toEqual([]);
+    const imported = await admin(worker, env, "/admin/tenants", {
+      method: "POST",
+      body: JSON.stringify({ tenants: [{ id: "globex", pathPrefix: "/t/globex", modules: [{ name: "greetings" }] }] }),
+    });
+    expect(await imported.json()).toEqual({ stored: ["globex"] });
+    expect(await text(await call(worker, env, "http://127.0.0.1/t/globex/mcp"))).toBe("hi from globex");
   });
 });
