@@ -14,6 +14,7 @@ import { constantTimeEqual } from "../core/bytes.ts";
 import { isObject } from "../core/json.ts";
 import { checkTenants } from "./tenant-check.ts";
 import { hostKey, pathKey, tenantKey } from "./tenant-keys.ts";
+import type { TenantRecords } from "./tenant-records.ts";
 
 /** The path of the tenants admin API. */
 export const TENANTS_ADMIN_PATH = "/admin/tenants";
@@ -50,15 +51,21 @@ async function readBody(request: Request): Promise<unknown> {
   return JSON.parse(text);
 }
 
-/** What the API does to the tenants an isolate holds after a write: forgets the tenant, so its next request reads it. */
-export type Forget = (id: string) => void;
+/** Where the API writes: the namespace, the tenants' records when the Worker has them, and what this isolate holds. */
+export interface TenantStoreAccess {
+  kv: KVNamespace;
+  /** Written after KV: every isolate checks them within `recheckMs`. */
+  records?: TenantRecords;
+  /** Forgets what this isolate holds of a tenant, so that its next request reads it. */
+  forget: (id: string) => void;
+}
 
 /**
  * Stores checked tenants: each config under its id, its routes after it. A route that another
  * tenant holds is refused (409) before anything is written; routes the previous config had and
  * the new one does not are removed.
  */
-async function store(kv: KVNamespace, value: unknown, forget: Forget, onlyId?: string): Promise<Response> {
+async function store({ kv, records, forget }: TenantStoreAccess, value: unknown, onlyId?: string): Promise<Response> {
   const { tenants, problems } = checkTenants(value);
   if (problems.length > 0) return json({ error: "the tenants are invalid; nothing was written", problems }, 400);
   if (onlyId !== undefined && tenants.some((t) => t.config.id !== onlyId))
@@ -74,6 +81,7 @@ async function store(kv: KVNamespace, value: unknown, forget: Forget, onlyId?: s
     const after = new Set(entries.slice(1).map((e) => e.key));
     for (const { key, value: text } of entries) await kv.put(key, text);
     for (const stale of before) if (!after.has(stale)) await kv.delete(stale);
+    await records?.write(config.id, entries[0]?.value ?? null);
     forget(config.id);
   }
   return json({ stored: tenants.map((t) => t.config.id) });
@@ -83,7 +91,8 @@ async function store(kv: KVNamespace, value: unknown, forget: Forget, onlyId?: s
  * Answers a request under {@link TENANTS_ADMIN_PATH}. `token` undefined: the API is off (404). A
  * missing or wrong token, or a token in the query, gets 401 with nothing else.
  */
-export async function handleTenantsAdmin(request: Request, token: string | undefined, kv: KVNamespace, forget: Forget): Promise<Response> {
+export async function handleTenantsAdmin(request: Request, token: string | undefined, access: TenantStoreAccess): Promise<Response> {
+  const { kv, records, forget } = access;
   if (!token) return problem(404, "Not Found: the tenants admin API is off (set the MCP_ADMIN_TOKEN secret to turn it on)");
   const url = new URL(request.url);
   const given = /^Bearer +(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
@@ -101,7 +110,7 @@ export async function handleTenantsAdmin(request: Request, token: string | undef
         });
         return json({ tenants: page.keys.map((k) => k.name.slice("tenant:".length)), ...(page.list_complete ? {} : { cursor: page.cursor }) });
       }
-      if (request.method === "POST") return await store(kv, await readBody(request), forget);
+      if (request.method === "POST") return await store(access, await readBody(request));
       return problem(405, "Method Not Allowed: /admin/tenants answers GET and POST", { allow: "GET, POST" });
     }
     if (!ID.test(id) || extra !== undefined || (action !== undefined && action !== "disable")) return problem(404, "Not Found");
@@ -110,6 +119,7 @@ export async function handleTenantsAdmin(request: Request, token: string | undef
       if (request.method !== "POST") return problem(405, "Method Not Allowed: disable answers POST", { allow: "POST" });
       if (stored === null) return problem(404, `no tenant ${id} is stored`);
       for (const key of routesOf(stored)) await kv.delete(key);
+      await records?.write(id, null);
       forget(id);
       return json({ disabled: id });
     }
@@ -117,10 +127,11 @@ export async function handleTenantsAdmin(request: Request, token: string | undef
       return stored === null
         ? problem(404, `no tenant ${id} is stored`)
         : new Response(stored, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
-    if (request.method === "PUT") return await store(kv, await readBody(request), forget, id);
+    if (request.method === "PUT") return await store(access, await readBody(request), id);
     if (request.method === "DELETE") {
       if (stored === null) return problem(404, `no tenant ${id} is stored`);
       for (const key of [...routesOf(stored), tenantKey(id)]) await kv.delete(key);
+      await records?.write(id, null);
       forget(id);
       return json({ deleted: id });
     }

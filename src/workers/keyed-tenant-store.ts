@@ -2,15 +2,16 @@
 
 import { KeyedTenants, type KeyedTenantsOptions } from "../tenancy/keyed-tenants.ts";
 import type { TenantLookup } from "../tenancy/tenant-lookup.ts";
+import type { TenantRecords } from "../tenancy/tenant-records.ts";
 
 /** Bounds and timings of {@link keyedTenants}. */
-export type KeyedTenantSettings = Pick<KeyedTenantsOptions, "ttlMs" | "missTtlMs" | "maxTenants" | "maxBytes" | "kvCacheTtlSeconds">;
+export type KeyedTenantSettings = Pick<KeyedTenantsOptions, "ttlMs" | "missTtlMs" | "maxTenants" | "maxBytes" | "kvCacheTtlSeconds" | "recheckMs">;
 
 /** What `createMultiTenantWorker({ tenantStore })` takes: made by {@link keyedTenants}. */
 export interface KeyedTenantStore {
   readonly kind: "edge-mcp/keyed-tenants";
   /** The lookup over a namespace, building each tenant's directory with `directory`. */
-  open(kv: KVNamespace, directory: KeyedTenantsOptions["directory"]): TenantLookup;
+  open(kv: KVNamespace, directory: KeyedTenantsOptions["directory"], records: TenantRecords | undefined): TenantLookup;
 }
 
 /**
@@ -24,6 +25,6 @@ export interface KeyedTenantStore {
 export function keyedTenants(settings: KeyedTenantSettings = {}): KeyedTenantStore {
   return {
     kind: "edge-mcp/keyed-tenants",
-    open: (kv, directory) => new KeyedTenants({ ...settings, kv, directory }),
+    open: (kv, directory, records) => new KeyedTenants({ ...settings, kv, directory, ...(records ? { records } : {}) }),
   };
 }

@@ -7,6 +7,7 @@ import { DOCUMENT_KEY } from "../tenancy/tenant-keys.ts";
 import { documentLookup, type TenantLookup } from "../tenancy/tenant-lookup.ts";
 import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import type { KeyedTenantStore } from "./keyed-tenant-store.ts";
+import { durableTenantRecords, type McpQuotaObject } from "./state/quota-object.ts";
 
 /** What the lookups read from the Worker's options and env. */
 interface TenantSources {
@@ -16,6 +17,7 @@ interface TenantSources {
 interface TenantBindings {
   MCP_TENANTS?: string;
   MCP_TENANTS_KV?: KVNamespace;
+  MCP_QUOTAS?: DurableObjectNamespace<McpQuotaObject>;
 }
 
 /** The tenants of one document, read again after `configTtlMs`; a tenant whose new config is invalid keeps its last good one. */
@@ -50,6 +52,9 @@ export function keyedTenantLookup(store: KeyedTenantStore, env: TenantBindings, 
     missing.catch(() => {});
     return () => missing;
   }
-  const lookup = Promise.resolve(store.open(kv, (document, previous) => new TenantDirectory(document.tenants, directoryOptions, previous, document.broken)));
+  const records = env.MCP_QUOTAS ? durableTenantRecords(env.MCP_QUOTAS) : undefined;
+  const lookup = Promise.resolve(
+    store.open(kv, (document, previous) => new TenantDirectory(document.tenants, directoryOptions, previous, document.broken), records),
+  );
   return () => lookup;
 }
