@@ -5,7 +5,7 @@
 // were served (the bench Worker holds at most 100). Last line:
 //   tenants: first_ratio_100k=X steady_ratio=Y rss_mib_100=A rss_mib_100k=B
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,10 @@ import { freePort } from "./bench-workerd.mjs";
 import { ROOT } from "./bundling.mjs";
 
 const SIZES = (process.env.TENANT_SIZES ?? "100,10000,100000").split(",").map(Number);
+// Local KV takes about 60 writes a second (a file and a row per value), so 100,000 tenants take about an hour
+// to import: TENANT_STATE_DIR keeps each size's namespace (<dir>/<size>) and imports only what is not there yet.
+const STATE_DIR = process.env.TENANT_STATE_DIR;
+const ONLY_IMPORT = process.argv.includes("--import-only");
 const FIRSTS = 20;
 const STEADY = 200;
 const TOUCHED = 300;
@@ -24,6 +28,7 @@ const hostOf = (i) => `${idOf(i)}.bench.test`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function importTenants(count, persistTo) {
+  mkdirSync(persistTo, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-doc-"));
   try {
     const file = join(dir, "tenants.json");
@@ -137,9 +142,15 @@ async function startDev(persistTo) {
 
 const results = [];
 for (const size of SIZES) {
-  const persistTo = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-kv-"));
+  const persistTo = STATE_DIR ? join(STATE_DIR, String(size)) : mkdtempSync(join(tmpdir(), "edge-mcp-tenants-kv-"));
   try {
-    const importS = importTenants(size, persistTo);
+    const done = join(persistTo, "imported");
+    const importS = existsSync(done) ? 0 : importTenants(size, persistTo);
+    if (STATE_DIR) writeFileSync(done, `${size}\n`);
+    if (ONLY_IMPORT) {
+      console.log(`tenants=${size}: imported in ${importS.toFixed(1)} s`);
+      continue;
+    }
     const dev = await startDev(persistTo);
     try {
       const picks = new Set();
@@ -165,9 +176,10 @@ for (const size of SIZES) {
       dev.stop();
     }
   } finally {
-    rmSync(persistTo, { recursive: true, force: true });
+    if (!STATE_DIR) rmSync(persistTo, { recursive: true, force: true });
   }
 }
+if (ONLY_IMPORT) process.exit(0);
 const smallest = results[0];
 const largest = results[results.length - 1];
 console.log(
