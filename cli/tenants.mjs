@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { adminApiBackend } from "./tenants-admin-api.mjs";
 import { UsageError } from "./usage-error.mjs";
 
 export const TENANTS_USAGE = `edge-mcp tenants <command> [options]
@@ -18,6 +19,8 @@ export const TENANTS_USAGE = `edge-mcp tenants <command> [options]
   delete ID         remove the tenant's config and routes
 
 options (every command but validate):
+  --url URL         work through the Worker's admin API at URL (token in MCP_ADMIN_TOKEN): a change
+                    reaches every isolate within its recheckMs (5 s) instead of the KV bound below
   --binding NAME    the KV binding in wrangler.toml (default MCP_TENANTS_KV)
   --local           the local namespace of wrangler dev (default: the deployed one)
   --persist-to DIR  where the local namespace is kept (wrangler's --persist-to)
@@ -27,7 +30,8 @@ A change is in force on every isolate within the Worker's keyedTenants() ttlMs (
 propagation (up to 60 s); see docs/tenants.md, "Many tenants".`;
 
 /**
- * @typedef {{ binding: string, local: boolean, persistTo: string | undefined, config: string | undefined, positional: string[] }} TenantsOptions
+ * @typedef {{ binding: string, local: boolean, persistTo: string | undefined, config: string | undefined, url: string | undefined, positional: string[] }} TenantsOptions
+ * @typedef {import("./tenants-admin-api.mjs").TenantBackend} TenantBackend
  * @typedef {{ key: string, value: string }} Entry
  * @typedef {{ config: { id: string }, entries: Entry[] }} CheckedTenant
  * @typedef {{ log(line: string): void, err(line: string): void }} Output
@@ -68,7 +72,7 @@ function readJson(file) {
  */
 function parseArgs(args) {
   /** @type {TenantsOptions} */
-  const options = { binding: "MCP_TENANTS_KV", local: false, persistTo: undefined, config: undefined, positional: [] };
+  const options = { binding: "MCP_TENANTS_KV", local: false, persistTo: undefined, config: undefined, url: undefined, positional: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = /** @type {string} */ (args[i]);
     const value = () => {
@@ -78,6 +82,7 @@ function parseArgs(args) {
     };
     if (arg === "--local") options.local = true;
     else if (arg === "--binding") options.binding = value();
+    else if (arg === "--url") options.url = value();
     else if (arg === "--persist-to") options.persistTo = value();
     else if (arg === "--config" || arg === "-c") options.config = value();
     else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
@@ -156,16 +161,38 @@ function bulkPut(options, entries) {
 }
 
 /**
- * The route keys of a stored tenant.
+ * The backend of a KV namespace through the project's wrangler.
  * @param {TenantsOptions} options
- * @param {string} id
+ * @returns {TenantBackend}
  */
-function routesOf(options, id) {
-  const text = getKey(options, `tenant:${id}`);
-  if (text === undefined) throw new UsageError(`no tenant ${id} is stored`);
-  /** @type {{ hosts?: string[], pathPrefix?: string }} */
-  const config = JSON.parse(text);
-  return [...(config.hosts ?? []).map((h) => `host:${h.toLowerCase()}`), ...(config.pathPrefix ? [`path:${config.pathPrefix}`] : [])];
+function kvBackend(options) {
+  /** @param {string} id */
+  const routesOf = (id) => {
+    const text = getKey(options, `tenant:${id}`);
+    if (text === undefined) throw new UsageError(`no tenant ${id} is stored`);
+    /** @type {{ hosts?: string[], pathPrefix?: string }} */
+    const config = JSON.parse(text);
+    return [...(config.hosts ?? []).map((h) => `host:${h.toLowerCase()}`), ...(config.pathPrefix ? [`path:${config.pathPrefix}`] : [])];
+  };
+  return {
+    put: async (tenants) =>
+      bulkPut(
+        options,
+        tenants.flatMap((t) => t.entries),
+      ),
+    get: async (id) => getKey(options, `tenant:${id}`),
+    async list() {
+      /** @type {{ name: string }[]} */
+      const keys = JSON.parse(wrangler(options, ["key", "list", "--prefix", "tenant:"]));
+      return keys.map(({ name }) => name.slice("tenant:".length));
+    },
+    async disable(id) {
+      for (const key of routesOf(id)) wrangler(options, ["key", "delete", key]);
+    },
+    async remove(id) {
+      for (const key of [...routesOf(id), `tenant:${id}`]) wrangler(options, ["key", "delete", key]);
+    },
+  };
 }
 
 /**
@@ -178,6 +205,11 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
   const [command, ...rest] = args;
   const options = parseArgs(rest);
   const target = options.positional[0];
+  /** @type {TenantBackend | undefined} */
+  let made;
+  // Made when a command needs it: validate needs neither wrangler nor a token.
+  const store = () => (made ??= options.url === undefined ? kvBackend(options) : adminApiBackend(options.url, process.env["MCP_ADMIN_TOKEN"]));
+  const where = options.url === undefined ? `${options.binding}${options.local ? " (local)" : ""}` : options.url;
   /** @param {string} what */
   const needs = (what) => {
     if (target === undefined) throw new UsageError(`edge-mcp tenants ${command} needs ${what}`);
@@ -197,15 +229,12 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
         out.err("nothing was written");
         return 1;
       }
-      bulkPut(
-        options,
-        tenants.flatMap((t) => t.entries),
-      );
-      out.log(`wrote ${tenants.length} tenant${tenants.length === 1 ? "" : "s"} to ${options.binding}${options.local ? " (local)" : ""}`);
+      await store().put(tenants);
+      out.log(`wrote ${tenants.length} tenant${tenants.length === 1 ? "" : "s"} to ${where}`);
       return 0;
     }
     case "get": {
-      const text = getKey(options, `tenant:${needs("an ID")}`);
+      const text = await store().get(needs("an ID"));
       if (text === undefined) {
         out.err(`no tenant ${target} is stored`);
         return 1;
@@ -214,16 +243,14 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
       return 0;
     }
     case "list": {
-      /** @type {{ name: string }[]} */
-      const keys = JSON.parse(wrangler(options, ["key", "list", "--prefix", "tenant:"]));
-      for (const { name } of keys) out.log(name.slice("tenant:".length));
+      for (const id of await store().list()) out.log(id);
       return 0;
     }
     case "diff": {
       const tenants = await checked(needs("a FILE"), out);
       if (!tenants) return 1;
       for (const { config, entries } of tenants) {
-        const stored = getKey(options, `tenant:${config.id}`);
+        const stored = await store().get(config.id);
         const same = stored !== undefined && JSON.stringify(JSON.parse(stored)) === entries[0]?.value;
         out.log(`${stored === undefined ? "new" : same ? "same" : "changed"} ${config.id}`);
       }
@@ -231,8 +258,8 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
     }
     case "disable":
     case "delete": {
-      const keys = [...routesOf(options, needs("an ID")), ...(command === "delete" ? [`tenant:${target}`] : [])];
-      for (const key of keys) wrangler(options, ["key", "delete", key]);
+      const id = needs("an ID");
+      await (command === "delete" ? store().remove(id) : store().disable(id));
       out.log(`${command === "delete" ? "deleted" : "disabled"} tenant ${target}`);
       return 0;
     }
