@@ -27,3 +27,4 @@ export type { SubscriptionFilter } from "./server/notifications/subscription-fil
 
 // Tenants from configuration.
 export { parseTenantConfig, parseTenantsDocument, type ModuleRef, type TenantConfig } from "./tenancy/tenant-config.ts";
+export { checkTenants, type TenantCheck } from "./tenancy/tenant-check.ts";

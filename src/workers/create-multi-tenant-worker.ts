@@ -20,10 +20,13 @@ import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import type { McpServer } from "../server/server.ts";
 import type { Feature } from "../server/feature.ts";
 import type { TenantConfig, TenantNotifications } from "../tenancy/tenant-config.ts";
-import { parseTenantsByTenant, type BrokenTenant } from "../tenancy/tenant-document.ts";
-import { TenantDirectory } from "../tenancy/tenant-directory.ts";
+import type { BrokenTenant } from "../tenancy/tenant-document.ts";
+import type { TenantDirectory, TenantDirectoryOptions } from "../tenancy/tenant-directory.ts";
+import type { TenantLookup } from "../tenancy/tenant-lookup.ts";
+import { TenantStoreError } from "../tenancy/tenant-store-error.ts";
+import { documentTenantLookup, keyedTenantLookup } from "./tenant-lookups.ts";
+import type { KeyedTenantStore } from "./keyed-tenant-store.ts";
 import type { TenantCodeMode } from "./code-mode/tenant-code-mode.ts";
-import { createCachedConfig, parseJson } from "../tenancy/tenant-source.ts";
 import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
@@ -41,6 +44,8 @@ export interface MultiTenantEnv extends McpEnv {
   MCP_TENANTS_KV?: KVNamespace;
   /** A Worker Loader binding (`[[worker_loaders]]`): the sandbox of tenants that turn `codeMode` on. */
   MCP_LOADER?: WorkerLoader;
+  /** The operator's token: turns on the usage view (with observability()) and the tenants admin API (with keyedTenants()). */
+  MCP_ADMIN_TOKEN?: string;
 }
 
 export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug"> {
@@ -54,6 +59,11 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
   tenants?: unknown;
   /** How long a tenants document is used before it is read again (default 60 s). */
   configTtlMs?: number;
+  /**
+   * Tenants one per key in MCP_TENANTS_KV instead of one document: `keyedTenants()` (an opt-in
+   * import; see docs/tenants.md, "Many tenants").
+   */
+  tenantStore?: KeyedTenantStore;
   /** How long a service module's catalogue is used before it is read again (default 5 minutes). */
   catalogTtlMs?: number;
   /** Traces, usage metering and the usage view: `observability()` (an opt-in import; see docs/observability.md). */
@@ -90,7 +100,7 @@ function makingOf(worker: unknown, factory: string): TenantWorkerMaking {
 }
 
 interface TenantState {
-  config: { get(): Promise<TenantDirectory> };
+  tenants(): Promise<TenantLookup>;
   apps: WeakMap<McpServer, Map<string, McpApp>>;
 }
 
@@ -106,43 +116,24 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv, wir
   let state = perEnv.get(env);
   if (!state) {
     const bindings = env as unknown as Record<string, unknown>;
-    // Where the document was read, to name it in a JSON syntax error.
-    let source = "the tenants document";
-    const read = async (): Promise<string | undefined> => {
-      if (options.tenants !== undefined) return JSON.stringify(options.tenants);
-      source = env.MCP_TENANTS !== undefined ? "MCP_TENANTS" : 'MCP_TENANTS_KV "tenants"';
-      if (env.MCP_TENANTS !== undefined) return env.MCP_TENANTS;
-      return (await env.MCP_TENANTS_KV?.get("tenants", "text")) ?? undefined;
+    const directoryOptions: TenantDirectoryOptions = {
+      modules: options.modules,
+      service: (name) => bindings[name] as ToolService | undefined,
+      info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
+      ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
+      codeMode: options.codeMode?.feature(env.MCP_LOADER),
+      codeModeOptedIn: options.codeMode !== undefined,
+      ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
+      ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
+      // A tenant's changed tools are announced where its endpoint's listeners are: through its
+      // notification hub (every isolate) when there is one, else on the previous server's feed.
+      onToolsChanged: (tenant, previousServer, waitUntil) => {
+        const relay = durableBindings(env, tenant.id, tenant.legacySessions === true, false, tenant.notifications?.shards ?? 1, wiring).relay;
+        (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
+      },
     };
-    let previous: TenantDirectory | undefined;
-    const build = (text: string): TenantDirectory => {
-      const document = parseTenantsByTenant(parseJson(text, source));
-      previous = new TenantDirectory(
-        document.tenants,
-        {
-          modules: options.modules,
-          service: (name) => bindings[name] as ToolService | undefined,
-          info: options.info ?? { name: "edge-mcp", version: "0.1.0" },
-          ...(options.catalogTtlMs === undefined ? {} : { catalogTtlMs: options.catalogTtlMs }),
-          codeMode: options.codeMode?.feature(env.MCP_LOADER),
-          codeModeOptedIn: options.codeMode !== undefined,
-          ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
-          ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
-          // A tenant's changed tools are announced where its endpoint's listeners are: through its
-          // notification hub (every isolate) when there is one, else on the previous server's feed.
-          onToolsChanged: (tenant, previousServer, waitUntil) => {
-            const relay = durableBindings(env, tenant.id, tenant.legacySessions === true, false, tenant.notifications?.shards ?? 1, wiring).relay;
-            (relay ? relayedChangeFeed(relay, waitUntil) : previousServer.changes).toolsListChanged();
-          },
-        },
-        previous,
-        document.broken,
-      );
-      // Once per document: a tenant set aside answers 503 with its problem; the others are served.
-      for (const broken of previous.broken) console.error(`edge-mcp: tenant ${broken.label} is not served, its configuration is invalid: ${broken.problem}`);
-      return previous;
-    };
-    state = { config: createCachedConfig({ read, build, ...(options.configTtlMs === undefined ? {} : { ttlMs: options.configTtlMs }) }), apps: new WeakMap() };
+    const tenants = options.tenantStore ? keyedTenantLookup(options.tenantStore, env, directoryOptions) : documentTenantLookup(options, env, directoryOptions);
+    state = { tenants, apps: new WeakMap() };
     perEnv.set(env, state);
   }
   return state;
@@ -238,9 +229,9 @@ export function createMultiTenantTaskObject(worker: McpWorker<never>): TaskObjec
 function tenantEndpoints(options: MultiTenantWorkerOptions, wiring: DurableWiring, gone: string): (id: string, env: McpEnv) => Promise<Endpoint> {
   const endpoints = new WeakMap<McpServer, Endpoint>();
   return holdWiring(async (id: string, env: McpEnv) => {
-    const directory = await tenantState(options, env, wiring).config.get();
-    const tenant = directory.tenants.find((t) => t.id === id);
-    if (!tenant) throw new ProtocolError(ErrorCode.InvalidRequest, gone, { status: 404 });
+    const directory = await (await tenantState(options, env, wiring).tenants()).byId(id);
+    const tenant = directory?.tenants.find((t) => t.id === id);
+    if (!directory || !tenant) throw new ProtocolError(ErrorCode.InvalidRequest, gone, { status: 404 });
     const server = await directory.server(tenant);
     let endpoint = endpoints.get(server);
     if (!endpoint) {
@@ -292,20 +283,22 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
       if (admin) return admin;
       try {
         const state = stateOf(env);
-        const directory = await state.config.get();
+        const tenants = await state.tenants();
         const url = new URL(request.url);
-        if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, directory);
+        // The tenants admin API of a keyed store (keyedTenants()); off unless MCP_ADMIN_TOKEN is set.
+        if (tenants.admin && /^\/admin\/tenants(?:\/|$)/.test(url.pathname)) return await tenants.admin(request, env.MCP_ADMIN_TOKEN);
+        if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, await tenants.at(request));
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
-        const resolved = directory.resolve(request, metadata ?? url.pathname);
-        const broken = resolved ? undefined : directory.unavailable(request, metadata ?? url.pathname);
-        if (broken) return errorResponse(unavailableTenant(broken));
-        if (!resolved) {
+        const found = await tenants.resolve(request, metadata ?? url.pathname);
+        if (found && "broken" in found) return errorResponse(unavailableTenant(found.broken));
+        if (!found) {
           const host = request.headers.get("host") ?? url.host;
           return errorResponse(
             new ProtocolError(ErrorCode.InvalidRequest, `Unknown tenant: no tenant is served at host '${host}', path '${url.pathname}'`, { status: 404 }),
           );
         }
+        const { directory, resolved } = found;
         let server: McpServer;
         try {
           server = await directory.server(resolved.tenant, (promise) => ctx.waitUntil(promise));
@@ -317,6 +310,10 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         }
         return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
       } catch (error) {
+        if (error instanceof TenantStoreError) {
+          console.error(`edge-mcp: cannot serve the request: ${error.message}`);
+          return errorResponse(new ProtocolError(ErrorCode.InternalError, "Service unavailable: the tenant store cannot be read", { status: 503 }));
+        }
         // Details (which tenant, which field) go to the log; the client learns only that the server is misconfigured.
         console.error("edge-mcp: cannot serve the request:", error instanceof Error ? error.message : error);
         return errorResponse(

@@ -17,6 +17,13 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
   },
   info: SERVER_OPTION_RULES["info"] ?? { kind: "any" },
   tenants: { kind: "any" },
+  tenantStore: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/keyed-tenants"
+        ? undefined
+        : "must be keyedTenants() from edge-mcp/workers",
+  },
   configTtlMs: { kind: "integer", min: 0, hint: "ms" },
   catalogTtlMs: { kind: "integer", min: 0, hint: "ms" },
   maxJsonDepth: APP_OPTION_RULES["maxJsonDepth"] ?? { kind: "any" },

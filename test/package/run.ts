@@ -13,6 +13,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Resolve with a failing exit code instead of throwing. */
   allowFailure?: boolean;
+  /** Variables added to the command's environment. */
+  env?: Record<string, string>;
 }
 
 // npm sets npm_* variables for the scripts it runs (this test runs under `npm test`); a nested npm
@@ -44,7 +46,7 @@ export function commandEnv(): NodeJS.ProcessEnv {
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 180_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: commandEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...commandEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

@@ -15,6 +15,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { QuotaLimit } from "../../core/admission.ts";
 import { DefinitionError } from "../../core/definition-error.ts";
 import { anonymousLimit, type QuotaCounter, type QuotaLease } from "../../server/state/quotas.ts";
+import type { TenantRecord, TenantRecords } from "../../tenancy/tenant-records.ts";
 
 export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
@@ -61,6 +62,24 @@ export class McpQuotaObject extends DurableObject<Record<string, unknown>> {
   release(id: string): void {
     this.ctx.storage.sql.exec("DELETE FROM leases WHERE id = ?", id);
   }
+
+  /**
+   * The tenant's config as the admin API last wrote it, with its version (0: never written here),
+   * for Workers with tenants one KV key each (RPC). Strongly consistent where KV is not.
+   */
+  tenantRecord(): TenantRecord {
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS tenant_record (one INTEGER PRIMARY KEY CHECK (one = 1), version INTEGER NOT NULL, config TEXT)");
+    const row = sql.exec<{ version: number; config: string | null }>("SELECT version, config FROM tenant_record").toArray()[0];
+    return row ? { version: row.version, config: row.config } : { version: 0, config: null };
+  }
+
+  /** Records the tenant's new config (null: disabled or deleted) under the next version (RPC). */
+  writeTenantRecord(config: string | null): number {
+    const version = this.tenantRecord().version + 1;
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO tenant_record (one, version, config) VALUES (1, ?, ?)", version, config);
+    return version;
+  }
 }
 
 /** A {@link QuotaCounter} over the McpQuotaObject namespace: one object per tenant. */
@@ -71,5 +90,14 @@ export function durableQuotaCounter(namespace: DurableObjectNamespace<McpQuotaOb
     acquire: (tenant, lease, limit) => stub(tenant).acquire(lease, limit),
     renew: (tenant, id, expiresAt) => stub(tenant).renew(id, expiresAt),
     release: (tenant, id) => stub(tenant).release(id),
+  };
+}
+
+/** The {@link TenantRecords} of a Worker with tenants one KV key each, in the tenants' quota objects. */
+export function durableTenantRecords(namespace: DurableObjectNamespace<McpQuotaObject>): TenantRecords {
+  const stub = (tenant: string) => namespace.get(namespace.idFromName(tenant));
+  return {
+    read: (tenant) => stub(tenant).tenantRecord(),
+    write: (tenant, config) => stub(tenant).writeTenantRecord(config),
   };
 }
