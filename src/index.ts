@@ -82,8 +82,26 @@ export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile
 export { createSkillCatalog, type SkillCatalog } from "./modules/skill-catalog.ts";
 
 // 6. Authorization: OAuth resource server and API keys.
-export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
-export { createAuthorizer, type Authorizer } from "./http/admission/authorizer.ts";
+export {
+  parseAuthConfig,
+  type AnonymousList,
+  type AuthConfig,
+  type AuthConfigInput,
+  type AuthorizationServerBindingConfig,
+  type IntrospectionConfig,
+  type IssuerTemplate,
+  type TokenCacheConfig,
+} from "./auth/auth-config.ts";
+export { createAuthorizer, CHALLENGE_META_KEY, type Authorizer, type AuthorizerOptions } from "./http/admission/authorizer.ts";
+export type { TokenResource, TokenVerifier, VerifiedToken } from "./auth/token-verifier.ts";
+export { createIntrospectionVerifier, type IntrospectionVerifierOptions } from "./auth/tokens/introspection-verifier.ts";
+export {
+  createAuthorizationServerVerifier,
+  type AuthorizationServerBinding,
+  type AuthorizationServerVerifierOptions,
+  type ValidatedAccessToken,
+} from "./auth/tokens/authorization-server-verifier.ts";
+export { configuredTokenVerifier, opaqueTokens, type OpaqueTokens } from "./auth/tokens/opaque-tokens.ts";
 export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";
 export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { Principal } from "./core/principal.ts";

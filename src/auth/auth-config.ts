@@ -7,6 +7,14 @@ import { checkAlgorithms, checkApiKeys, type ApiKeyEntry, checkResource, checkTo
 import { checkPublicJwk, isHttpsOrLoopback } from "./config-checks.ts";
 import { parseDpopConfig, type DpopConfig } from "./dpop-config.ts";
 import { parseGrants, patternList, type ClaimGrant } from "./grants.ts";
+import {
+  parseAuthorizationServer,
+  parseIntrospection,
+  parseIssuerTemplates,
+  type AuthorizationServerBindingConfig,
+  type IntrospectionConfig,
+  type IssuerTemplate,
+} from "./token-sources-config.ts";
 
 /**
  * How granted scopes cover required ones. `"none"`: exact match only. `"colon"`: a granted scope
@@ -14,7 +22,16 @@ import { parseGrants, patternList, type ClaimGrant } from "./grants.ts";
  */
 export type ScopeHierarchy = "none" | "colon";
 
+/**
+ * What an anonymous caller of a tenant with public tools sees in `tools/list`, tool search and code
+ * mode's catalogue. `"all"` (the default): every tool, protected ones with their `securitySchemes`,
+ * so a host learns that signing in gives more; calling a protected one answers 401 with the
+ * challenge. `"public-only"`: the public tools only.
+ */
+export type AnonymousList = "all" | "public-only";
+
 export type { ApiKeyEntry } from "./auth-config-fields.ts";
+export type { AuthorizationServerBindingConfig, IntrospectionConfig, IssuerTemplate, TokenCacheConfig } from "./token-sources-config.ts";
 
 /** The `auth` member of a tenant config as written in JSON. {@link parseAuthConfig} checks it. */
 export interface AuthConfigInput {
@@ -38,6 +55,24 @@ export interface AuthConfigInput {
   publicTools?: string[];
   /** DPoP (RFC 9449): `{}` honours `cnf.jkt` bindings; `required: true` refuses plain bearer tokens. */
   dpop?: { required?: boolean; algorithms?: string[]; maxAgeSeconds?: number };
+  /** What anonymous callers see when some tools are public (default `"all"`). */
+  anonymousList?: AnonymousList;
+  /** Issuers with one placeholder and an allowlist of its values (multi-tenant identity providers such as Entra ID). */
+  issuerTemplates?: { template: string; allowed: string[]; jwksUri?: string; keys?: JWK[] }[];
+  /** RFC 7662 token introspection; the client secret is read from the named secret binding. */
+  introspection?: {
+    endpoint: string;
+    clientId: string;
+    clientSecretBinding: string;
+    issuer: string;
+    requireAudience?: boolean;
+    timeoutMs?: number;
+    cacheSeconds?: number;
+    negativeCacheSeconds?: number;
+    cacheEntries?: number;
+  };
+  /** A workers-oauth-provider authorization server in another Worker, over the named Service Binding. */
+  authorizationServer?: { binding: string; issuer: string; cacheSeconds?: number; negativeCacheSeconds?: number; cacheEntries?: number };
 }
 
 /** A validated tenant auth config with every default filled in. Build it with {@link parseAuthConfig}. */
@@ -75,6 +110,14 @@ export interface AuthConfig {
   readonly publicTools: readonly string[];
   /** DPoP settings, when the tenant honours sender-constrained tokens. */
   readonly dpop?: DpopConfig;
+  /** What anonymous callers see when some tools are public. */
+  readonly anonymousList: AnonymousList;
+  /** Issuers with a placeholder, each with its allowed values and keys. */
+  readonly issuerTemplates: readonly IssuerTemplate[];
+  /** Opaque tokens checked by RFC 7662 introspection. */
+  readonly introspection?: IntrospectionConfig;
+  /** Opaque tokens checked by a workers-oauth-provider authorization server over a Service Binding. */
+  readonly authorizationServer?: AuthorizationServerBindingConfig;
 }
 
 /** Used when a config names no `algorithms`. */
@@ -98,6 +141,10 @@ const FIELDS = new Set([
   "grants",
   "publicTools",
   "dpop",
+  "anonymousList",
+  "issuerTemplates",
+  "introspection",
+  "authorizationServer",
 ]);
 const HINTS: Record<string, string> = {
   audience: "resource",
@@ -124,8 +171,17 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const resource = checkResource(value["resource"], fail);
   const issuers = urlList(value["issuer"], "issuer", fail, true);
+  const issuerTemplates = parseIssuerTemplates(value["issuerTemplates"], fail);
+  const introspection = value["introspection"] === undefined ? undefined : parseIntrospection(value["introspection"], fail);
+  const authorizationServer = value["authorizationServer"] === undefined ? undefined : parseAuthorizationServer(value["authorizationServer"], fail);
+  if (introspection && authorizationServer) fail("introspection", "a tenant checks opaque tokens one way: set introspection or authorizationServer, not both");
+  const opaqueIssuer = introspection?.issuer ?? authorizationServer?.issuer;
   const authorizationServers =
-    value["authorizationServers"] === undefined ? issuers : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+    value["authorizationServers"] === undefined
+      ? [...new Set([...issuers, ...(opaqueIssuer ? [opaqueIssuer] : [])])]
+      : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+  const anonymousList = value["anonymousList"] ?? "all";
+  if (anonymousList !== "all" && anonymousList !== "public-only") fail("anonymousList", `must be "all" or "public-only"`);
 
   const jwksUri = value["jwksUri"];
   if (jwksUri !== undefined && !isHttpsOrLoopback(jwksUri)) fail("jwksUri", "must be an https URL (http only on 127.0.0.1, localhost or [::1])");
@@ -162,8 +218,9 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
-  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined)
-    fail("issuer", "set issuer (with jwksUri or keys) and/or apiKeys: auth needs at least one way in");
+  const otherWays = issuerTemplates.length > 0 || value["introspection"] !== undefined || value["authorizationServer"] !== undefined;
+  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined && !otherWays)
+    fail("issuer", "set issuer (with jwksUri or keys), issuerTemplates, introspection, authorizationServer and/or apiKeys: auth needs at least one way in");
 
   if (issues.length > 0) throw new DefinitionError(`tenant "${tenantId}" has an invalid auth config: ${issues.join("; ")}`);
   const config: AuthConfig = {
@@ -177,6 +234,10 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     scopeHierarchy: hierarchy as ScopeHierarchy,
     grants,
     publicTools,
+    anonymousList: anonymousList as AnonymousList,
+    issuerTemplates,
+    ...(introspection === undefined ? {} : { introspection }),
+    ...(authorizationServer === undefined ? {} : { authorizationServer }),
     ...(dpop === undefined ? {} : { dpop }),
     ...(typeof jwksUri === "string" ? { jwksUri } : {}),
     ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),

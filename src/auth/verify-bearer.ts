@@ -9,12 +9,21 @@ import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
 import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
+import type { TokenVerifier } from "./token-verifier.ts";
+import { templateValue, type IssuerTemplate } from "./token-sources-config.ts";
+import { DefinitionError } from "../core/definition-error.ts";
 import { API_KEY_ISSUER, type Principal } from "../core/principal.ts";
 
 /** Options of {@link createBearerVerifier}: JWKS tuning, and a clock for tests. */
 export interface BearerVerifierOptions extends KeySourceOptions {
   /** Current time in ms, for `exp`/`nbf` checks (default `Date.now`). */
   now?: () => number;
+  /**
+   * Verifies the tokens that are not JWTs of the tenant's issuers (opaque tokens): required when the
+   * config names `introspection` or `authorizationServer` (see `configuredTokenVerifier`), and usable
+   * alone from code (`createIntrospectionVerifier`, `createAuthorizationServerVerifier`).
+   */
+  tokenVerifier?: TokenVerifier;
 }
 
 /** A verified credential: its principal, the token, the scheme it came with, and its DPoP binding. */
@@ -22,7 +31,7 @@ export interface VerifiedCredential {
   principal: Principal;
   token: string;
   scheme: "bearer" | "dpop";
-  /** `cnf.jkt` of a DPoP-bound JWT (RFC 9449 §6.1). */
+  /** `cnf.jkt` of a DPoP-bound token (RFC 9449 §6.1). */
   jkt?: string;
 }
 
@@ -108,6 +117,29 @@ async function verifyWithCandidates(token: string, error: unknown, options: JWTV
   throw last;
 }
 
+/** A template's resolver and the value its `iss` named. */
+interface TemplateMatch {
+  readonly template: IssuerTemplate;
+  readonly resolver: KeyResolver;
+  readonly value: string;
+}
+
+/**
+ * The issuer template an unverified `iss` fits, with its allowed value; throws `ERR_WRONG_ISSUER`
+ * when it fits a template with a value outside the allowlist (another directory).
+ */
+function matchTemplate(iss: unknown, templates: readonly { template: IssuerTemplate; resolver: KeyResolver }[]): TemplateMatch | undefined {
+  if (typeof iss !== "string") return undefined;
+  for (const entry of templates) {
+    const found = templateValue(entry.template, iss);
+    if (!found.matches) continue;
+    if (found.value === undefined)
+      throw new AuthError("ERR_WRONG_ISSUER", `the token's issuer "${shown(iss)}" names a ${entry.template.claim} this resource does not allow`);
+    return { ...entry, value: found.value };
+  }
+  return undefined;
+}
+
 /**
  * Builds the verifier for one tenant config. Build it once per config and reuse it: it holds the
  * JWKS cache. Order of checks: Bearer syntax; API keys (constant-time digest compare); JWT shape;
@@ -121,10 +153,20 @@ async function verifyWithCandidates(token: string, error: unknown, options: JWTV
  */
 export function createBearerVerifier(config: AuthConfig, options: BearerVerifierOptions = {}): BearerVerifier {
   const matchApiKey = createApiKeyMatcher(config.apiKeys);
-  const takesJwt = config.issuers.length > 0;
+  const issuerTemplates = config.issuerTemplates ?? [];
+  const takesJwt = config.issuers.length > 0 || issuerTemplates.length > 0;
   // Re-checked here so a config built by hand can never allow none or HMAC.
   const algorithms = config.algorithms.filter((alg) => ASYMMETRIC_ALGORITHMS.has(alg));
-  const resolver: KeyResolver | undefined = takesJwt ? createKeyResolver(config, options) : undefined;
+  const resolver: KeyResolver | undefined = config.issuers.length > 0 ? createKeyResolver(config, options) : undefined;
+  // Each template has its own key set (Entra: one JWKS for every directory).
+  const templates = issuerTemplates.map((template) => ({ template, resolver: createKeyResolver(template, options) as KeyResolver }));
+  const { tokenVerifier } = options;
+  if ((config.introspection || config.authorizationServer) && tokenVerifier === undefined) {
+    const field = config.introspection ? "introspection" : "authorizationServer";
+    throw new DefinitionError(
+      `auth.${field} needs its verifier: createAuthorizer(config, { tokenVerifier: configuredTokenVerifier(config, env) }), or opaqueTokens() in createMultiTenantWorker`,
+    );
+  }
   const now = options.now ?? Date.now;
 
   const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
@@ -133,7 +175,12 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     if (apiKey !== undefined)
       return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };
     const jwtShaped = token.split(".").length === 3;
-    if (resolver === undefined || (!jwtShaped && config.apiKeys.length > 0)) {
+    // A token that is not a JWT this tenant's issuers could sign goes to the opaque-token verifier.
+    if (tokenVerifier !== undefined && (!jwtShaped || !takesJwt)) {
+      const verified = await tokenVerifier.verify(token, { configured: config.resource, served });
+      return { token, scheme, principal: verified.principal, ...(verified.jkt === undefined ? {} : { jkt: verified.jkt }) };
+    }
+    if (!takesJwt || (!jwtShaped && config.apiKeys.length > 0)) {
       throw new AuthError("ERR_BAD_API_KEY", "the bearer token is not a valid API key for this resource");
     }
 
@@ -142,9 +189,14 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     if (!algorithms.includes(header["alg"])) {
       throw new AuthError("ERR_ALGORITHM", `the token is signed with alg "${shown(header["alg"])}"; this resource accepts ${algorithms.join(", ")}`);
     }
+    // A pinned issuer first; else an issuer template whose placeholder value is allowed.
+    const pinned = config.issuers.includes(payload["iss"] as string);
+    const matched = pinned ? undefined : matchTemplate(payload["iss"], templates);
+    const keys = matched?.resolver ?? resolver;
+    if (keys === undefined) throw new AuthError("ERR_WRONG_ISSUER", `the token's issuer "${shown(payload["iss"])}" is not trusted by this resource`);
     const verifyOptions: JWTVerifyOptions = {
       algorithms,
-      issuer: [...config.issuers],
+      issuer: matched === undefined ? [...config.issuers] : (payload["iss"] as string),
       audience: served === config.resource ? config.resource : [config.resource, served],
       clockTolerance: config.clockSkewSeconds,
       currentDate: new Date(now()),
@@ -154,13 +206,17 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     let verified: Record<string, unknown>;
     try {
       try {
-        verified = (await jwtVerify(token, resolver, verifyOptions)).payload;
+        verified = (await jwtVerify(token, keys, verifyOptions)).payload;
       } catch (error) {
         if (joseCode(error) !== "ERR_JWKS_MULTIPLE_MATCHING_KEYS") throw error;
         verified = await verifyWithCandidates(token, error, verifyOptions);
       }
     } catch (error) {
       throw fromJoseError(error, payload);
+    }
+    // The directory claim (Entra's tid), where the token has it, must name the directory of its iss.
+    if (matched !== undefined && verified[matched.template.claim] !== undefined && verified[matched.template.claim] !== matched.value) {
+      throw new AuthError("ERR_WRONG_ISSUER", `the token's ${matched.template.claim} claim does not match the ${matched.template.claim} of its issuer`);
     }
     const jkt = jktOf(verified);
     return { token, scheme, principal: principalOf(verified, config.grants ?? []), ...(jkt === undefined ? {} : { jkt }) };

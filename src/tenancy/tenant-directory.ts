@@ -42,6 +42,8 @@ export interface TenantDirectoryOptions {
   appAssets?: AppAssetLoader;
   /** The full JSON Schema validator for every tenant's tools (`fullJsonSchema()`); default: the core one. */
   jsonSchema?: Feature | undefined;
+  /** Whether the Worker opted in to opaque tokens (`opaqueTokens()`); when not, a tenant naming introspection or authorizationServer is told how. */
+  opaqueTokensOptedIn?: boolean;
 }
 
 export interface ResolvedTenant {
@@ -136,7 +138,15 @@ export class TenantDirectory {
   /** Throws a DefinitionError naming the tenant when its auth settings or bundled modules are wrong. */
   #check(tenant: TenantConfig): void {
     // Auth settings are validated with the rest of the config: errors name the tenant and field.
-    if (tenant.auth !== undefined) this.#auth.set(tenant.id, withPublicModules(parseAuthConfig(tenant.auth, tenant.id), tenant, this.#options.modules));
+    if (tenant.auth !== undefined) {
+      const auth = parseAuthConfig(tenant.auth, tenant.id);
+      if ((auth.introspection || auth.authorizationServer) && this.#options.opaqueTokensOptedIn === false) {
+        throw new DefinitionError(
+          `tenant "${tenant.id}": auth.${auth.introspection ? "introspection" : "authorizationServer"} needs the Worker to opt in: createMultiTenantWorker({ ..., opaqueTokens: opaqueTokens() }) from edge-mcp`,
+        );
+      }
+      this.#auth.set(tenant.id, withPublicModules(auth, tenant, this.#options.modules));
+    }
     checkBundledModules(tenant, this.#options.modules);
   }
 

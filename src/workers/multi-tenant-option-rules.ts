@@ -38,4 +38,9 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be fullJsonSchema() from edge-mcp/json-schema",
   },
+  opaqueTokens: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { verifier?: unknown }).verifier === "function" ? undefined : "must be opaqueTokens() from edge-mcp",
+  },
 };
