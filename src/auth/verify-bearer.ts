@@ -49,10 +49,12 @@ export interface BearerVerifier {
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive (RFC 9110 §11.1).
 const SCHEME = /^(\S+)(?: +|$)/;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+// workers-oauth-provider's tokens are `userId:grantId:secret`: a tenant that takes opaque tokens accepts `:` too.
+const OPAQUE_TOKEN = /^[A-Za-z0-9\-._~+/:]+=*$/;
 // Larger than any real access token; refuses giant headers before hashing or decoding them.
 const MAX_TOKEN_LENGTH = 16_384;
 
-function readBearer(header: string | null | undefined, dpop: boolean): { token: string; scheme: "bearer" | "dpop" } {
+function readBearer(header: string | null | undefined, dpop: boolean, opaque: boolean): { token: string; scheme: "bearer" | "dpop" } {
   const value = header?.trim() ?? "";
   if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
   const scheme = SCHEME.exec(value);
@@ -60,7 +62,7 @@ function readBearer(header: string | null | undefined, dpop: boolean): { token: 
   if (!scheme || (name !== "bearer" && !(dpop && name === "dpop")))
     throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
   const token = value.slice(scheme[0].length);
-  if (!B64TOKEN.test(token))
+  if (!(opaque ? OPAQUE_TOKEN : B64TOKEN).test(token))
     throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 section 2.1)");
   if (token.length > MAX_TOKEN_LENGTH) throw new AuthError("ERR_MALFORMED_TOKEN", `the bearer token is longer than ${MAX_TOKEN_LENGTH} characters`);
   return { token, scheme: name === "dpop" ? "dpop" : "bearer" };
@@ -170,7 +172,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const now = options.now ?? Date.now;
 
   const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
-    const { token, scheme } = readBearer(authorization, config.dpop !== undefined);
+    const { token, scheme } = readBearer(authorization, config.dpop !== undefined, tokenVerifier !== undefined);
     const apiKey = await matchApiKey(token);
     if (apiKey !== undefined)
       return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };
@@ -192,8 +194,16 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     // A pinned issuer first; else an issuer template whose placeholder value is allowed.
     const pinned = config.issuers.includes(payload["iss"] as string);
     const matched = pinned ? undefined : matchTemplate(payload["iss"], templates);
-    const keys = matched?.resolver ?? resolver;
-    if (keys === undefined) throw new AuthError("ERR_WRONG_ISSUER", `the token's issuer "${shown(payload["iss"])}" is not trusted by this resource`);
+    const keys = pinned ? resolver : matched?.resolver;
+    // Refused before any key lookup: an issuer this tenant does not trust says nothing about keys.
+    if (keys === undefined) {
+      throw new AuthError(
+        "ERR_WRONG_ISSUER",
+        payload["iss"] === undefined
+          ? "the token has no iss claim; only tokens from this resource's issuers are accepted"
+          : `the token's issuer "${shown(payload["iss"])}" is not trusted by this resource`,
+      );
+    }
     const verifyOptions: JWTVerifyOptions = {
       algorithms,
       issuer: matched === undefined ? [...config.issuers] : (payload["iss"] as string),
