@@ -5,6 +5,7 @@ import {
   type ValidatedAccessToken,
 } from "../../../../src/auth/tokens/authorization-server-verifier.ts";
 import { configuredTokenVerifier } from "../../../../src/auth/tokens/opaque-tokens.ts";
+import { parseAuthConfig } from "../../../../src/auth/auth-config.ts";
 import { createBearerVerifier } from "../../../../src/auth/verify-bearer.ts";
 import { DefinitionError } from "../../../../src/core/definition-error.ts";
 import { config, expectAuthError, RESOURCE } from "../fixtures.ts";
@@ -79,13 +80,23 @@ describe("createAuthorizationServerVerifier", () => {
   it("refuses a token of another resource (another tenant) as the authorization server does", async () => {
     const as = authorizationServer();
     as.issue("tenant-a", { audience: "https://mcp.example.com/t/other/mcp" });
-    const error = await expectAuthError(createAuthorizationServerVerifier({ binding: as.binding, issuer: AS }).verify("tenant-a", resource), "ERR_TOKEN_INACTIVE");
+    const error = await expectAuthError(
+      createAuthorizationServerVerifier({ binding: as.binding, issuer: AS }).verify("tenant-a", resource),
+      "ERR_TOKEN_INACTIVE",
+    );
     expect(error.message).toMatch(/another resource/);
   });
 
   it("refuses a result for another audience even if the authorization server returned one", async () => {
     const binding: AuthorizationServerBinding = {
-      validateToken: async () => ({ props: {}, audience: "https://elsewhere.example.com/mcp", expiresAt: 9_999_999_999, scope: [], userId: "u", clientId: "c" }),
+      validateToken: async () => ({
+        props: {},
+        audience: "https://elsewhere.example.com/mcp",
+        expiresAt: 9_999_999_999,
+        scope: [],
+        userId: "u",
+        clientId: "c",
+      }),
     };
     await expectAuthError(createAuthorizationServerVerifier({ binding, issuer: AS }).verify("t", resource), "ERR_TOKEN_INACTIVE");
   });
@@ -131,7 +142,7 @@ describe("createAuthorizationServerVerifier", () => {
 });
 
 describe("opaque tokens from a tenant's config", () => {
-  const asConfig = () => config({ issuer: undefined, authorizationServer: { binding: "AUTH_SERVER", issuer: AS, cacheSeconds: 1 } });
+  const asConfig = () => parseAuthConfig({ resource: RESOURCE, authorizationServer: { binding: "AUTH_SERVER", issuer: AS, cacheSeconds: 1 } }, "acme");
 
   it("builds the verifier from the named binding and passes opaque tokens to it, JWT-shaped or not", async () => {
     const as = authorizationServer();
@@ -146,10 +157,13 @@ describe("opaque tokens from a tenant's config", () => {
 
   it("says which binding or secret is missing, and refuses a verifier-less config at construction", () => {
     expect(() => configuredTokenVerifier(asConfig(), {})).toThrow(/no Service Binding named AUTH_SERVER/);
-    const introspection = config({
-      issuer: undefined,
-      introspection: { endpoint: "https://login.example.com/introspect", clientId: "c", clientSecretBinding: "INTROSPECTION_SECRET", issuer: AS },
-    });
+    const introspection = parseAuthConfig(
+      {
+        resource: RESOURCE,
+        introspection: { endpoint: "https://login.example.com/introspect", clientId: "c", clientSecretBinding: "INTROSPECTION_SECRET", issuer: AS },
+      },
+      "acme",
+    );
     expect(() => configuredTokenVerifier(introspection, { INTROSPECTION_SECRET: "" })).toThrow(/the secret INTROSPECTION_SECRET is not set/);
     expect(() => createBearerVerifier(introspection)).toThrow(DefinitionError);
     expect(() => createBearerVerifier(introspection)).toThrow(/configuredTokenVerifier\(config, env\)/);

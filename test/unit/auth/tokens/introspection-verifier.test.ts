@@ -50,7 +50,10 @@ describe("createIntrospectionVerifier", () => {
   it("makes the principal from the response: issuer, sub, client, scopes, exp, and the members as claims", async () => {
     const time = clock();
     const { fetch } = endpoint(() => active({ roles: ["billing"] }));
-    const { principal } = await verifier(fetch, time.now, { grants: [{ claim: "roles", value: "billing", tools: ["invoice_*"], scopes: [] }] }).verify("t", resource);
+    const { principal } = await verifier(fetch, time.now, { grants: [{ claim: "roles", value: "billing", tools: ["invoice_*"], scopes: [] }] }).verify(
+      "t",
+      resource,
+    );
     expect(principal).toMatchObject({
       issuer: AS,
       subject: "alice",
@@ -150,7 +153,9 @@ describe("createIntrospectionVerifier", () => {
 
   it("accepts the served loopback resource as aud too", async () => {
     const { fetch } = endpoint(() => active({ aud: "http://127.0.0.1:9000/mcp" }));
-    await expect(verifier(fetch, () => START).verify("t", { configured: "http://127.0.0.1:8787/mcp", served: "http://127.0.0.1:9000/mcp" })).resolves.toBeDefined();
+    await expect(
+      verifier(fetch, () => START).verify("t", { configured: "http://127.0.0.1:8787/mcp", served: "http://127.0.0.1:9000/mcp" }),
+    ).resolves.toBeDefined();
   });
 
   it.each([
@@ -167,6 +172,9 @@ describe("createIntrospectionVerifier", () => {
 
   it("refuses a grant claim of the wrong type as a bad token, never a 500", async () => {
     const { fetch } = endpoint(() => active({ roles: 5 }));
-    await expectAuthError(verifier(fetch, () => START, { grants: [{ claim: "roles", value: "x", tools: ["a"], scopes: [] }] }).verify("t", resource), "ERR_MALFORMED_TOKEN");
+    await expectAuthError(
+      verifier(fetch, () => START, { grants: [{ claim: "roles", value: "x", tools: ["a"], scopes: [] }] }).verify("t", resource),
+      "ERR_MALFORMED_TOKEN",
+    );
   });
 });
