@@ -63,7 +63,7 @@ async function mint(resource = RESOURCE, scope = "notes:read"): Promise<string> 
     headers: { authorization: basic("app", "app-secret"), "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", scope, resource }),
   });
-  const body = (await response.json()) as { access_token?: string };
+  const body = await response.json<{ access_token?: string }>();
   expect(response.status, JSON.stringify(body)).toBe(200);
   expect(body.access_token?.split(".")).toHaveLength(1);
   return body.access_token as string;

@@ -16,9 +16,10 @@ interface Asked {
 /** A fake introspection endpoint: `answer` decides each reply; every request is recorded. */
 function endpoint(answer: (token: string) => Response | Promise<Response>) {
   const asked: Asked[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const body = String(init?.body);
-    asked.push({ url: String(input), authorization: new Headers(init?.headers).get("authorization"), body });
+  const fetch = (async (input: string, init?: RequestInit) => {
+    // The verifier sends the form as a string.
+    const body = init?.body as string;
+    asked.push({ url: input, authorization: new Headers(init?.headers).get("authorization"), body });
     return answer(new URLSearchParams(body).get("token") ?? "");
   }) as typeof globalThis.fetch;
   return { fetch, asked };
