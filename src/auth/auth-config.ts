@@ -7,14 +7,6 @@ import { checkAlgorithms, checkApiKeys, type ApiKeyEntry, checkResource, checkTo
 import { checkPublicJwk, isHttpsOrLoopback } from "./config-checks.ts";
 import { parseDpopConfig, type DpopConfig } from "./dpop-config.ts";
 import { parseGrants, patternList, type ClaimGrant } from "./grants.ts";
-import {
-  parseAuthorizationServer,
-  parseIntrospection,
-  parseIssuerTemplates,
-  type AuthorizationServerBindingConfig,
-  type IntrospectionConfig,
-  type IssuerTemplate,
-} from "./token-sources-config.ts";
 
 /**
  * How granted scopes cover required ones. `"none"`: exact match only. `"colon"`: a granted scope
@@ -31,7 +23,6 @@ export type ScopeHierarchy = "none" | "colon";
 export type AnonymousList = "all" | "public-only";
 
 export type { ApiKeyEntry } from "./auth-config-fields.ts";
-export type { AuthorizationServerBindingConfig, IntrospectionConfig, IssuerTemplate, TokenCacheConfig } from "./token-sources-config.ts";
 
 /** The `auth` member of a tenant config as written in JSON. {@link parseAuthConfig} checks it. */
 export interface AuthConfigInput {
@@ -112,12 +103,18 @@ export interface AuthConfig {
   readonly dpop?: DpopConfig;
   /** What anonymous callers see when some tools are public. */
   readonly anonymousList: AnonymousList;
-  /** Issuers with a placeholder, each with its allowed values and keys. */
-  readonly issuerTemplates: readonly IssuerTemplate[];
-  /** Opaque tokens checked by RFC 7662 introspection. */
-  readonly introspection?: IntrospectionConfig;
-  /** Opaque tokens checked by a workers-oauth-provider authorization server over a Service Binding. */
-  readonly authorizationServer?: AuthorizationServerBindingConfig;
+  /**
+   * Issuers with a placeholder, each with its allowed values and keys: as written, checked in full by
+   * the opt-in that verifies them (`configuredTokenSources`, `tokenSources()`), as `introspection` is.
+   */
+  readonly issuerTemplates?: readonly Readonly<Record<string, unknown>>[];
+  /**
+   * Opaque tokens checked by RFC 7662 introspection: the object as written, checked in full by the
+   * opt-in that verifies them (`configuredTokenSources`, `tokenSources()`), so a Worker without it bundles none of that.
+   */
+  readonly introspection?: Readonly<Record<string, unknown>>;
+  /** Opaque tokens checked by a workers-oauth-provider authorization server over a Service Binding (as written; see `introspection`). */
+  readonly authorizationServer?: Readonly<Record<string, unknown>>;
 }
 
 /** Used when a config names no `algorithms`. */
@@ -171,14 +168,24 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const resource = checkResource(value["resource"], fail);
   const issuers = urlList(value["issuer"], "issuer", fail, true);
-  const issuerTemplates = parseIssuerTemplates(value["issuerTemplates"], fail);
-  const introspection = value["introspection"] === undefined ? undefined : parseIntrospection(value["introspection"], fail);
-  const authorizationServer = value["authorizationServer"] === undefined ? undefined : parseAuthorizationServer(value["authorizationServer"], fail);
+  const templates = value["issuerTemplates"];
+  if (templates !== undefined && (!Array.isArray(templates) || templates.length === 0 || !templates.every(isObject)))
+    fail("issuerTemplates", "must be a non-empty array of { template, allowed, jwksUri }");
+  const issuerTemplates = Array.isArray(templates) ? (templates as Record<string, unknown>[]) : undefined;
+  // Opaque-token settings are checked in full by the opt-in that verifies them (src/auth/tokens): here, their shape only.
+  const opaque = (field: string): Readonly<Record<string, unknown>> | undefined => {
+    const settings = value[field];
+    if (settings === undefined || isObject(settings)) return settings;
+    fail(field, "must be an object (see docs/auth.md)");
+    return undefined;
+  };
+  const introspection = opaque("introspection");
+  const authorizationServer = opaque("authorizationServer");
   if (introspection && authorizationServer) fail("introspection", "a tenant checks opaque tokens one way: set introspection or authorizationServer, not both");
-  const opaqueIssuer = introspection?.issuer ?? authorizationServer?.issuer;
+  const opaqueIssuer = (introspection ?? authorizationServer)?.["issuer"];
   const authorizationServers =
     value["authorizationServers"] === undefined
-      ? [...new Set([...issuers, ...(opaqueIssuer ? [opaqueIssuer] : [])])]
+      ? [...new Set([...issuers, ...(typeof opaqueIssuer === "string" ? [opaqueIssuer] : [])])]
       : urlList(value["authorizationServers"], "authorizationServers", fail, false);
   const anonymousList = value["anonymousList"] ?? "all";
   if (anonymousList !== "all" && anonymousList !== "public-only") fail("anonymousList", `must be "all" or "public-only"`);
@@ -218,7 +225,7 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
-  const otherWays = issuerTemplates.length > 0 || value["introspection"] !== undefined || value["authorizationServer"] !== undefined;
+  const otherWays = issuerTemplates !== undefined || value["introspection"] !== undefined || value["authorizationServer"] !== undefined;
   if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined && !otherWays)
     fail("issuer", "set issuer (with jwksUri or keys), issuerTemplates, introspection, authorizationServer and/or apiKeys: auth needs at least one way in");
 
@@ -235,7 +242,7 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     grants,
     publicTools,
     anonymousList: anonymousList as AnonymousList,
-    issuerTemplates,
+    ...(issuerTemplates === undefined ? {} : { issuerTemplates }),
     ...(introspection === undefined ? {} : { introspection }),
     ...(authorizationServer === undefined ? {} : { authorizationServer }),
     ...(dpop === undefined ? {} : { dpop }),

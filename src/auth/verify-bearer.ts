@@ -9,8 +9,7 @@ import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
 import { fromJoseError, joseCode, shown } from "./jose-errors.ts";
 import { createKeyResolver, type KeyResolver, type KeySourceOptions } from "./key-source.ts";
-import type { TokenVerifier } from "./token-verifier.ts";
-import { templateValue, type IssuerTemplate } from "./token-sources-config.ts";
+import type { TemplateIssuers, TokenVerifier } from "./token-verifier.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { API_KEY_ISSUER, type Principal } from "../core/principal.ts";
 
@@ -20,10 +19,12 @@ export interface BearerVerifierOptions extends KeySourceOptions {
   now?: () => number;
   /**
    * Verifies the tokens that are not JWTs of the tenant's issuers (opaque tokens): required when the
-   * config names `introspection` or `authorizationServer` (see `configuredTokenVerifier`), and usable
+   * config names `introspection` or `authorizationServer` (see `configuredTokenSources`), and usable
    * alone from code (`createIntrospectionVerifier`, `createAuthorizationServerVerifier`).
    */
-  tokenVerifier?: TokenVerifier;
+  tokenVerifier?: TokenVerifier | undefined;
+  /** The issuers of `auth.issuerTemplates`: required when the config names templates (see `configuredTokenSources`). */
+  issuerTemplates?: TemplateIssuers | undefined;
 }
 
 /** A verified credential: its principal, the token, the scheme it came with, and its DPoP binding. */
@@ -119,29 +120,6 @@ async function verifyWithCandidates(token: string, error: unknown, options: JWTV
   throw last;
 }
 
-/** A template's resolver and the value its `iss` named. */
-interface TemplateMatch {
-  readonly template: IssuerTemplate;
-  readonly resolver: KeyResolver;
-  readonly value: string;
-}
-
-/**
- * The issuer template an unverified `iss` fits, with its allowed value; throws `ERR_WRONG_ISSUER`
- * when it fits a template with a value outside the allowlist (another directory).
- */
-function matchTemplate(iss: unknown, templates: readonly { template: IssuerTemplate; resolver: KeyResolver }[]): TemplateMatch | undefined {
-  if (typeof iss !== "string") return undefined;
-  for (const entry of templates) {
-    const found = templateValue(entry.template, iss);
-    if (!found.matches) continue;
-    if (found.value === undefined)
-      throw new AuthError("ERR_WRONG_ISSUER", `the token's issuer "${shown(iss)}" names a ${entry.template.claim} this resource does not allow`);
-    return { ...entry, value: found.value };
-  }
-  return undefined;
-}
-
 /**
  * Builds the verifier for one tenant config. Build it once per config and reuse it: it holds the
  * JWKS cache. Order of checks: Bearer syntax; API keys (constant-time digest compare); JWT shape;
@@ -155,18 +133,22 @@ function matchTemplate(iss: unknown, templates: readonly { template: IssuerTempl
  */
 export function createBearerVerifier(config: AuthConfig, options: BearerVerifierOptions = {}): BearerVerifier {
   const matchApiKey = createApiKeyMatcher(config.apiKeys);
-  const issuerTemplates = config.issuerTemplates ?? [];
-  const takesJwt = config.issuers.length > 0 || issuerTemplates.length > 0;
+  const { tokenVerifier, issuerTemplates } = options;
+  const takesJwt = config.issuers.length > 0 || issuerTemplates !== undefined;
   // Re-checked here so a config built by hand can never allow none or HMAC.
   const algorithms = config.algorithms.filter((alg) => ASYMMETRIC_ALGORITHMS.has(alg));
   const resolver: KeyResolver | undefined = config.issuers.length > 0 ? createKeyResolver(config, options) : undefined;
-  // Each template has its own key set (Entra: one JWKS for every directory).
-  const templates = issuerTemplates.map((template) => ({ template, resolver: createKeyResolver(template, options) as KeyResolver }));
-  const { tokenVerifier } = options;
-  if ((config.introspection || config.authorizationServer) && tokenVerifier === undefined) {
-    const field = config.introspection ? "introspection" : "authorizationServer";
+  const missing =
+    (config.introspection ?? config.authorizationServer) && tokenVerifier === undefined
+      ? config.introspection
+        ? "introspection"
+        : "authorizationServer"
+      : config.issuerTemplates && issuerTemplates === undefined
+        ? "issuerTemplates"
+        : undefined;
+  if (missing !== undefined) {
     throw new DefinitionError(
-      `auth.${field} needs its verifier: createAuthorizer(config, { tokenVerifier: configuredTokenVerifier(config, env) }), or opaqueTokens() in createMultiTenantWorker`,
+      `auth.${missing} needs its verifier: createAuthorizer(config, configuredTokenSources(config, env)), or tokenSources() in createMultiTenantWorker`,
     );
   }
   const now = options.now ?? Date.now;
@@ -193,7 +175,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
     }
     // A pinned issuer first; else an issuer template whose placeholder value is allowed.
     const pinned = config.issuers.includes(payload["iss"] as string);
-    const matched = pinned ? undefined : matchTemplate(payload["iss"], templates);
+    const matched = pinned ? undefined : issuerTemplates?.match(payload["iss"]);
     const keys = pinned ? resolver : matched?.resolver;
     // Refused before any key lookup: an issuer this tenant does not trust says nothing about keys.
     if (keys === undefined) {
@@ -225,8 +207,8 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
       throw fromJoseError(error, payload);
     }
     // The directory claim (Entra's tid), where the token has it, must name the directory of its iss.
-    if (matched !== undefined && verified[matched.template.claim] !== undefined && verified[matched.template.claim] !== matched.value) {
-      throw new AuthError("ERR_WRONG_ISSUER", `the token's ${matched.template.claim} claim does not match the ${matched.template.claim} of its issuer`);
+    if (matched !== undefined && verified[matched.claim] !== undefined && verified[matched.claim] !== matched.value) {
+      throw new AuthError("ERR_WRONG_ISSUER", `the token's ${matched.claim} claim does not match the ${matched.claim} of its issuer`);
     }
     const jkt = jktOf(verified);
     return { token, scheme, principal: principalOf(verified, config.grants ?? []), ...(jkt === undefined ? {} : { jkt }) };

@@ -42,8 +42,11 @@ export interface TenantDirectoryOptions {
   appAssets?: AppAssetLoader;
   /** The full JSON Schema validator for every tenant's tools (`fullJsonSchema()`); default: the core one. */
   jsonSchema?: Feature | undefined;
-  /** Whether the Worker opted in to opaque tokens (`opaqueTokens()`); when not, a tenant naming introspection or authorizationServer is told how. */
-  opaqueTokensOptedIn?: boolean;
+  /**
+   * Checks a tenant's issuer templates, introspection and authorization server settings in full
+   * (`tokenSources()` of the Worker); when absent, a tenant naming one of them is told how to opt in.
+   */
+  checkTokenSources?: ((auth: AuthConfig, tenantId: string) => void) | undefined;
 }
 
 export interface ResolvedTenant {
@@ -140,9 +143,18 @@ export class TenantDirectory {
     // Auth settings are validated with the rest of the config: errors name the tenant and field.
     if (tenant.auth !== undefined) {
       const auth = parseAuthConfig(tenant.auth, tenant.id);
-      if ((auth.introspection || auth.authorizationServer) && this.#options.opaqueTokensOptedIn === false) {
+      const named = auth.issuerTemplates
+        ? "issuerTemplates"
+        : auth.introspection
+          ? "introspection"
+          : auth.authorizationServer
+            ? "authorizationServer"
+            : undefined;
+      const check = this.#options.checkTokenSources;
+      if (named !== undefined && check) check(auth, tenant.id);
+      else if (named !== undefined) {
         throw new DefinitionError(
-          `tenant "${tenant.id}": auth.${auth.introspection ? "introspection" : "authorizationServer"} needs the Worker to opt in: createMultiTenantWorker({ ..., opaqueTokens: opaqueTokens() }) from edge-mcp`,
+          `tenant "${tenant.id}": auth.${named} needs the Worker to opt in: createMultiTenantWorker({ ..., tokenSources: tokenSources() }) from edge-mcp`,
         );
       }
       this.#auth.set(tenant.id, withPublicModules(auth, tenant, this.#options.modules));

@@ -121,7 +121,8 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
     const at = now();
     if (typeof exp === "number" && exp * 1000 + skew <= at) return { ok: false, reason: "the token has expired; get a new one" };
     if (typeof nbf === "number" && nbf * 1000 - skew > at) return { ok: false, reason: "the token is not valid yet (nbf is in the future)" };
-    if (iss !== undefined && iss !== options.issuer) return { ok: false, reason: "the token was issued by another authorization server than this resource trusts" };
+    if (iss !== undefined && iss !== options.issuer)
+      return { ok: false, reason: "the token was issued by another authorization server than this resource trusts" };
     if (typeof tokenType === "string" && tokenType.toLowerCase() === "refresh_token") return { ok: false, reason: "a refresh token is not an access token" };
     const subject = typeof sub === "string" && sub !== "" ? sub : typeof clientId === "string" && clientId !== "" ? clientId : undefined;
     if (subject === undefined) return { ok: false, reason: "the introspection response names no sub or client_id" };

@@ -1,7 +1,7 @@
 /** A bounded per-isolate cache of opaque-token verdicts, keyed by the token's SHA-256 (never the token). */
 
 import { sha256Hex } from "../../core/bytes.ts";
-import type { TokenCacheConfig } from "../token-sources-config.ts";
+import type { TokenCacheConfig } from "./opaque-config.ts";
 
 /** A cached verdict: what a verifier found for a token, or why it refused it. */
 export type TokenVerdict<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
@@ -43,7 +43,9 @@ export function createTokenCache<T>(config: TokenCacheConfig, now: () => number 
     },
     put(key, verdict, expiresAt) {
       const at = now();
-      const until = verdict.ok ? Math.min(at + config.cacheSeconds * 1000, expiresAt === undefined ? Infinity : expiresAt * 1000) : at + config.negativeCacheSeconds * 1000;
+      const until = verdict.ok
+        ? Math.min(at + config.cacheSeconds * 1000, expiresAt === undefined ? Infinity : expiresAt * 1000)
+        : at + config.negativeCacheSeconds * 1000;
       if (until <= at) return;
       entries.delete(key);
       while (entries.size >= config.cacheEntries) {

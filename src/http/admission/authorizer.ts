@@ -8,7 +8,7 @@ import { METADATA_PATH, protectedResourceMetadata } from "../../auth/protected-r
 import type { ScopeFilter } from "../../auth/scope-filter.ts";
 import { createToolAccess } from "../../auth/tool-access.ts";
 import { createBearerVerifier, type VerifiedCredential } from "../../auth/verify-bearer.ts";
-import type { TokenVerifier } from "../../auth/token-verifier.ts";
+import type { TemplateIssuers, TokenVerifier } from "../../auth/token-verifier.ts";
 import type { DpopConfig } from "../../auth/dpop-config.ts";
 import { verifyDpopProof, type ReplayGuard } from "../../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
@@ -73,10 +73,12 @@ export interface AuthorizerOptions {
   /** Where DPoP proof ids are held for their window (default: this isolate's memory). */
   replay?: ReplayGuard;
   /**
-   * Verifies opaque tokens (not JWTs of the config's issuers): `configuredTokenVerifier(config, env)`
+   * Verifies opaque tokens (not JWTs of the config's issuers): from `configuredTokenSources(config, env)`
    * for a config naming `introspection` or `authorizationServer`, or a verifier built in code.
    */
-  tokenVerifier?: TokenVerifier;
+  tokenVerifier?: TokenVerifier | undefined;
+  /** The issuers of the config's `issuerTemplates`, from `configuredTokenSources(config, env)`. */
+  issuerTemplates?: TemplateIssuers | undefined;
 }
 
 /** Where hosts that read a tool result's `_meta` (the OpenAI Apps SDK) find the challenge; sent in the 401 body's `error.data._meta` too. */
@@ -102,6 +104,7 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
   const verifier = createBearerVerifier(config, {
     ...(config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 }),
     ...(options.tokenVerifier === undefined ? {} : { tokenVerifier: options.tokenVerifier }),
+    ...(options.issuerTemplates === undefined ? {} : { issuerTemplates: options.issuerTemplates }),
   });
   const resourcePath = new URL(config.resource).pathname;
   const access = createToolAccess(config);

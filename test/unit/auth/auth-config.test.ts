@@ -32,7 +32,6 @@ describe("parseAuthConfig", () => {
       grants: [],
       publicTools: [],
       anonymousList: "all",
-      issuerTemplates: [],
     });
     expect(DEFAULT_ALGORITHMS).toEqual(["RS256", "ES256", "EdDSA"]);
   });

@@ -4,7 +4,7 @@ import {
   type AuthorizationServerBinding,
   type ValidatedAccessToken,
 } from "../../../../src/auth/tokens/authorization-server-verifier.ts";
-import { configuredTokenVerifier } from "../../../../src/auth/tokens/opaque-tokens.ts";
+import { configuredTokenSources } from "../../../../src/auth/tokens/token-sources.ts";
 import { parseAuthConfig } from "../../../../src/auth/auth-config.ts";
 import { createBearerVerifier } from "../../../../src/auth/verify-bearer.ts";
 import { DefinitionError } from "../../../../src/core/definition-error.ts";
@@ -148,7 +148,7 @@ describe("opaque tokens from a tenant's config", () => {
     const as = authorizationServer();
     as.issue("user:grant:secret", { expiresAt: Math.floor(Date.now() / 1000) + 600 });
     const parsed = asConfig();
-    const tokenVerifier = configuredTokenVerifier(parsed, { AUTH_SERVER: as.binding });
+    const { tokenVerifier } = configuredTokenSources(parsed, { AUTH_SERVER: as.binding });
     if (tokenVerifier === undefined) throw new Error("expected a verifier");
     const verifier = createBearerVerifier(parsed, { tokenVerifier });
     await expect(verifier.verify("Bearer user:grant:secret")).resolves.toMatchObject({ subject: "u-alice", via: "authorization-server" });
@@ -156,7 +156,7 @@ describe("opaque tokens from a tenant's config", () => {
   });
 
   it("says which binding or secret is missing, and refuses a verifier-less config at construction", () => {
-    expect(() => configuredTokenVerifier(asConfig(), {})).toThrow(/no Service Binding named AUTH_SERVER/);
+    expect(() => configuredTokenSources(asConfig(), {})).toThrow(/no Service Binding named AUTH_SERVER/);
     const introspection = parseAuthConfig(
       {
         resource: RESOURCE,
@@ -164,9 +164,9 @@ describe("opaque tokens from a tenant's config", () => {
       },
       "acme",
     );
-    expect(() => configuredTokenVerifier(introspection, { INTROSPECTION_SECRET: "" })).toThrow(/the secret INTROSPECTION_SECRET is not set/);
+    expect(() => configuredTokenSources(introspection, { INTROSPECTION_SECRET: "" })).toThrow(/the secret INTROSPECTION_SECRET is not set/);
     expect(() => createBearerVerifier(introspection)).toThrow(DefinitionError);
-    expect(() => createBearerVerifier(introspection)).toThrow(/configuredTokenVerifier\(config, env\)/);
-    expect(configuredTokenVerifier(config({ jwksUri: "https://issuer.example.com/jwks.json" }), {})).toBeUndefined();
+    expect(() => createBearerVerifier(introspection)).toThrow(/configuredTokenSources\(config, env\)/);
+    expect(configuredTokenSources(config({ jwksUri: "https://issuer.example.com/jwks.json" }), {})).toEqual({});
   });
 });

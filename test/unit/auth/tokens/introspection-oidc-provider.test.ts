@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAuthConfig } from "../../../../src/auth/auth-config.ts";
-import { configuredTokenVerifier } from "../../../../src/auth/tokens/opaque-tokens.ts";
+import { configuredTokenSources } from "../../../../src/auth/tokens/token-sources.ts";
 import { createAuthorizer, type Authorizer } from "../../../../src/http/admission/authorizer.ts";
 import { ProtocolError } from "../../../../src/core/errors.ts";
 
@@ -78,8 +78,7 @@ function authorizer(secret = "rs secret&1", endpoint = `${issuer}/token/introspe
     },
     "acme",
   );
-  const tokenVerifier = configuredTokenVerifier(config, { INTROSPECTION_SECRET: secret });
-  return createAuthorizer(config, tokenVerifier === undefined ? {} : { tokenVerifier });
+  return createAuthorizer(config, configuredTokenSources(config, { INTROSPECTION_SECRET: secret }));
 }
 
 const request = (token: string) => new Request(RESOURCE, { method: "POST", headers: { authorization: `Bearer ${token}` } });

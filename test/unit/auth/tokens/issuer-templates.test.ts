@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAuthConfig } from "../../../src/auth/auth-config.ts";
-import { createBearerVerifier, type BearerVerifier } from "../../../src/auth/verify-bearer.ts";
-import { expectAuthError, ISSUER, RESOURCE, sign, testKey, type TestKey } from "./fixtures.ts";
+import { parseAuthConfig, type AuthConfigInput } from "../../../../src/auth/auth-config.ts";
+import { checkTokenSourceConfig, configuredTokenSources } from "../../../../src/auth/tokens/token-sources.ts";
+import { createBearerVerifier, type BearerVerifier } from "../../../../src/auth/verify-bearer.ts";
+import { expectAuthError, ISSUER, RESOURCE, sign, testKey, type TestKey } from "../fixtures.ts";
 
 const DIR_A = "9188040d-6c67-4c5b-b112-36a304b66dad";
 const DIR_B = "72f988bf-86f1-41af-91ab-2d7cd011db47";
@@ -14,18 +15,19 @@ let verifier: BearerVerifier;
 
 beforeAll(async () => {
   [entraKey, pinnedKey] = await Promise.all([testKey("RS256", "entra-1"), testKey("ES256", "pinned-1")]);
-  verifier = createBearerVerifier(
-    parseAuthConfig(
-      {
-        resource: RESOURCE,
-        issuer: ISSUER,
-        keys: [pinnedKey.publicJwk],
-        issuerTemplates: [{ template: "https://login.microsoftonline.com/{tid}/v2.0", allowed: [DIR_A, DIR_B], keys: [entraKey.publicJwk] }],
-      },
-      "acme",
-    ),
-  );
+  verifier = verifierOf({
+    resource: RESOURCE,
+    issuer: ISSUER,
+    keys: [pinnedKey.publicJwk],
+    issuerTemplates: [{ template: "https://login.microsoftonline.com/{tid}/v2.0", allowed: [DIR_A, DIR_B], keys: [entraKey.publicJwk] }],
+  });
 });
+
+/** The verifier of a config, with the issuer templates it names. */
+function verifierOf(input: AuthConfigInput): BearerVerifier {
+  const config = parseAuthConfig(input, "acme");
+  return createBearerVerifier(config, configuredTokenSources(config, {}));
+}
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -81,12 +83,10 @@ describe("issuer templates", () => {
   });
 
   it("works without any pinned issuer", async () => {
-    const only = createBearerVerifier(
-      parseAuthConfig(
-        { resource: RESOURCE, issuerTemplates: [{ template: "https://login.microsoftonline.com/{tid}/v2.0", allowed: [DIR_A], keys: [entraKey.publicJwk] }] },
-        "a",
-      ),
-    );
+    const only = verifierOf({
+      resource: RESOURCE,
+      issuerTemplates: [{ template: "https://login.microsoftonline.com/{tid}/v2.0", allowed: [DIR_A], keys: [entraKey.publicJwk] }],
+    });
     await expect(only.verify(bearer(await sign(entraKey, { claims: { iss: entra(DIR_A) } })))).resolves.toMatchObject({ issuer: entra(DIR_A) });
     await expectAuthError(only.verify(bearer(await sign(entraKey))), "ERR_WRONG_ISSUER");
   });
@@ -95,7 +95,7 @@ describe("issuer templates", () => {
 describe("issuerTemplates config", () => {
   const problems = (issuerTemplates: unknown): string => {
     try {
-      parseAuthConfig({ resource: RESOURCE, issuerTemplates }, "acme");
+      checkTokenSourceConfig(parseAuthConfig({ resource: RESOURCE, issuerTemplates }, "acme"), "acme");
     } catch (error) {
       return (error as Error).message;
     }
