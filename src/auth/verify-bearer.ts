@@ -122,10 +122,13 @@ async function verifyWithCandidates(token: string, error: unknown, options: JWTV
 
 /**
  * Builds the verifier for one tenant config. Build it once per config and reuse it: it holds the
- * JWKS cache. Order of checks: Bearer syntax; API keys (constant-time digest compare); JWT shape;
- * `alg` allowlist (before any key lookup, so `none` and HS* never reach a key); then jose checks
- * the signature, `iss`, `aud` (must name `config.resource` exactly), `exp` and `nbf` with the
- * configured clock skew.
+ * JWKS cache. Order of checks: Bearer syntax; API keys (constant-time digest compare); a token that
+ * is not a JWT (or any token, on a tenant without JWT issuers) goes to `options.tokenVerifier`; JWT
+ * shape; `alg` allowlist (before any key lookup, so `none` and HS* never reach a key); `iss` one of
+ * the pinned issuers or fitting an issuer template with an allowed value (before any key lookup);
+ * then jose checks the signature with that issuer's keys, `iss`, `aud` (must name `config.resource`
+ * exactly), `exp` and `nbf` with the configured clock skew; and a template's claim (`tid`) must
+ * name the directory of the token's `iss`.
  *
  * @example
  * const verifier = createBearerVerifier(parseAuthConfig(tenant.auth, tenant.id));
