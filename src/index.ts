@@ -82,8 +82,19 @@ export type { ServiceCallContext, ServiceCatalog, ServiceSkill, ServiceSkillFile
 export { createSkillCatalog, type SkillCatalog } from "./modules/skill-catalog.ts";
 
 // 6. Authorization: OAuth resource server and API keys.
-export { parseAuthConfig, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
-export { createAuthorizer, type Authorizer } from "./http/admission/authorizer.ts";
+export { parseAuthConfig, type AnonymousList, type AuthConfig, type AuthConfigInput } from "./auth/auth-config.ts";
+export type { AuthorizationServerBindingConfig, IntrospectionConfig, TokenCacheConfig } from "./auth/tokens/opaque-config.ts";
+export { createAuthorizer, CHALLENGE_META_KEY, type Authorizer, type AuthorizerOptions } from "./http/admission/authorizer.ts";
+export type { TemplateIssuers, TemplateMatch, TokenResource, TokenVerifier, VerifiedToken } from "./auth/token-verifier.ts";
+export { createTemplateIssuers, type IssuerTemplate } from "./auth/tokens/issuer-templates.ts";
+export { createIntrospectionVerifier, type IntrospectionVerifierOptions } from "./auth/tokens/introspection-verifier.ts";
+export {
+  createAuthorizationServerVerifier,
+  type AuthorizationServerBinding,
+  type AuthorizationServerVerifierOptions,
+  type ValidatedAccessToken,
+} from "./auth/tokens/authorization-server-verifier.ts";
+export { checkTokenSourceConfig, configuredTokenSources, tokenSources, type TokenSources, type TokenSourcesOptIn } from "./auth/tokens/token-sources.ts";
 export { generateApiKey, hashApiKey } from "./auth/api-keys.ts";
 export { AuthError, type AuthErrorCode } from "./auth/auth-error.ts";
 export type { Principal } from "./core/principal.ts";

@@ -14,6 +14,14 @@ import { parseGrants, patternList, type ClaimGrant } from "./grants.ts";
  */
 export type ScopeHierarchy = "none" | "colon";
 
+/**
+ * What an anonymous caller of a tenant with public tools sees in `tools/list`, tool search and code
+ * mode's catalogue. `"all"` (the default): every tool, protected ones with their `securitySchemes`,
+ * so a host learns that signing in gives more; calling a protected one answers 401 with the
+ * challenge. `"public-only"`: the public tools only.
+ */
+export type AnonymousList = "all" | "public-only";
+
 export type { ApiKeyEntry } from "./auth-config-fields.ts";
 
 /** The `auth` member of a tenant config as written in JSON. {@link parseAuthConfig} checks it. */
@@ -38,6 +46,24 @@ export interface AuthConfigInput {
   publicTools?: string[];
   /** DPoP (RFC 9449): `{}` honours `cnf.jkt` bindings; `required: true` refuses plain bearer tokens. */
   dpop?: { required?: boolean; algorithms?: string[]; maxAgeSeconds?: number };
+  /** What anonymous callers see when some tools are public (default `"all"`). */
+  anonymousList?: AnonymousList;
+  /** Issuers with one placeholder and an allowlist of its values (multi-tenant identity providers such as Entra ID). */
+  issuerTemplates?: { template: string; allowed: string[]; jwksUri?: string; keys?: JWK[] }[];
+  /** RFC 7662 token introspection; the client secret is read from the named secret binding. */
+  introspection?: {
+    endpoint: string;
+    clientId: string;
+    clientSecretBinding: string;
+    issuer: string;
+    requireAudience?: boolean;
+    timeoutMs?: number;
+    cacheSeconds?: number;
+    negativeCacheSeconds?: number;
+    cacheEntries?: number;
+  };
+  /** A workers-oauth-provider authorization server in another Worker, over the named Service Binding. */
+  authorizationServer?: { binding: string; issuer: string; cacheSeconds?: number; negativeCacheSeconds?: number; cacheEntries?: number };
 }
 
 /** A validated tenant auth config with every default filled in. Build it with {@link parseAuthConfig}. */
@@ -75,6 +101,20 @@ export interface AuthConfig {
   readonly publicTools: readonly string[];
   /** DPoP settings, when the tenant honours sender-constrained tokens. */
   readonly dpop?: DpopConfig;
+  /** What anonymous callers see when some tools are public. */
+  readonly anonymousList: AnonymousList;
+  /**
+   * Issuers with a placeholder, each with its allowed values and keys: as written, checked in full by
+   * the opt-in that verifies them (`configuredTokenSources`, `tokenSources()`), as `introspection` is.
+   */
+  readonly issuerTemplates?: readonly Readonly<Record<string, unknown>>[];
+  /**
+   * Opaque tokens checked by RFC 7662 introspection: the object as written, checked in full by the
+   * opt-in that verifies them (`configuredTokenSources`, `tokenSources()`), so a Worker without it bundles none of that.
+   */
+  readonly introspection?: Readonly<Record<string, unknown>>;
+  /** Opaque tokens checked by a workers-oauth-provider authorization server over a Service Binding (as written; see `introspection`). */
+  readonly authorizationServer?: Readonly<Record<string, unknown>>;
 }
 
 /** Used when a config names no `algorithms`. */
@@ -98,6 +138,10 @@ const FIELDS = new Set([
   "grants",
   "publicTools",
   "dpop",
+  "anonymousList",
+  "issuerTemplates",
+  "introspection",
+  "authorizationServer",
 ]);
 const HINTS: Record<string, string> = {
   audience: "resource",
@@ -124,8 +168,27 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
 
   const resource = checkResource(value["resource"], fail);
   const issuers = urlList(value["issuer"], "issuer", fail, true);
+  const templates = value["issuerTemplates"];
+  if (templates !== undefined && (!Array.isArray(templates) || templates.length === 0 || !templates.every(isObject)))
+    fail("issuerTemplates", "must be a non-empty array of { template, allowed, jwksUri }");
+  const issuerTemplates = Array.isArray(templates) ? (templates as Record<string, unknown>[]) : undefined;
+  // Opaque-token settings are checked in full by the opt-in that verifies them (src/auth/tokens): here, their shape only.
+  const opaque = (field: string): Readonly<Record<string, unknown>> | undefined => {
+    const settings = value[field];
+    if (settings === undefined || isObject(settings)) return settings;
+    fail(field, "must be an object (see docs/auth.md)");
+    return undefined;
+  };
+  const introspection = opaque("introspection");
+  const authorizationServer = opaque("authorizationServer");
+  if (introspection && authorizationServer) fail("introspection", "a tenant checks opaque tokens one way: set introspection or authorizationServer, not both");
+  const opaqueIssuer = (introspection ?? authorizationServer)?.["issuer"];
   const authorizationServers =
-    value["authorizationServers"] === undefined ? issuers : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+    value["authorizationServers"] === undefined
+      ? [...new Set([...issuers, ...(typeof opaqueIssuer === "string" ? [opaqueIssuer] : [])])]
+      : urlList(value["authorizationServers"], "authorizationServers", fail, false);
+  const anonymousList = value["anonymousList"] ?? "all";
+  if (anonymousList !== "all" && anonymousList !== "public-only") fail("anonymousList", `must be "all" or "public-only"`);
 
   const jwksUri = value["jwksUri"];
   if (jwksUri !== undefined && !isHttpsOrLoopback(jwksUri)) fail("jwksUri", "must be an https URL (http only on 127.0.0.1, localhost or [::1])");
@@ -162,8 +225,9 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   const hasKeySource = jwksUri !== undefined || keys !== undefined;
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
-  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined)
-    fail("issuer", "set issuer (with jwksUri or keys) and/or apiKeys: auth needs at least one way in");
+  const otherWays = issuerTemplates !== undefined || value["introspection"] !== undefined || value["authorizationServer"] !== undefined;
+  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined && !otherWays)
+    fail("issuer", "set issuer (with jwksUri or keys), issuerTemplates, introspection, authorizationServer and/or apiKeys: auth needs at least one way in");
 
   if (issues.length > 0) throw new DefinitionError(`tenant "${tenantId}" has an invalid auth config: ${issues.join("; ")}`);
   const config: AuthConfig = {
@@ -177,6 +241,10 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
     scopeHierarchy: hierarchy as ScopeHierarchy,
     grants,
     publicTools,
+    anonymousList: anonymousList as AnonymousList,
+    ...(issuerTemplates === undefined ? {} : { issuerTemplates }),
+    ...(introspection === undefined ? {} : { introspection }),
+    ...(authorizationServer === undefined ? {} : { authorizationServer }),
     ...(dpop === undefined ? {} : { dpop }),
     ...(typeof jwksUri === "string" ? { jwksUri } : {}),
     ...(Array.isArray(keys) ? { keys: keys as JWK[] } : {}),

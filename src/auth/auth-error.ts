@@ -22,6 +22,10 @@ export type AuthErrorCode =
   | "ERR_BAD_API_KEY"
   /** The JWKS could not be fetched or used: a server-side problem, not the client's. */
   | "ERR_JWKS_UNAVAILABLE"
+  /** The authorization server says the token is not active: revoked, expired, unknown, or not for this resource. */
+  | "ERR_TOKEN_INACTIVE"
+  /** The token introspection endpoint or the authorization server's binding did not answer: a server-side problem (503). */
+  | "ERR_VERIFIER_UNAVAILABLE"
   /** The principal lacks scopes the operation needs (HTTP 403). */
   | "ERR_INSUFFICIENT_SCOPE"
   /** A DPoP-bound token without a valid proof, or a plain bearer token where DPoP is required (RFC 9449). */

@@ -89,10 +89,10 @@ export function insufficientScopeChallenge(required: readonly string[], options:
  * An {@link AuthError} as the error the pipeline answers with, status and challenge included: the
  * one place that picks them, so the error is converted once. `ERR_INSUFFICIENT_SCOPE` → 403 naming
  * every scope the operation needs; `ERR_JWKS_UNAVAILABLE` → 503 without a challenge (the token may
- * be fine, so nothing sends the client to re-authorize); the rest → 401 with the challenge.
+ * be fine, so nothing sends the client to re-authorize), and so does `ERR_VERIFIER_UNAVAILABLE`; the rest → 401 with the challenge.
  */
 export function authRefusal(error: AuthError, options: ChallengeOptions): ProtocolError {
-  if (error.code === "ERR_JWKS_UNAVAILABLE") {
+  if (error.code === "ERR_JWKS_UNAVAILABLE" || error.code === "ERR_VERIFIER_UNAVAILABLE") {
     return new ProtocolError(ErrorCode.InternalError, `Authorization unavailable: ${error.message}`, { status: 503, cause: error });
   }
   if (error.code === "ERR_INSUFFICIENT_SCOPE") {

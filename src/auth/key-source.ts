@@ -47,7 +47,7 @@ function guarded(keySet: KeyResolver, source: string): KeyResolver {
  * older than the cache max age. Inline `keys` are tried first, then `jwksUri`. Returns
  * `undefined` for a tenant that takes API keys only.
  */
-export function createKeyResolver(config: AuthConfig, options: KeySourceOptions = {}): KeyResolver | undefined {
+export function createKeyResolver(config: Pick<AuthConfig, "keys" | "jwksUri">, options: KeySourceOptions = {}): KeyResolver | undefined {
   const local = config.keys === undefined ? undefined : guarded(createLocalJWKSet({ keys: config.keys.map((key) => ({ ...key })) }), "inline keys");
   const remote =
     config.jwksUri === undefined

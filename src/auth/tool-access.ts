@@ -31,19 +31,24 @@ export interface ToolAccess {
 }
 
 /**
- * The rules, in order: a public tool is open to everyone; anyone else needs a token (401); a tool
+ * Lists: an anonymous caller sees every tool, or with `anonymousList: "public-only"` the public ones
+ * only; a caller with a token sees what it may call. The call rules, in order: a public tool is open to everyone; anyone else needs a token (401); a tool
  * granted by the caller's claims is allowed; a tool needing scopes is allowed when the caller's
  * scopes (its own plus granted ones) cover them (403 naming them otherwise); a tool named by some
  * grant's `tools` and needing no scope is restricted to callers holding such a grant (403 without
  * scopes: no scope would help); any other tool is open to every authenticated caller.
  */
-export function createToolAccess(config: Pick<AuthConfig, "toolScopes" | "scopeHierarchy" | "grants" | "publicTools">): ToolAccess {
+export function createToolAccess(
+  config: Pick<AuthConfig, "toolScopes" | "scopeHierarchy" | "grants" | "publicTools"> & Partial<Pick<AuthConfig, "anonymousList">>,
+): ToolAccess {
   const isPublic = (name: string) => config.publicTools.some((pattern) => toolMatches(pattern, name));
   const granted = (principal: Principal, name: string) => principal.tools?.some((pattern) => toolMatches(pattern, name)) === true;
   const grantPatterns = config.grants.flatMap((grant) => grant.tools);
   const restricted = (name: string) => grantPatterns.some((pattern) => toolMatches(pattern, name));
   const scopeFilters = createScopeFilters(config);
   const hasRules = grantPatterns.length > 0;
+  // Anonymous callers see every tool (protected ones say so in securitySchemes) unless the tenant hides them.
+  const anonymousView: ScopeFilter | undefined = config.anonymousList === "public-only" ? { key: "anonymous", allows: isPublic } : undefined;
 
   const check = (principal: Principal | undefined, name: string): ToolRefusal | undefined => {
     if (isPublic(name)) return undefined;
@@ -61,7 +66,7 @@ export function createToolAccess(config: Pick<AuthConfig, "toolScopes" | "scopeH
     hasPublicTools: config.publicTools.length > 0,
     check,
     filter(principal) {
-      if (!principal) return { key: "anonymous", allows: isPublic };
+      if (!principal) return anonymousView;
       const byScopes = scopeFilters(principal);
       if (!byScopes && !hasRules) return undefined;
       // Equal keys allow the same tools: the satisfied scope lists and the granted patterns say it all.

@@ -15,13 +15,19 @@ export interface Principal {
   readonly subject: string;
   /** Granted scopes: `scope` (space-separated) or `scp` of the token, or the API key's. */
   readonly scopes: readonly string[];
-  readonly via: "jwt" | "api-key" | "oauth";
+  /** What verified the credential: a JWT, an API key, RFC 7662 introspection, an authorization server over a Service Binding, or this Worker's own authorization server (edge-mcp/oauth). */
+  readonly via: "jwt" | "api-key" | "introspection" | "authorization-server" | "oauth";
   /** `client_id` (RFC 9068) or `azp` of the token; the key id for an API key. */
   readonly clientId?: string;
   /** `exp` of the token, in seconds since the epoch. */
   readonly expiresAt?: number;
   /** Tool names and `prefix_*` patterns granted by the token's claims (auth `grants`), sorted. */
   readonly tools?: readonly string[];
+  /**
+   * What the authorization server said about an opaque token: the grant's props (Service Binding),
+   * or the introspection response's members. Never holds the token itself.
+   */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -42,6 +42,11 @@ export interface TenantDirectoryOptions {
   appAssets?: AppAssetLoader;
   /** The full JSON Schema validator for every tenant's tools (`fullJsonSchema()`); default: the core one. */
   jsonSchema?: Feature | undefined;
+  /**
+   * Checks a tenant's issuer templates, introspection and authorization server settings in full
+   * (`tokenSources()` of the Worker); when absent, a tenant naming one of them is told how to opt in.
+   */
+  checkTokenSources?: ((auth: AuthConfig, tenantId: string) => void) | undefined;
 }
 
 export interface ResolvedTenant {
@@ -136,7 +141,24 @@ export class TenantDirectory {
   /** Throws a DefinitionError naming the tenant when its auth settings or bundled modules are wrong. */
   #check(tenant: TenantConfig): void {
     // Auth settings are validated with the rest of the config: errors name the tenant and field.
-    if (tenant.auth !== undefined) this.#auth.set(tenant.id, withPublicModules(parseAuthConfig(tenant.auth, tenant.id), tenant, this.#options.modules));
+    if (tenant.auth !== undefined) {
+      const auth = parseAuthConfig(tenant.auth, tenant.id);
+      const named = auth.issuerTemplates
+        ? "issuerTemplates"
+        : auth.introspection
+          ? "introspection"
+          : auth.authorizationServer
+            ? "authorizationServer"
+            : undefined;
+      const check = this.#options.checkTokenSources;
+      if (named !== undefined && check) check(auth, tenant.id);
+      else if (named !== undefined) {
+        throw new DefinitionError(
+          `tenant "${tenant.id}": auth.${named} needs the Worker to opt in: createMultiTenantWorker({ ..., tokenSources: tokenSources() }) from edge-mcp`,
+        );
+      }
+      this.#auth.set(tenant.id, withPublicModules(auth, tenant, this.#options.modules));
+    }
     checkBundledModules(tenant, this.#options.modules);
   }
 

@@ -31,6 +31,7 @@ import { durableBindings, responseModeOf } from "./create-worker.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import type { Observability } from "./observe/observability.ts";
+import type { TokenSourcesOptIn } from "../auth/tokens/token-sources.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -76,6 +77,11 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
    * schema uses a keyword outside the core validator is left out (a bundled one fails its tenant).
    */
   jsonSchema?: Feature;
+  /**
+   * Tokens beyond pinned-issuer JWTs, for tenants whose `auth` names `issuerTemplates`,
+   * `introspection` or `authorizationServer`: `tokenSources()` from edge-mcp (an opt-in import; see docs/auth.md).
+   */
+  tokenSources?: TokenSourcesOptIn;
 }
 
 /** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
@@ -125,6 +131,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv, wir
       codeModeOptedIn: options.codeMode !== undefined,
       ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
       ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
+      checkTokenSources: options.tokenSources?.check,
       // A tenant's changed tools are announced where its endpoint's listeners are: through its
       // notification hub (every isolate) when there is one, else on the previous server's feed.
       onToolsChanged: (tenant, previousServer, waitUntil) => {
@@ -165,11 +172,13 @@ function tenantAppOptions(
   const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1, wiring);
   // DPoP proof ids are held in the tenant's quota object when there is one (every isolate sees them).
   const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
+  // Issuer templates, introspection, an authorization server's binding: the secret and binding come from env.
+  const sources = auth && options.tokenSources ? options.tokenSources.sources(auth, env, tenant.id) : {};
   return {
     server,
     path,
     tenant: tenant.id,
-    ...(auth ? { authorizer: createAuthorizer(auth, replay) } : {}),
+    ...(auth ? { authorizer: createAuthorizer(auth, { ...replay, ...sources }) } : {}),
     allow: { hosts: [...(tenant.hosts ?? []), ...envList(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...envList(env.ALLOWED_ORIGINS)] },
     ...(limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
     ...(limits?.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: limits.bodyTimeoutMs }),

@@ -45,4 +45,11 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be fullJsonSchema() from edge-mcp/json-schema",
   },
+  tokenSources: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { sources?: unknown }).sources === "function"
+        ? undefined
+        : "must be tokenSources() from edge-mcp",
+  },
 };

@@ -49,7 +49,7 @@ async function call(method: string, params: Record<string, unknown>, authorizati
 }
 
 async function refused(authorization: string | undefined, description: RegExp | undefined) {
-  // invoice_total, not tools/list: initech lists its public tool (status) to anonymous callers.
+  // invoice_total, not tools/list: initech lists its tools to anonymous callers (it has a public one).
   const reply = await call("tools/call", { name: "invoice_total", arguments: { lines: [1] } }, authorization);
   expect(reply.status).toBe(401);
   if (description === undefined) expect(reply.challenge).toBe(CHALLENGE_401);

@@ -34,13 +34,14 @@ async function withClient<T>(era: (typeof ERAS)[number], url: string, options: C
 const text = (result: unknown): string => ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? "").join("");
 
 describe.each(ERAS)("initech with the %s client", (era) => {
-  it("lists and calls the public status tool without a token, while invoice_total stays 401", async () => {
+  it("lists every tool without a token (protected ones with their securitySchemes), calls the public status tool, while invoice_total stays 401", async () => {
     const { fetch: capture, seen } = capturingToolCalls();
     await withClient(era, INITECH, { fetch: capture }, async (client) => {
       const tools = (await client.listTools()).tools;
-      expect(tools.map((tool) => tool.name)).toEqual(["status"]);
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["status", "invoice_total"]));
       // The SDKs' Tool type drops the top-level field; _meta.securitySchemes (where the Apps SDK reads it) reaches the client.
-      expect(tools[0]?._meta?.["securitySchemes"]).toEqual([{ type: "noauth" }]);
+      expect(tools.find((tool) => tool.name === "status")?._meta?.["securitySchemes"]).toEqual([{ type: "noauth" }]);
+      expect(tools.find((tool) => tool.name === "invoice_total")?._meta?.["securitySchemes"]).toEqual([{ type: "oauth2", scopes: ["invoices:read"] }]);
       expect(JSON.parse(text(await client.callTool({ name: "status", arguments: {} })))).toEqual({ tenant: "initech", status: "ok", caller: "anonymous" });
       await expect(client.callTool({ name: "invoice_total", arguments: { lines: [1] } })).rejects.toThrow();
       const refusal = seen.at(-1) as Response;

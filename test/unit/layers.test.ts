@@ -301,6 +301,17 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(core.filter((path) => imports(join(SRC, path)).includes("jose"))).toEqual([]);
   });
 
+  it("keeps token sources out of createAuthorizer and the Worker builders: tokenSources() and the verifiers bring exactly src/auth/tokens", () => {
+    const entries = ["http/admission/authorizer.ts", "workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "tenancy/tenant-directory.ts"];
+    const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...core].filter((path) => path.startsWith("auth/tokens/"))).toEqual([]);
+    const added = [...reach(join(SRC, "auth/tokens/token-sources.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(
+      expect.arrayContaining(["auth/tokens/introspection-verifier.ts", "auth/tokens/authorization-server-verifier.ts", "auth/tokens/issuer-templates.ts"]),
+    );
+    expect(added.filter((path) => !path.startsWith("auth/tokens/"))).toEqual([]);
+  });
+
   it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and createNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const wiring = [

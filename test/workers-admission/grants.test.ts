@@ -113,9 +113,11 @@ describe("grants from claims", () => {
 
 describe("public tools on a protected tenant", () => {
   it("lists and runs a public tool without a token, while everything else gets 401 with the challenge", async () => {
+    // Protected tools are listed too, each saying what it needs (anonymousList "all", the default).
     const { names, tools } = await listNames();
-    expect(names).toEqual(["whoami"]);
-    expect(tools[0]?.["securitySchemes"]).toEqual([{ type: "noauth" }]);
+    expect(names).toEqual(expect.arrayContaining(["whoami", "invoice_total", "note_save"]));
+    expect(tools.find((tool) => tool["name"] === "whoami")?.["securitySchemes"]).toEqual([{ type: "noauth" }]);
+    expect(tools.find((tool) => tool["name"] === "invoice_total")?.["securitySchemes"]).toEqual([{ type: "oauth2", scopes: ["invoices:read"] }]);
     const who = await resultOf(await call("whoami", {}));
     expect(JSON.parse(who.result?.content[0]?.text as string)).toMatchObject({ tenant: "roles", subject: null });
     for (const [name, args] of [

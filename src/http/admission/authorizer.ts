@@ -8,10 +8,11 @@ import { METADATA_PATH, protectedResourceMetadata } from "../../auth/protected-r
 import type { ScopeFilter } from "../../auth/scope-filter.ts";
 import { createToolAccess } from "../../auth/tool-access.ts";
 import { createBearerVerifier, type VerifiedCredential } from "../../auth/verify-bearer.ts";
+import type { TemplateIssuers, TokenVerifier } from "../../auth/token-verifier.ts";
 import type { DpopConfig } from "../../auth/dpop-config.ts";
 import { verifyDpopProof, type ReplayGuard } from "../../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
-import type { ProtocolError } from "../../core/errors.ts";
+import { ProtocolError } from "../../core/errors.ts";
 import type { Principal } from "../../core/principal.ts";
 
 export interface Authorizer {
@@ -71,11 +72,40 @@ async function checkBinding(credential: VerifiedCredential, request: Request, co
 export interface AuthorizerOptions {
   /** Where DPoP proof ids are held for their window (default: this isolate's memory). */
   replay?: ReplayGuard;
+  /**
+   * Verifies opaque tokens (not JWTs of the config's issuers): from `configuredTokenSources(config, env)`
+   * for a config naming `introspection` or `authorizationServer`, or a verifier built in code.
+   */
+  tokenVerifier?: TokenVerifier | undefined;
+  /** The issuers of the config's `issuerTemplates`, from `configuredTokenSources(config, env)`. */
+  issuerTemplates?: TemplateIssuers | undefined;
+}
+
+/** Where hosts that read a tool result's `_meta` (the OpenAI Apps SDK) find the challenge; sent in the 401 body's `error.data._meta` too. */
+export const CHALLENGE_META_KEY = "mcp/www_authenticate";
+
+/**
+ * The 401 of an anonymous call of a protected tool: the challenge in `WWW-Authenticate` (what MCP
+ * clients read), and the same challenge in the JSON-RPC error's `data._meta["mcp/www_authenticate"]`.
+ */
+function withChallengeMeta(error: ProtocolError): ProtocolError {
+  const challenge = error.headers?.["WWW-Authenticate"];
+  if (challenge === undefined) return error;
+  return new ProtocolError(error.code, error.message, {
+    status: error.status,
+    headers: { "WWW-Authenticate": challenge },
+    data: { _meta: { [CHALLENGE_META_KEY]: [challenge] } },
+    cause: error.cause,
+  });
 }
 
 /** Builds the authorizer of one protected resource (a tenant), once per config. */
 export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions = {}): Authorizer {
-  const verifier = createBearerVerifier(config, config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 });
+  const verifier = createBearerVerifier(config, {
+    ...(config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 }),
+    ...(options.tokenVerifier === undefined ? {} : { tokenVerifier: options.tokenVerifier }),
+    ...(options.issuerTemplates === undefined ? {} : { issuerTemplates: options.issuerTemplates }),
+  });
   const resourcePath = new URL(config.resource).pathname;
   const access = createToolAccess(config);
   const dpop = config.dpop;
@@ -113,7 +143,7 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
     authorizeTool(principal, toolName, request) {
       const refusal = access.check(principal, toolName);
       if (refusal === undefined) return;
-      if (refusal.status === 401) throw unauthorized(request);
+      if (refusal.status === 401) throw withChallengeMeta(unauthorized(request));
       const needs = refusal.missing.length > 0 ? refusal.missing.join(" ") : "a grant the token's claims do not give";
       throw fromAuthError(
         new AuthError("ERR_INSUFFICIENT_SCOPE", `tool ${toolName} needs ${needs}`, { requiredScopes: refusal.scopes }),

@@ -31,6 +31,7 @@ describe("parseAuthConfig", () => {
       scopeHierarchy: "none",
       grants: [],
       publicTools: [],
+      anonymousList: "all",
     });
     expect(DEFAULT_ALGORITHMS).toEqual(["RS256", "ES256", "EdDSA"]);
   });
@@ -75,7 +76,7 @@ describe("parseAuthConfig", () => {
     expect(message).toContain('auth.audience: unknown field; did you mean "resource"?');
     expect(message).toContain('auth.algorithms: "none": unsigned tokens are never accepted');
     expect(message).toContain("auth.clockSkewSeconds: must be an integer from 0 to 300");
-    expect(message).toContain("auth.issuer: set issuer (with jwksUri or keys) and/or apiKeys");
+    expect(message).toContain("auth.issuer: set issuer (with jwksUri or keys), issuerTemplates, introspection, authorizationServer and/or apiKeys");
   });
 
   it("refuses a non-object", () => {
