@@ -4,6 +4,7 @@ import { jwtVerify, type CryptoKey, type JWTVerifyOptions } from "jose";
 import { createApiKeyMatcher } from "./api-keys.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { AuthError } from "./auth-error.ts";
+import type { DpopConfig } from "./dpop-config.ts";
 import { readCompactJwt } from "./compact-jwt.ts";
 import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
@@ -43,13 +44,22 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 // Larger than any real access token; refuses giant headers before hashing or decoding them.
 const MAX_TOKEN_LENGTH = 16_384;
 
-function readBearer(header: string | null | undefined, dpop: boolean): { token: string; scheme: "bearer" | "dpop" } {
+/** What a client is told to send: DPoP where the tenant requires it (RFC 9449 §7.1), Bearer elsewhere. */
+export function credentialHint(dpopRequired: boolean): string {
+  return dpopRequired ? "send Authorization: DPoP <token> with a DPoP proof in the DPoP header" : "send Authorization: Bearer <token>";
+}
+
+function readBearer(header: string | null | undefined, dpop: DpopConfig | undefined): { token: string; scheme: "bearer" | "dpop" } {
+  const dpopRequired = dpop?.required === true;
   const value = header?.trim() ?? "";
-  if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
+  if (value === "") throw new AuthError("ERR_NO_TOKEN", `this resource requires an access token: ${credentialHint(dpopRequired)}`);
   const scheme = SCHEME.exec(value);
   const name = scheme?.[1]?.toLowerCase();
   if (!scheme || (name !== "bearer" && !(dpop && name === "dpop")))
-    throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
+    throw new AuthError(
+      "ERR_NO_TOKEN",
+      `the Authorization header does not use the ${dpopRequired ? "DPoP" : "Bearer"} scheme: ${credentialHint(dpopRequired)}`,
+    );
   const token = value.slice(scheme[0].length);
   if (!B64TOKEN.test(token))
     throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 section 2.1)");
@@ -128,7 +138,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const now = options.now ?? Date.now;
 
   const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
-    const { token, scheme } = readBearer(authorization, config.dpop !== undefined);
+    const { token, scheme } = readBearer(authorization, config.dpop);
     const apiKey = await matchApiKey(token);
     if (apiKey !== undefined)
       return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };

@@ -90,6 +90,16 @@ describe("DPoP", () => {
     await refused(none, /^DPoP algs="ES256 EdDSA", resource_metadata="[^"]*"$/);
   });
 
+  it("asks for DPoP, not Bearer, in the 401 message of a request without a token or with another scheme", async () => {
+    for (const headers of [{}, { authorization: "Basic dXNlcjpwYXNz" }]) {
+      const response = await call(headers);
+      expect(response.status).toBe(401);
+      const { error } = await response.json<{ error: { message: string } }>();
+      expect(error.message).toMatch(/send Authorization: DPoP <token> with a DPoP proof/);
+      expect(error.message).not.toMatch(/Bearer/);
+    }
+  });
+
   it("refuses bad proofs with 401, never 500: malformed, private key in the header, other key, stale iat, wrong ath, wrong typ", async () => {
     const { key, jwk, jkt, privateJwk: secret } = await holder();
     const other = await holder();

@@ -7,7 +7,7 @@ import { servedResource, isLoopbackResource } from "../../auth/loopback-resource
 import { METADATA_PATH, protectedResourceMetadata } from "../../auth/protected-resource.ts";
 import type { ScopeFilter } from "../../auth/scope-filter.ts";
 import { createToolAccess } from "../../auth/tool-access.ts";
-import { createBearerVerifier, type VerifiedCredential } from "../../auth/verify-bearer.ts";
+import { createBearerVerifier, credentialHint, type VerifiedCredential } from "../../auth/verify-bearer.ts";
 import type { DpopConfig } from "../../auth/dpop-config.ts";
 import { verifyDpopProof, type ReplayGuard } from "../../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
@@ -85,7 +85,12 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
   // Only a loopback resource (a dev server) can be reached at another port; any other costs nothing per request.
   const served = isLoopbackResource(config.resource) ? (request: Request) => servedResource(config.resource, request.url) : undefined;
   const unauthorized = (request: Request) =>
-    fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
+    fromAuthError(
+      new AuthError("ERR_NO_TOKEN", `this resource requires an access token: ${credentialHint(dpop?.required === true)}`),
+      request,
+      config,
+      resourcePath,
+    );
   return {
     toolFilter: (principal) => access.filter(principal),
     metadata: metadata as unknown as Record<string, unknown>,
