@@ -4,7 +4,6 @@ import { jwtVerify, type CryptoKey, type JWTVerifyOptions } from "jose";
 import { createApiKeyMatcher } from "./api-keys.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { AuthError } from "./auth-error.ts";
-import type { DpopConfig } from "./dpop-config.ts";
 import { readCompactJwt } from "./compact-jwt.ts";
 import { grantsOf, type ClaimGrant } from "./grants.ts";
 import { ASYMMETRIC_ALGORITHMS } from "./config-checks.ts";
@@ -29,10 +28,11 @@ export interface VerifiedCredential {
 
 /** Verifies the `Authorization` header of a request for one tenant. */
 export interface BearerVerifier {
-  /** Resolves to the principal, or rejects with an {@link AuthError}. */
+  /** Resolves to the principal of an unbound Bearer token, or rejects with an {@link AuthError} (a DPoP-bound token included). */
   verify(authorization: string | null | undefined, served?: string): Promise<Principal>;
   /**
-   * Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted when the tenant configures DPoP.
+   * Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted on every tenant, so a caller
+   * that uses `verify` alone must refuse the `dpop` scheme and bound tokens itself (the authorizer checks both).
    * `served`: the resource as the client reached it (a loopback dev server on another port), accepted as `aud` too.
    */
   verifyCredential(authorization: string | null | undefined, served?: string): Promise<VerifiedCredential>;
@@ -49,13 +49,13 @@ export function credentialHint(dpopRequired: boolean): string {
   return dpopRequired ? "send Authorization: DPoP <token> with a DPoP proof in the DPoP header" : "send Authorization: Bearer <token>";
 }
 
-function readBearer(header: string | null | undefined, dpop: DpopConfig | undefined): { token: string; scheme: "bearer" | "dpop" } {
-  const dpopRequired = dpop?.required === true;
+/** The token and its scheme: Bearer, or DPoP on every tenant (the authorizer checks the binding either way). */
+function readBearer(header: string | null | undefined, dpopRequired: boolean): { token: string; scheme: "bearer" | "dpop" } {
   const value = header?.trim() ?? "";
   if (value === "") throw new AuthError("ERR_NO_TOKEN", `this resource requires an access token: ${credentialHint(dpopRequired)}`);
   const scheme = SCHEME.exec(value);
   const name = scheme?.[1]?.toLowerCase();
-  if (!scheme || (name !== "bearer" && !(dpop && name === "dpop")))
+  if (!scheme || (name !== "bearer" && name !== "dpop"))
     throw new AuthError(
       "ERR_NO_TOKEN",
       `the Authorization header does not use the ${dpopRequired ? "DPoP" : "Bearer"} scheme: ${credentialHint(dpopRequired)}`,
@@ -138,7 +138,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const now = options.now ?? Date.now;
 
   const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
-    const { token, scheme } = readBearer(authorization, config.dpop);
+    const { token, scheme } = readBearer(authorization, config.dpop?.required === true);
     const apiKey = await matchApiKey(token);
     if (apiKey !== undefined)
       return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };
@@ -177,6 +177,11 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   };
   return {
     verifyCredential,
-    verify: async (authorization, served) => (await verifyCredential(authorization, served)).principal,
+    // Without the request, no proof can be checked: a bound token or the DPoP scheme is refused here.
+    verify: async (authorization, served) => {
+      const credential = await verifyCredential(authorization, served);
+      if (credential.jkt !== undefined || credential.scheme === "dpop") throw new AuthError("ERR_DPOP", "this token is DPoP-bound: it needs a DPoP proof");
+      return credential.principal;
+    },
   };
 }
