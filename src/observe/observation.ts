@@ -12,6 +12,7 @@ import type { AdmissionTrace, AdmittedPost } from "../http/admission/admitted.ts
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
+import { telemetryText } from "../core/telemetry-text.ts";
 import { DORMANT_ADMISSIONS } from "../http/admission/admit.ts";
 import { rootAttributes } from "./observation-shapes.ts";
 import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp/otlp-batch.ts";
@@ -118,7 +119,9 @@ export class Observation implements RequestObservation {
     return withTrace(admission, carrierOf(this.#handler ?? root, this.#carrier));
   }
 
-  innerCall(tool: string): ObservedCall {
+  innerCall(name: string): ObservedCall {
+    // A program's tool name is client-chosen: bounded for the span and the usage record.
+    const tool = telemetryText(name);
     const started = Date.now();
     const parent = this.#handler ?? this.#root;
     const span = parent?.isRecording()
@@ -219,7 +222,8 @@ export class Observation implements RequestObservation {
     const verb = knownVerb ?? this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
     const stream = verb !== "POST";
-    const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
+    const name =
+      method === undefined || stream ? `${verb} ${telemetryText(new URL(this.#request.url).pathname)}` : target === undefined ? method : `${method} ${target}`;
     const attributes = rootAttributes(outcome, stream, verb, method);
     const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
     this.#root = root;
@@ -272,7 +276,7 @@ export class Observation implements RequestObservation {
       root.setAttribute("edge_mcp.tenant", this.#tenant);
       root.setAttribute("http.response.status_code", status);
       if (trace_.revision !== undefined) root.setAttribute("mcp.protocol.version", trace_.revision);
-      if (trace_.requestId !== undefined) root.setAttribute("jsonrpc.request.id", String(trace_.requestId));
+      if (trace_.requestId !== undefined) root.setAttribute("jsonrpc.request.id", telemetryText(String(trace_.requestId)));
       if (trace_.method === "tools/call" && trace_.target !== undefined) root.setAttribute("gen_ai.tool.name", trace_.target);
       if (caller !== undefined) root.setAttribute("edge_mcp.caller", caller);
       if (era !== undefined) root.setAttribute("edge_mcp.era", era);
