@@ -68,6 +68,12 @@ export class Observation implements RequestObservation {
   readonly #costlyAdmission: boolean;
   /** Usage of the tools called inside the request (code mode), written with the request's own. */
   #innerUsage: InnerUsage[] | undefined;
+  /**
+   * Inner calls still running: a program's call can outlive its run (code mode's wall time answers
+   * the request first). The request's records wait for them (under `waitUntil`), so each is metered.
+   */
+  #innerRunning: Promise<void>[] | undefined;
+  #innerOpen = 0;
   /** When admission ended (the admission span's end, the tool span's start). */
   #admittedAt = 0;
   /** Head sampling left this request out: it records no span and passes no trace context on. */
@@ -132,11 +138,18 @@ export class Observation implements RequestObservation {
         )
       : undefined;
     let done = false;
+    let settle: () => void = () => {};
+    if (this.#usage.length > 0 || span) {
+      this.#innerOpen++;
+      (this.#innerRunning ??= []).push(new Promise<void>((resolve) => (settle = resolve)));
+    }
     return {
       ...(span ? { trace: carrierOf(span, this.#carrier) } : {}),
       end: (admitted, failure, toolError_) => {
         if (done) return;
         done = true;
+        if (this.#usage.length > 0 || span) this.#innerOpen--;
+        settle();
         if (span) endInner(span, admitted, failure, toolError_);
         // Metered like a direct call: only once admitted.
         if (admitted && this.#usage.length > 0) (this.#innerUsage ??= []).push({ tool, started, ended: Date.now(), failure, toolError: toolError_ });
@@ -178,7 +191,7 @@ export class Observation implements RequestObservation {
     const sessionDigest = sessionKey === undefined ? undefined : knownCallerId(sessionKey);
     // The common case: everything is known now (the handler settled, no hop running, the digests computed).
     const known = (callerKey === undefined || caller !== undefined) && (sessionKey === undefined || sessionDigest !== undefined);
-    if ((!exchange || exchange.done) && this.#hops === undefined && known) {
+    if ((!exchange || exchange.done) && this.#hops === undefined && this.#innerOpen === 0 && known) {
       const pending = this.#record(root, answered, status, exchange ? exchange.failure : error, caller, sessionDigest);
       if (pending && waitUntil) waitUntil(pending);
       return;
@@ -255,6 +268,7 @@ export class Observation implements RequestObservation {
     const caller = callerKey === undefined ? undefined : await callerId(callerKey);
     const session = sessionKey === undefined ? undefined : await callerId(sessionKey);
     if (this.#hops) await Promise.all(this.#hops);
+    if (this.#innerRunning) await Promise.all(this.#innerRunning);
     await this.#record(root, ended, status, failure, caller, session);
   }
 
