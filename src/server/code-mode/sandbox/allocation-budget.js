@@ -8,6 +8,7 @@
  */
 
 import { installArrayWrappers } from "./array-wrappers.js";
+import { installBodyWrappers } from "./body-wrappers.js";
 import { installBufferWrappers } from "./buffer-wrappers.js";
 import { installTextWrappers } from "./text-wrappers.js";
 
@@ -257,6 +258,7 @@ export function installAllocationBudget(maxBytes) {
   installArrayWrappers(kit);
   installBufferWrappers(kit);
   installTextWrappers(kit);
+  installBodyWrappers(kit);
   // Proxy: every proxy the program makes is recorded, so pin() never takes one for a genuine array.
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy(target, handler) {
