@@ -66,6 +66,18 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
       "const s = new ReadableStream({ pull(c) { c.enqueue(new Uint8Array(1e6)); } });\nreturn (await new Response(s).arrayBuffer()).byteLength;",
       2,
     ],
+    ["spreading matchAll over a big text", 'const text = "x".repeat(1e6);\nreturn [...text.matchAll(/x/g)].length;', 2],
+    [
+      "spreading a big Map's entries kept each turn",
+      "const m = new Map();\nfor (let i = 0; i < 1e4; i++) m.set(i, i);\nconst kept = [];\nfor (;;) kept.push([...m]);",
+      4,
+    ],
+    ["spreading Intl.Segmenter's segments of a big text", 'const text = "y".repeat(1e6);\nreturn [...new Intl.Segmenter().segment(text)].length;', 2],
+    [
+      "Object.getOwnPropertyDescriptors of a big array",
+      "const big = new Array(2e5).fill(0);\nreturn Object.keys(Object.getOwnPropertyDescriptors(big)).length;",
+      2,
+    ],
     ["a Request with a body", 'return await new Request("http://x/", { method: "POST", body: "b".repeat(10) }).text();', 1],
     [
       "a program that catches the limit and allocates on",

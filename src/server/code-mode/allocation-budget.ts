@@ -354,6 +354,49 @@ function installBufferWrappers(kit) {
   }
 }
 
+function installIteratorWrappers(kit) {
+  const { replace, charge, apply, ownKeys, getProto, OriginalObject } = kit;
+  const perStep = (iterator, bytes) => {
+    const proto = getProto(iterator);
+    replace(
+      proto,
+      "next",
+      (original) => ({
+        next() {
+          charge(bytes);
+          return apply(original, this, arguments);
+        }
+      }).next
+    );
+  };
+  perStep(apply(String.prototype.matchAll, "", [/x/g]), 64);
+  perStep((/* @__PURE__ */ new Map()).entries(), 24);
+  perStep((/* @__PURE__ */ new Set()).values(), 16);
+  if (typeof Intl === "object" && typeof Intl.Segmenter === "function") perStep(new Intl.Segmenter().segment("")[Symbol.iterator](), 96);
+  replace(
+    Object,
+    "getOwnPropertyDescriptors",
+    (original) => ({
+      getOwnPropertyDescriptors(object) {
+        if (object !== null && object !== void 0) charge(ownKeys(OriginalObject(object)).length * 96);
+        return apply(original, this, arguments);
+      }
+    }).getOwnPropertyDescriptors
+  );
+  for (const key of ["fromCharCode", "fromCodePoint"]) {
+    replace(
+      String,
+      key,
+      (original) => ({
+        [key]() {
+          charge(arguments.length * 2);
+          return apply(original, this, arguments);
+        }
+      })[key]
+    );
+  }
+}
+
 function installTextWrappers(kit) {
   const {
     isFinite,
@@ -1065,6 +1108,7 @@ function installAllocationBudget(maxBytes) {
   installBufferWrappers(kit);
   installTextWrappers(kit);
   installBodyWrappers(kit);
+  installIteratorWrappers(kit);
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy2(target, handler) {
     if (new.target === void 0) throw new TypeError("Constructor Proxy requires 'new'");
