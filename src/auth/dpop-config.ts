@@ -17,6 +17,12 @@ export interface DpopConfig {
 export const DPOP_ALGORITHMS: ReadonlySet<string> = new Set(["ES256", "ES384", "ES512", "RS256", "PS256", "EdDSA", "Ed25519"]);
 const DEFAULT_DPOP_ALGORITHMS = ["ES256", "EdDSA", "RS256", "PS256"];
 
+/**
+ * The settings a tenant without a `dpop` block checks bound tokens with: DPoP not required, the
+ * default algorithms and window. A bound token (`cnf.jkt`) is honoured on every tenant (RFC 9449 §7.1).
+ */
+export const DEFAULT_DPOP_CONFIG: DpopConfig = Object.freeze({ required: false, algorithms: Object.freeze(DEFAULT_DPOP_ALGORITHMS), maxAgeSeconds: 60 });
+
 /** Validates `auth.dpop` (`{ required?, algorithms?, maxAgeSeconds? }`); problems go to `fail`. */
 export function parseDpopConfig(value: unknown, fail: ConfigFail): DpopConfig | undefined {
   if (!isObject(value)) {

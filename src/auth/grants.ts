@@ -9,7 +9,7 @@ import { shown } from "./jose-errors.ts";
 export interface ClaimGrant {
   /** A claim name (`roles`, `groups`, `permissions`, `https://example.com/roles`) or a dotted path (`realm_access.roles`). */
   readonly claim: string;
-  /** The value the claim must contain (an array element, or a word of a space-separated string). */
+  /** The value the claim must contain (an array element, or a word of a string separated by U+0020 spaces). */
   readonly value: string;
   /** Tool names and `prefix_*` patterns this grant allows, whatever scopes they need. */
   readonly tools: readonly string[];
@@ -86,14 +86,15 @@ function claimAt(payload: Record<string, unknown>, path: string): unknown {
   return node;
 }
 
-/** The values of a claim: an array of strings, or a space-separated string; 401 for any other shape or a huge claim. */
+/** The values of a claim: an array of strings, or a string split on U+0020 (no other white space); 401 for any other shape or a huge claim. */
 function claimValues(payload: Record<string, unknown>, path: string): ReadonlySet<string> {
   const raw = claimAt(payload, path);
   if (raw === undefined || raw === null) return new Set();
   const bad = (why: string) => new AuthError("ERR_MALFORMED_TOKEN", `the token's ${shown(path)} claim ${why}`);
   if (typeof raw === "string") {
     if (raw.length > MAX_CLAIM_CHARS) throw bad(`is longer than ${MAX_CLAIM_CHARS} characters`);
-    return new Set(raw.split(/\s+/).filter(Boolean));
+    // U+0020 only, as `scope` is split (RFC 6749 §3.3): "team<NBSP>billing" is one value, not two.
+    return new Set(raw.split(" ").filter(Boolean));
   }
   if (!Array.isArray(raw)) throw bad("must be an array of strings or a space-separated string");
   if (raw.length > MAX_CLAIM_ITEMS) throw bad(`has more than ${MAX_CLAIM_ITEMS} values`);

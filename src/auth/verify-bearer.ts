@@ -38,10 +38,11 @@ export interface VerifiedCredential {
 
 /** Verifies the `Authorization` header of a request for one tenant. */
 export interface BearerVerifier {
-  /** Resolves to the principal, or rejects with an {@link AuthError}. */
+  /** Resolves to the principal of an unbound Bearer token, or rejects with an {@link AuthError} (a DPoP-bound token included). */
   verify(authorization: string | null | undefined, served?: string): Promise<Principal>;
   /**
-   * Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted when the tenant configures DPoP.
+   * Like `verify`, with what DPoP checks need; the `DPoP` scheme is accepted on every tenant, so a caller
+   * that uses `verify` alone must refuse the `dpop` scheme and bound tokens itself (the authorizer checks both).
    * `served`: the resource as the client reached it (a loopback dev server on another port), accepted as `aud` too.
    */
   verifyCredential(authorization: string | null | undefined, served?: string): Promise<VerifiedCredential>;
@@ -55,13 +56,22 @@ const OPAQUE_TOKEN = /^[A-Za-z0-9\-._~+/:]+=*$/;
 // Larger than any real access token; refuses giant headers before hashing or decoding them.
 const MAX_TOKEN_LENGTH = 16_384;
 
-function readBearer(header: string | null | undefined, dpop: boolean, opaque: boolean): { token: string; scheme: "bearer" | "dpop" } {
+/** What a client is told to send: DPoP where the tenant requires it (RFC 9449 §7.1), Bearer elsewhere. */
+export function credentialHint(dpopRequired: boolean): string {
+  return dpopRequired ? "send Authorization: DPoP <token> with a DPoP proof in the DPoP header" : "send Authorization: Bearer <token>";
+}
+
+/** The token and its scheme: Bearer, or DPoP on every tenant (the authorizer checks the binding either way); `opaque`: `:` allowed. */
+function readBearer(header: string | null | undefined, dpopRequired: boolean, opaque: boolean): { token: string; scheme: "bearer" | "dpop" } {
   const value = header?.trim() ?? "";
-  if (value === "") throw new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>");
+  if (value === "") throw new AuthError("ERR_NO_TOKEN", `this resource requires an access token: ${credentialHint(dpopRequired)}`);
   const scheme = SCHEME.exec(value);
   const name = scheme?.[1]?.toLowerCase();
-  if (!scheme || (name !== "bearer" && !(dpop && name === "dpop")))
-    throw new AuthError("ERR_NO_TOKEN", "the Authorization header does not use the Bearer scheme: send Authorization: Bearer <token>");
+  if (!scheme || (name !== "bearer" && name !== "dpop"))
+    throw new AuthError(
+      "ERR_NO_TOKEN",
+      `the Authorization header does not use the ${dpopRequired ? "DPoP" : "Bearer"} scheme: ${credentialHint(dpopRequired)}`,
+    );
   const token = value.slice(scheme[0].length);
   if (!(opaque ? OPAQUE_TOKEN : B64TOKEN).test(token))
     throw new AuthError("ERR_MALFORMED_TOKEN", "the bearer token is empty or has characters a token cannot have (RFC 6750 section 2.1)");
@@ -157,7 +167,7 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   const now = options.now ?? Date.now;
 
   const verifyCredential = async (authorization: string | null | undefined, served = config.resource): Promise<VerifiedCredential> => {
-    const { token, scheme } = readBearer(authorization, config.dpop !== undefined, tokenVerifier !== undefined);
+    const { token, scheme } = readBearer(authorization, config.dpop?.required === true, tokenVerifier !== undefined);
     const apiKey = await matchApiKey(token);
     if (apiKey !== undefined)
       return { token, scheme, principal: { issuer: API_KEY_ISSUER, subject: apiKey.id, scopes: apiKey.scopes, clientId: apiKey.id, via: "api-key" } };
@@ -218,6 +228,11 @@ export function createBearerVerifier(config: AuthConfig, options: BearerVerifier
   };
   return {
     verifyCredential,
-    verify: async (authorization, served) => (await verifyCredential(authorization, served)).principal,
+    // Without the request, no proof can be checked: a bound token or the DPoP scheme is refused here.
+    verify: async (authorization, served) => {
+      const credential = await verifyCredential(authorization, served);
+      if (credential.jkt !== undefined || credential.scheme === "dpop") throw new AuthError("ERR_DPOP", "this token is DPoP-bound: it needs a DPoP proof");
+      return credential.principal;
+    },
   };
 }

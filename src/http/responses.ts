@@ -12,12 +12,9 @@ export function resultMessage(id: RequestId, result: MethodResult): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`;
 }
 
-/** Serialises a JSON-RPC error response; the id is left out when it could not be read. */
+/** Serialises a JSON-RPC error response; `id` is null when it could not be read (JSON-RPC 2.0 §5: always present). */
 export function errorMessage(error: ProtocolError, id: RequestId | undefined): string {
-  const requestId = id ?? error.requestId;
-  return requestId === undefined
-    ? JSON.stringify({ jsonrpc: "2.0", error: error.toJSON() })
-    : JSON.stringify({ jsonrpc: "2.0", id: requestId, error: error.toJSON() });
+  return JSON.stringify({ jsonrpc: "2.0", id: id ?? error.requestId ?? null, error: error.toJSON() });
 }
 
 /**

@@ -8,6 +8,7 @@
 
 import { SpanKind } from "@opentelemetry/api";
 import type { Admission, TraceCarrier } from "../core/admission.ts";
+import { telemetryText } from "../core/telemetry-text.ts";
 import type { ObservedCall } from "../http/observer.ts";
 import type { SpanBatch } from "./otlp/otlp-batch.ts";
 import { carrierOf, endInner } from "./span-parts.ts";
@@ -28,7 +29,9 @@ export type CallSpans = { readonly source: SpanSource } | { readonly batch: Span
 
 /** Observes each tool called inside a request that runs in this object (`era`: its protocol era). */
 export function objectInnerCalls(spans: CallSpans, usage: readonly UsageSink[], admission: Admission, era: string): (tool: string) => ObservedCall {
-  return (tool) => {
+  return (name) => {
+    // A program's tool name is client-chosen: bounded for the span and the usage record.
+    const tool = telemetryText(name);
     const started = Date.now();
     const recorder = spans && "batch" in spans ? new RecordingTracer() : undefined;
     const source = recorder ?? (spans && "source" in spans ? spans.source : undefined);

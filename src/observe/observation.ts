@@ -12,6 +12,7 @@ import type { AdmissionTrace, AdmittedPost } from "../http/admission/admitted.ts
 import type { Hops, ObservedCall, ObservedExchange, RequestObservation } from "../http/observer.ts";
 import type { WaitUntil } from "../core/names.ts";
 import { DORMANT, anchorShape } from "../core/shape-anchor.ts";
+import { telemetryText } from "../core/telemetry-text.ts";
 import { DORMANT_ADMISSIONS } from "../http/admission/admit.ts";
 import { rootAttributes } from "./observation-shapes.ts";
 import { NOTHING_TO_WAIT, type SpanBatch } from "./otlp/otlp-batch.ts";
@@ -67,6 +68,12 @@ export class Observation implements RequestObservation {
   readonly #costlyAdmission: boolean;
   /** Usage of the tools called inside the request (code mode), written with the request's own. */
   #innerUsage: InnerUsage[] | undefined;
+  /**
+   * Inner calls still running: a program's call can outlive its run (code mode's wall time answers
+   * the request first). The request's records wait for them (under `waitUntil`), so each is metered.
+   */
+  #innerRunning: Promise<void>[] | undefined;
+  #innerOpen = 0;
   /** When admission ended (the admission span's end, the tool span's start). */
   #admittedAt = 0;
   /** Head sampling left this request out: it records no span and passes no trace context on. */
@@ -118,7 +125,9 @@ export class Observation implements RequestObservation {
     return withTrace(admission, carrierOf(this.#handler ?? root, this.#carrier));
   }
 
-  innerCall(tool: string): ObservedCall {
+  innerCall(name: string): ObservedCall {
+    // A program's tool name is client-chosen: bounded for the span and the usage record.
+    const tool = telemetryText(name);
     const started = Date.now();
     const parent = this.#handler ?? this.#root;
     const span = parent?.isRecording()
@@ -129,11 +138,18 @@ export class Observation implements RequestObservation {
         )
       : undefined;
     let done = false;
+    let settle: () => void = () => {};
+    if (this.#usage.length > 0 || span) {
+      this.#innerOpen++;
+      (this.#innerRunning ??= []).push(new Promise<void>((resolve) => (settle = resolve)));
+    }
     return {
       ...(span ? { trace: carrierOf(span, this.#carrier) } : {}),
       end: (admitted, failure, toolError_) => {
         if (done) return;
         done = true;
+        if (this.#usage.length > 0 || span) this.#innerOpen--;
+        settle();
         if (span) endInner(span, admitted, failure, toolError_);
         // Metered like a direct call: only once admitted.
         if (admitted && this.#usage.length > 0) (this.#innerUsage ??= []).push({ tool, started, ended: Date.now(), failure, toolError: toolError_ });
@@ -175,7 +191,7 @@ export class Observation implements RequestObservation {
     const sessionDigest = sessionKey === undefined ? undefined : knownCallerId(sessionKey);
     // The common case: everything is known now (the handler settled, no hop running, the digests computed).
     const known = (callerKey === undefined || caller !== undefined) && (sessionKey === undefined || sessionDigest !== undefined);
-    if ((!exchange || exchange.done) && this.#hops === undefined && known) {
+    if ((!exchange || exchange.done) && this.#hops === undefined && this.#innerOpen === 0 && known) {
       const pending = this.#record(root, answered, status, exchange ? exchange.failure : error, caller, sessionDigest);
       if (pending && waitUntil) waitUntil(pending);
       return;
@@ -219,7 +235,8 @@ export class Observation implements RequestObservation {
     const verb = knownVerb ?? this.#request.method;
     // GET and DELETE carry no MCP method: their spans are named after the HTTP request.
     const stream = verb !== "POST";
-    const name = method === undefined || stream ? `${verb} ${new URL(this.#request.url).pathname}` : target === undefined ? method : `${method} ${target}`;
+    const name =
+      method === undefined || stream ? `${verb} ${telemetryText(new URL(this.#request.url).pathname)}` : target === undefined ? method : `${method} ${target}`;
     const attributes = rootAttributes(outcome, stream, verb, method);
     const root = source.start(name, { kind: SpanKind.SERVER, startTime: started, attributes }, undefined, this.#carrier);
     this.#root = root;
@@ -251,6 +268,7 @@ export class Observation implements RequestObservation {
     const caller = callerKey === undefined ? undefined : await callerId(callerKey);
     const session = sessionKey === undefined ? undefined : await callerId(sessionKey);
     if (this.#hops) await Promise.all(this.#hops);
+    if (this.#innerRunning) await Promise.all(this.#innerRunning);
     await this.#record(root, ended, status, failure, caller, session);
   }
 
@@ -272,7 +290,7 @@ export class Observation implements RequestObservation {
       root.setAttribute("edge_mcp.tenant", this.#tenant);
       root.setAttribute("http.response.status_code", status);
       if (trace_.revision !== undefined) root.setAttribute("mcp.protocol.version", trace_.revision);
-      if (trace_.requestId !== undefined) root.setAttribute("jsonrpc.request.id", String(trace_.requestId));
+      if (trace_.requestId !== undefined) root.setAttribute("jsonrpc.request.id", telemetryText(String(trace_.requestId)));
       if (trace_.method === "tools/call" && trace_.target !== undefined) root.setAttribute("gen_ai.tool.name", trace_.target);
       if (caller !== undefined) root.setAttribute("edge_mcp.caller", caller);
       if (era !== undefined) root.setAttribute("edge_mcp.era", era);

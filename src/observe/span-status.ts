@@ -3,6 +3,7 @@
 import { ROOT_CONTEXT, SpanStatusCode, createTraceState, trace, type Context, type Span, type SpanContext } from "@opentelemetry/api";
 import type { TraceCarrier } from "../core/admission.ts";
 import { ErrorCode, ProtocolError } from "../core/errors.ts";
+import { telemetryText } from "../core/telemetry-text.ts";
 import { parseTraceparent } from "./trace-context.ts";
 
 /** The span context of the client's trace, when it sent a valid one. */
@@ -27,7 +28,7 @@ export function remoteContext(carrier: TraceCarrier | undefined): Context {
 /** A thrown value as the JSON-RPC error a span records. */
 export function toFailure(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  return new ProtocolError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new ProtocolError(ErrorCode.InternalError, telemetryText(error instanceof Error ? String(error.message) : String(error)));
 }
 
 /** `error.type` of a tool result with `isError: true` (semantic conventions for MCP). */
@@ -42,5 +43,6 @@ export function setToolError(span: Span): void {
 /** Marks a span failed with the JSON-RPC error (semantic conventions: error.type is the code as text). */
 export function setError(span: Span, error: ProtocolError): void {
   span.setAttributes({ "error.type": String(error.code), "rpc.jsonrpc.error_code": error.code });
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+  // Messages may quote client input ("Unknown tool: <name>"): the span keeps a bounded copy.
+  span.setStatus({ code: SpanStatusCode.ERROR, message: telemetryText(error.message) });
 }

@@ -171,7 +171,8 @@ function tenantAppOptions(
   const limits = tenant.limits;
   const durable = durableBindings(env, tenant.id, tenant.legacySessions === true, tenant.tasks ?? true, tenant.notifications?.shards ?? 1, wiring);
   // DPoP proof ids are held in the tenant's quota object when there is one (every isolate sees them).
-  const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
+  // Any tenant with auth may check a proof (a bound token is honoured everywhere); the guard is used only then.
+  const replay = auth && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   // Issuer templates, introspection, an authorization server's binding: the secret and binding come from env.
   const sources = auth && options.tokenSources ? options.tokenSources.sources(auth, env, tenant.id) : {};
   return {

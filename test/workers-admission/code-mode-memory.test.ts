@@ -55,6 +55,31 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
       4,
     ],
     [
+      "a gzip bomb unpacked with DecompressionStream",
+      'const packed = new Blob(["x"]).stream();\nreturn await new Response(packed.pipeThrough(new DecompressionStream("gzip"))).text();',
+      2,
+    ],
+    ["a CompressionStream", 'return new CompressionStream("gzip") !== null;', 1],
+    ["a Response body copied each turn", 'const big = "r".repeat(1e5);\nconst kept = [];\nfor (;;) kept.push(await new Response(big).arrayBuffer());', 3],
+    [
+      "a Response of a stream the program feeds",
+      "const s = new ReadableStream({ pull(c) { c.enqueue(new Uint8Array(1e6)); } });\nreturn (await new Response(s).arrayBuffer()).byteLength;",
+      2,
+    ],
+    ["spreading matchAll over a big text", 'const text = "x".repeat(1e6);\nreturn [...text.matchAll(/x/g)].length;', 2],
+    [
+      "spreading a big Map's entries kept each turn",
+      "const m = new Map();\nfor (let i = 0; i < 1e4; i++) m.set(i, i);\nconst kept = [];\nfor (;;) kept.push([...m]);",
+      4,
+    ],
+    ["spreading Intl.Segmenter's segments of a big text", 'const text = "y".repeat(1e6);\nreturn [...new Intl.Segmenter().segment(text)].length;', 2],
+    [
+      "Object.getOwnPropertyDescriptors of a big array",
+      "const big = new Array(2e5).fill(0);\nreturn Object.keys(Object.getOwnPropertyDescriptors(big)).length;",
+      2,
+    ],
+    ["a Request with a body", 'return await new Request("http://x/", { method: "POST", body: "b".repeat(10) }).text();', 1],
+    [
       "a program that catches the limit and allocates on",
       'let caught = 0;\nfor (;;) { try { new Array(1e6).fill(0); } catch { caught++; } if (caught > 3) return "x".repeat(10); }',
       2,

@@ -47,6 +47,16 @@ describe("grants from claims", () => {
     expect((await resultOf(await call("report", { steps: 1, ms: 1 }, reporter))).result?.content[0]?.text).toMatch(/^report of 1 steps/);
   });
 
+  it("splits a claim string on U+0020 only: a role joined to another by NBSP, a tab or U+2028 grants nothing", async () => {
+    for (const roles of ["team\u00a0billing", "team\tbilling", "team\u2028billing", "billing\u3000"]) {
+      const refused = await call("invoice_total", LINES, await token({ roles }, "nbsp-user"));
+      expect(refused.status).toBe(403);
+      await refused.text();
+    }
+    const spaced = await resultOf(await call("invoice_total", LINES, await token({ roles: "team  billing" }, "nbsp-user")));
+    expect(spaced.result?.content[0]?.text).toBe("Total: 6");
+  });
+
   it("refuses a grant-only tool with a 403 that names no scope (no scope would help)", async () => {
     const refused = await call("note_save", { text: "hi" }, await token({ roles: ["billing"] }));
     expect(refused.status).toBe(403);

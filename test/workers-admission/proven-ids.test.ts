@@ -1,11 +1,13 @@
-// Task ids prove themselves before any object is touched; listen's task ids each count against the rate limits.
+// Task ids and handles prove themselves before any object is touched; listen's task ids each count against the rate limits.
 import { env } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sseReader } from "../workers-conformance/sse-reader.ts";
+import { durableHandleStore, type McpHandleObject } from "../../src/workers/state/handle-object.ts";
 import { WITH_TASKS, modern, resultOf, send } from "./fixture.ts";
 
 const tasksNamespace = (env as unknown as { MCP_TASKS: DurableObjectNamespace }).MCP_TASKS;
+const handlesNamespace = (env as unknown as { MCP_HANDLES: DurableObjectNamespace<McpHandleObject> }).MCP_HANDLES;
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": WITH_TASKS };
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -72,5 +74,52 @@ describe("task ids prove themselves", () => {
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("60");
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -31429 } });
+  });
+});
+
+/** Made-up handles of every shape a handle had or has: `h_` + 192-bit base64url, and `h_<64 hex>.<secret>`. */
+function madeUpHandles(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => (i % 2 === 0 ? `h_${made(32, B64)}` : `h_${made(64, "0123456789abcdef")}.${made(32, B64)}`));
+}
+
+const handleObjects = async (): Promise<number> => (await listDurableObjectIds(handlesNamespace)).length;
+const noteCall = (name: string, args: Record<string, unknown>) => modern("plain", "tools/call", { name, arguments: args }).then(resultOf);
+
+describe("handles prove themselves", () => {
+  it("reads, writes and removes 10,000 made-up handles as absent without waking a handle object", async () => {
+    const store = durableHandleStore(handlesNamespace);
+    const before = await handleObjects();
+    const handles = madeUpHandles(10_000);
+    for (let i = 0; i < handles.length; i += 500) {
+      const batch = handles.slice(i, i + 500);
+      const read = await Promise.all(batch.map((handle) => store.read("plain\nanyone", handle)));
+      expect(read.every((state) => state === undefined)).toBe(true);
+    }
+    for (const handle of handles.slice(0, 200)) {
+      expect(await store.write("plain\nanyone", handle, { x: 1 })).toBe(false);
+      expect(await store.remove("plain\nanyone", handle)).toBe(false);
+    }
+    expect(await handleObjects()).toBe(before);
+  }, 60_000);
+
+  it("answers made-up handles in tool calls as unknown, without waking a handle object", async () => {
+    const before = await handleObjects();
+    for (const handle of madeUpHandles(6)) {
+      for (const tool of ["note_read", "note_delete"]) {
+        const reply = await noteCall(tool, { handle });
+        expect(reply.result?.isError, `${tool} ${handle}`).toBe(true);
+        expect(reply.result?.content[0]?.text).toMatch(/is unknown, has expired, or was not created for you/);
+      }
+    }
+    expect(await handleObjects()).toBe(before);
+  });
+
+  it("still finds a real handle, and refuses its object id with another secret as unknown", async () => {
+    const handle = (await noteCall("note_save", { text: "kept" })).result?.content[0]?.text as string;
+    expect(handle).toMatch(/^h_[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/);
+    expect((await noteCall("note_read", { handle })).result?.content[0]?.text).toBe("kept");
+    const forged = `${handle.slice(0, 67)}${made(32, B64)}`;
+    expect((await noteCall("note_read", { handle: forged })).result?.isError).toBe(true);
+    expect((await noteCall("note_delete", { handle })).result?.content[0]?.text).toBe("deleted");
   });
 });

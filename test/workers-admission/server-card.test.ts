@@ -45,6 +45,21 @@ describe("server card", () => {
     await changed.text();
   });
 
+  it("varies by Host: the card's remote URL comes from it, so a shared cache keys it by Host", async () => {
+    const here = await get("http://127.0.0.1/t/open/mcp/server-card");
+    const there = await get("http://localhost/t/open/mcp/server-card");
+    for (const response of [here, there]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get("vary")).toMatch(/(^|,\s*)Host(\s*,|$)/i);
+    }
+    const urls = [await here.json(), await there.json()].map((card) => (card as { remotes: { url: string }[] }).remotes[0]?.url);
+    expect(urls).toEqual(["http://127.0.0.1/t/open/mcp", "http://localhost/t/open/mcp"]);
+    const etag = (await get("http://127.0.0.1/t/open/mcp/server-card")).headers.get("etag") as string;
+    const unchanged = await get("http://127.0.0.1/t/open/mcp/server-card", { "if-none-match": etag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("vary")).toMatch(/Host/i);
+  });
+
   it("has no card for a tenant that did not turn it on, nor for an unknown tenant (404)", async () => {
     for (const url of ["http://127.0.0.1/t/secure/mcp/server-card", "http://127.0.0.1/t/nobody/mcp/server-card"]) {
       const response = await get(url);
@@ -70,6 +85,7 @@ describe("AI catalog", () => {
       specVersion: "1.0",
       entries: [{ identifier: "urn:air:cards.example:mcp:carded", type: "application/mcp-server-card+json", url: "http://cards.example/mcp/server-card" }],
     });
+    for (const response of [byPath, byHost]) expect(response.headers.get("vary")).toMatch(/(^|,\s*)Host(\s*,|$)/i);
     const card = await get("http://cards.example/mcp/server-card");
     expect(await card.json()).toMatchObject({ name: "example.cards/carded", version: "2.0.0", title: "Carded" });
   });

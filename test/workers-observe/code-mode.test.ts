@@ -144,3 +144,36 @@ describe("code mode's inner calls", () => {
     expect(new Set(points.map((point) => point.blobs?.[1])).size).toBe(1);
   });
 });
+
+describe("an inner call still running when the wall time ends the run", () => {
+  it("is metered when it ends: the request's record and one for the inner call, via code_mode", async () => {
+    const write = vi.spyOn(dataset, "writeDataPoint");
+    const response = await send("hasty", {
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "execute",
+          arguments: { code: `return await tools.pause({ ms: 800 });` },
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+        },
+      },
+      headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "execute" },
+    });
+    const reply = await resultOf(response);
+    expect(reply.result?.content[0]?.text).toMatch(/did not finish within 300 ms/);
+    const points = await vi.waitFor(
+      () => {
+        const found = write.mock.calls.map((args) => args[0] as AnalyticsEngineDataPoint).filter((point) => point.indexes?.[0] === "hasty");
+        if (found.length < 2) throw new Error(`${found.length} data points so far`);
+        return found;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
+    expect(points.map((point) => [point.blobs?.[3], point.blobs?.[7]])).toEqual([
+      ["execute", "direct"],
+      ["pause", "code_mode"],
+    ]);
+  });
+});

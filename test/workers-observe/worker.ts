@@ -33,6 +33,15 @@ const tools = defineModule({
       },
     }),
     defineTool({
+      name: "pause",
+      description: "Answers after ms milliseconds.",
+      inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
+      handler: async (args) => {
+        await new Promise((resolve) => setTimeout(resolve, args["ms"]));
+        return "paused";
+      },
+    }),
+    defineTool({
       name: "slow_report",
       description: "A task when the client supports tasks.",
       inputSchema: { type: "object" },

@@ -2,11 +2,11 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { durableHandleStore, type McpHandleObject } from "../../src/workers/state/handle-object.ts";
+import { durableHandleStore, handleObjectId, type McpHandleObject } from "../../src/workers/state/handle-object.ts";
 import { post, postModern, rpc } from "./post.ts";
 
 const handles = (env as unknown as { MCP_HANDLES: DurableObjectNamespace<McpHandleObject> }).MCP_HANDLES;
-const stubOf = (handle: string) => handles.get(handles.idFromName(handle));
+const stubOf = (handle: string) => handles.get(handleObjectId(handles, handle) as DurableObjectId);
 
 async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   return (await rpc(await postModern("tools/call", { name, arguments: args }))).result as Record<string, unknown>;
@@ -24,7 +24,7 @@ function text(result: Record<string, unknown>): string {
 describe("notebook tools (handles)", () => {
   it("keeps state between stateless calls under an opaque handle", async () => {
     const handle = await open("groceries");
-    expect(handle).toMatch(/^h_[A-Za-z0-9_-]{32}$/);
+    expect(handle).toMatch(/^h_[0-9a-f]{64}\.[A-Za-z0-9_-]{32}$/);
     expect(text(await call("notebook_append", { handle, text: "milk" }))).toBe('"groceries" now has 1 line(s)');
     expect(text(await call("notebook_append", { handle, text: "eggs" }))).toBe('"groceries" now has 2 line(s)');
     expect((await call("notebook_read", { handle }))["structuredContent"]).toEqual({ title: "groceries", entries: ["milk", "eggs"] });
@@ -45,16 +45,19 @@ describe("notebook tools (handles)", () => {
     expect((await call("notebook_read", { handle }))["structuredContent"]).toEqual({ title: "durable", entries: ["before"] });
   });
 
-  it.each(["h_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "not-a-handle", ""])("answers the forged handle %j with an isError result", async (handle) => {
-    const result = await call("notebook_append", { handle, text: "x" });
-    expect(result["isError"]).toBe(true);
-    expect(text(result)).toMatch(/unknown, has expired, or was not created for you/);
-  });
+  it.each(["h_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", `h_${"0".repeat(64)}.${"A".repeat(32)}`, "not-a-handle", ""])(
+    "answers the forged handle %j with an isError result",
+    async (handle) => {
+      const result = await call("notebook_append", { handle, text: "x" });
+      expect(result["isError"]).toBe(true);
+      expect(text(result)).toMatch(/unknown, has expired, or was not created for you/);
+    },
+  );
 });
 
 describe("durableHandleStore", () => {
   const store = durableHandleStore(handles);
-  const handle = () => `h_${crypto.randomUUID().replaceAll("-", "")}`;
+  const handle = () => (store.mint as () => string)();
 
   it("refuses a handle to any other scope", async () => {
     const h = handle();
@@ -76,7 +79,7 @@ describe("durableHandleStore", () => {
     await store.create("s", h2, { n: 2 }, Date.now() + 60_000);
     // An alarm that fires early (or late) keeps a live handle and re-arms itself.
     expect(await runDurableObjectAlarm(stubOf(h2))).toBe(true);
-    expect(await storedKeys(h2)).toEqual(["expiresAt", "scope", "state"]);
+    expect(await storedKeys(h2)).toEqual(["expiresAt", "handle", "scope", "state"]);
     const h3 = handle();
     await store.create("s", h3, { n: 3 }, Date.now() + 30);
     await new Promise((resolve) => setTimeout(resolve, 60));

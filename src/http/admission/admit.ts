@@ -8,6 +8,7 @@ import { clientNetwork } from "../../core/client-address.ts";
 import { detectEra, unsupportedVersion } from "../../core/era.ts";
 import { ErrorCode, ProtocolError } from "../../core/errors.ts";
 import { own } from "../../core/json.ts";
+import { telemetryText } from "../../core/telemetry-text.ts";
 import { classifyMessage, type RequestId } from "../../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../../core/principal.ts";
 import { DORMANT } from "../../core/shape-anchor.ts";
@@ -149,14 +150,15 @@ function admitMessage(
   if (message.kind === "response") return { admission, text, message, info: undefined, tool: undefined, newSession: undefined, opening: undefined };
   const id = message.kind === "request" ? message.id : undefined;
   trace.requestId = id;
-  trace.method = message.method;
+  // The trace's names are telemetry's copies (spans, the access log): bounded, whatever the client sent.
+  trace.method = telemetryText(message.method);
   trace.params = message.params;
   const target = message.params ? (own(message.params, "name") ?? own(message.params, "uri")) : undefined;
-  trace.target = typeof target === "string" ? target : undefined;
+  trace.target = typeof target === "string" ? telemetryText(target) : undefined;
 
   const header = headerReader(headers);
   const info = detectEra(message, header);
-  trace.revision = info.protocolVersion;
+  trace.revision = telemetryText(info.protocolVersion);
   const initialize = message.method === "initialize";
   if (endpoint.revisions && !endpoint.revisions.has(info.protocolVersion) && !initialize) {
     throw unsupportedVersion(info.protocolVersion, id, [...endpoint.revisions]);

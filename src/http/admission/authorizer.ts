@@ -7,9 +7,9 @@ import { servedResource, isLoopbackResource } from "../../auth/loopback-resource
 import { METADATA_PATH, protectedResourceMetadata } from "../../auth/protected-resource.ts";
 import type { ScopeFilter } from "../../auth/scope-filter.ts";
 import { createToolAccess } from "../../auth/tool-access.ts";
-import { createBearerVerifier, type VerifiedCredential } from "../../auth/verify-bearer.ts";
+import { createBearerVerifier, credentialHint, type VerifiedCredential } from "../../auth/verify-bearer.ts";
 import type { TemplateIssuers, TokenVerifier } from "../../auth/token-verifier.ts";
-import type { DpopConfig } from "../../auth/dpop-config.ts";
+import { DEFAULT_DPOP_CONFIG, type DpopConfig } from "../../auth/dpop-config.ts";
 import { verifyDpopProof, type ReplayGuard } from "../../auth/dpop.ts";
 import { memoryReplayGuard } from "./dpop-replay.ts";
 import { ProtocolError } from "../../core/errors.ts";
@@ -45,16 +45,18 @@ function metadataUrl(request: Request, resourcePath: string): string {
 }
 
 function fromAuthError(error: AuthError, request: Request, config: AuthConfig, resourcePath: string): ProtocolError {
+  // A tenant without DPoP settings adds the DPoP challenge only to a refusal about DPoP (a bound token sent as Bearer).
+  const dpop = config.dpop ?? (error.code === "ERR_DPOP" ? DEFAULT_DPOP_CONFIG : undefined);
   return authRefusal(error, {
     resourceMetadata: metadataUrl(request, resourcePath),
     ...(config.scopesSupported ? { scopes: config.scopesSupported } : {}),
-    ...(config.dpop ? { dpop: config.dpop } : {}),
+    ...(dpop ? { dpop } : {}),
   });
 }
 
 /**
- * DPoP (RFC 9449): a bound token (`cnf.jkt`) comes with the DPoP scheme and a valid proof; an
- * unbound one is refused where DPoP is required, and may not use the DPoP scheme.
+ * DPoP (RFC 9449): a bound token (`cnf.jkt`) comes with the DPoP scheme and a valid proof, on
+ * every tenant; an unbound one is refused where DPoP is required, and may not use the DPoP scheme.
  */
 async function checkBinding(credential: VerifiedCredential, request: Request, config: DpopConfig, replay: ReplayGuard): Promise<void> {
   if (credential.jkt === undefined) {
@@ -115,7 +117,12 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
   // Only a loopback resource (a dev server) can be reached at another port; any other costs nothing per request.
   const served = isLoopbackResource(config.resource) ? (request: Request) => servedResource(config.resource, request.url) : undefined;
   const unauthorized = (request: Request) =>
-    fromAuthError(new AuthError("ERR_NO_TOKEN", "this resource requires an access token: send Authorization: Bearer <token>"), request, config, resourcePath);
+    fromAuthError(
+      new AuthError("ERR_NO_TOKEN", `this resource requires an access token: ${credentialHint(dpop?.required === true)}`),
+      request,
+      config,
+      resourcePath,
+    );
   return {
     toolFilter: (principal) => access.filter(principal),
     metadata: metadata as unknown as Record<string, unknown>,
@@ -131,9 +138,9 @@ export function createAuthorizer(config: AuthConfig, options: AuthorizerOptions 
       if (authorization === null && access.hasPublicTools) return undefined;
       try {
         const resource = served?.(request);
-        if (!dpop) return await verifier.verify(authorization, resource);
         const credential = await verifier.verifyCredential(authorization, resource);
-        await checkBinding(credential, request, dpop, replay ?? (replay = options.replay ?? memoryReplayGuard()));
+        // Every tenant honours cnf.jkt (RFC 9449 §7.1): one without a dpop block checks proofs with the default settings.
+        await checkBinding(credential, request, dpop ?? DEFAULT_DPOP_CONFIG, replay ?? (replay = options.replay ?? memoryReplayGuard()));
         return credential.principal;
       } catch (error) {
         if (error instanceof AuthError) throw fromAuthError(error, request, config, resourcePath);

@@ -19,8 +19,12 @@ export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schema
 const META_PREFIX = "io.github.edge-mcp";
 const NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 
-/** CORS and caching of discovery documents (the draft's "CORS Requirements" and "Caching"). */
+/**
+ * CORS and caching of discovery documents (the draft's "CORS Requirements" and "Caching"). A card's
+ * remote URL and the catalog's identifiers come from the request's Host, so shared caches key them by it.
+ */
 const DISCOVERY_HEADERS = {
+  vary: "Host",
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET",
   "access-control-allow-headers": "Content-Type, If-None-Match",

@@ -206,6 +206,38 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
   );
 }
 
+function installBodyWrappers(kit) {
+  const { constructorOf, maxBytes, isObject, bufferBytes, getOwn, apply } = kit;
+  const refused = (args) => ({ bytes: maxBytes + 1, args });
+  for (const name of ["DecompressionStream", "CompressionStream"]) constructorOf(globalThis, name, refused);
+  const blobSize = typeof Blob === "function" && getOwn(Blob.prototype, "size") ? getOwn(Blob.prototype, "size").get : void 0;
+  const sizeOf = (body) => {
+    if (body === void 0 || body === null) return 0;
+    if (typeof body === "string") return body.length * 2;
+    if (!isObject(body)) return -1;
+    const bytes = bufferBytes(body);
+    if (bytes >= 0) return bytes;
+    try {
+      return blobSize ? apply(blobSize, body, []) : -1;
+    } catch {
+      return -1;
+    }
+  };
+  if (typeof Response === "function") {
+    constructorOf(globalThis, "Response", (args) => {
+      const bytes = sizeOf(args[0]);
+      return bytes < 0 ? refused(args) : { bytes: bytes * 3, args };
+    });
+  }
+  if (typeof Request === "function") {
+    constructorOf(globalThis, "Request", (args) => {
+      const init = isObject(args[1]) ? { ...args[1] } : args[1];
+      const withBody = typeof args[0] !== "string" || isObject(init) && init.body !== void 0 && init.body !== null;
+      return withBody ? refused(args) : { bytes: 0, args: init === void 0 ? [args[0]] : [args[0], init] };
+    });
+  }
+}
+
 function installBufferWrappers(kit) {
   const {
     TypedArrayPrototype,
@@ -319,6 +351,49 @@ function installBufferWrappers(kit) {
         }).m
       );
     }
+  }
+}
+
+function installIteratorWrappers(kit) {
+  const { replace, charge, apply, ownKeys, getProto, OriginalObject } = kit;
+  const perStep = (iterator, bytes) => {
+    const proto = getProto(iterator);
+    replace(
+      proto,
+      "next",
+      (original) => ({
+        next() {
+          charge(bytes);
+          return apply(original, this, arguments);
+        }
+      }).next
+    );
+  };
+  perStep(apply(String.prototype.matchAll, "", [/x/g]), 64);
+  perStep((/* @__PURE__ */ new Map()).entries(), 24);
+  perStep((/* @__PURE__ */ new Set()).values(), 16);
+  if (typeof Intl === "object" && typeof Intl.Segmenter === "function") perStep(new Intl.Segmenter().segment("")[Symbol.iterator](), 96);
+  replace(
+    Object,
+    "getOwnPropertyDescriptors",
+    (original) => ({
+      getOwnPropertyDescriptors(object) {
+        if (object !== null && object !== void 0) charge(ownKeys(OriginalObject(object)).length * 96);
+        return apply(original, this, arguments);
+      }
+    }).getOwnPropertyDescriptors
+  );
+  for (const key of ["fromCharCode", "fromCodePoint"]) {
+    replace(
+      String,
+      key,
+      (original) => ({
+        [key]() {
+          charge(arguments.length * 2);
+          return apply(original, this, arguments);
+        }
+      })[key]
+    );
   }
 }
 
@@ -1032,6 +1107,8 @@ function installAllocationBudget(maxBytes) {
   installArrayWrappers(kit);
   installBufferWrappers(kit);
   installTextWrappers(kit);
+  installBodyWrappers(kit);
+  installIteratorWrappers(kit);
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy2(target, handler) {
     if (new.target === void 0) throw new TypeError("Constructor Proxy requires 'new'");

@@ -13,6 +13,7 @@ import { toolsDeclaration } from "./declarations.ts";
 import { innerCalls } from "./inner-calls.ts";
 import { guardProgram } from "./loop-guard.ts";
 import { outcomeResult, refusedResult } from "./program.ts";
+import { receivedOutcome } from "./received-outcome.ts";
 
 export const EXECUTE = "execute";
 export const TOOL_DECLARATIONS = "tool_declarations";
@@ -81,7 +82,8 @@ export function codeMode(options: CodeModeOptions): Feature {
           callTool: inner.call,
         })
         .then(
-          (outcome) => outcomeResult(outcome, lineOffset, limits.maxOutputBytes, inner.count()),
+          // Checked and cut on this side: the sandbox's own limits hold only as long as the program leaves its realm alone.
+          (outcome: unknown) => outcomeResult(receivedOutcome(outcome, limits), lineOffset, limits.maxOutputBytes, inner.count()),
           (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
         );
       try {

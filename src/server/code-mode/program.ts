@@ -3,6 +3,9 @@
 import type { CallToolResult } from "../../core/types.ts";
 import type { SandboxOutcome } from "./sandbox.ts";
 
+/** A report checked and cut by `receivedOutcome`: a result's JSON may be a prefix (`jsonChars` then says how long the whole was). */
+export type ReceivedOutcome = SandboxOutcome & { readonly jsonChars?: number };
+
 /** The file name a sandbox gives the program (stack traces name it). */
 export const PROGRAM_FILE = "program.js";
 
@@ -38,20 +41,36 @@ export function cutText(text: string, maxBytes: number): { text: string; cut: bo
   return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true, bytes: bytes.length };
 }
 
-/** What the model sees of a run: the output (cut to the limit, and said so), then the console, or the error and its line. */
-export function outcomeResult(outcome: SandboxOutcome, lineOffset: number, maxOutputBytes: number, calls: number): CallToolResult {
+/** The text of a JSON string literal's first part (a prefix the parent cut): its last escape, if cut in two, is left out. */
+function stringPrefix(json: string): string {
+  for (let drop = 0; drop < 7; drop++) {
+    try {
+      return JSON.parse(`${json.slice(0, json.length - drop)}"`) as string;
+    } catch {
+      // a cut escape or a cut surrogate pair: one character fewer
+    }
+  }
+  return "";
+}
+
+/** What the model sees of a run (checked by `receivedOutcome`): the output (cut to the limit, and said so), then the console, or the error and its line. */
+export function outcomeResult(outcome: ReceivedOutcome, lineOffset: number, maxOutputBytes: number, calls: number): CallToolResult {
   const content: CallToolResult["content"] = [];
   let isError = false;
   if (outcome.ok) {
     const json = outcome.json;
+    const whole = outcome.jsonChars;
     // A string result is shown as it is; anything else as JSON.
-    const text = json === undefined ? "(the program returned nothing)" : json.startsWith('"') ? (JSON.parse(json) as string) : json;
+    const string = json?.startsWith('"') === true;
+    const text =
+      json === undefined ? "(the program returned nothing)" : string ? (whole === undefined ? (JSON.parse(json) as string) : stringPrefix(json)) : json;
     const output = cutText(text, maxOutputBytes);
     content.push({ type: "text", text: output.text });
-    if (output.cut) {
+    if (output.cut || whole !== undefined) {
+      const size = whole === undefined ? `${output.bytes} bytes` : `${whole} characters of JSON`;
       content.push({
         type: "text",
-        text: `[output cut: the program returned ${output.bytes} bytes, more than the limit of ${maxOutputBytes}; return less (a summary, a slice)]`,
+        text: `[output cut: the program returned ${size}, more than the limit of ${maxOutputBytes}; return less (a summary, a slice)]`,
       });
     }
   } else {

@@ -9,6 +9,12 @@ import { leaseFor, type QuotaCounter } from "./quotas.ts";
  * names the scope (tenant and principal) the handle must belong to; a foreign handle reads as absent.
  */
 export interface HandleStore {
+  /**
+   * A new handle, for a store whose handles name where they live (the Durable Object store mints
+   * `h_<object id>.<secret>`, so a made-up handle is refused before any object is reached).
+   * Without it a handle is `h_` and 192 random bits.
+   */
+  mint?(): string;
   create(scope: string, handle: string, state: unknown, expiresAt: number): Promise<void>;
   /** The state, or undefined when the handle is unknown, expired or belongs to another scope. */
   read(scope: string, handle: string): Promise<unknown>;
@@ -40,7 +46,8 @@ export class HandleError extends Error {
 }
 
 const PREFIX = "h_";
-const HANDLE = /^h_[A-Za-z0-9_-]{32}$/;
+/** `h_<secret>`, or `h_<object id>.<secret>` from a store that mints its own. */
+const HANDLE = /^h_(?:[0-9a-f]{64}\.)?[A-Za-z0-9_-]{32}$/;
 const DEFAULT_TTL_MS = 60 * 60_000;
 const MAX_TTL_MS = 30 * 24 * 60 * 60_000;
 
@@ -71,9 +78,9 @@ export function createHandles(store: HandleStore | undefined, admission: Admissi
   return {
     async create(state, options) {
       const ttlMs = Math.min(Math.max(options?.ttlMs ?? DEFAULT_TTL_MS, 1), MAX_TTL_MS);
-      const handle = newHandle();
-      const expiresAt = now() + ttlMs;
       const target = need();
+      const handle = target.mint?.() ?? newHandle();
+      const expiresAt = now() + ttlMs;
       const limit = admission.quotas.handles;
       if (quotas && !(await quotas.acquire(admission.tenant, leaseFor(admission, "handles", handle, expiresAt), limit))) {
         throw new HandleError(

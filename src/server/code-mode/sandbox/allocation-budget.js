@@ -8,7 +8,9 @@
  */
 
 import { installArrayWrappers } from "./array-wrappers.js";
+import { installBodyWrappers } from "./body-wrappers.js";
 import { installBufferWrappers } from "./buffer-wrappers.js";
+import { installIteratorWrappers } from "./iterator-wrappers.js";
 import { installTextWrappers } from "./text-wrappers.js";
 
 /** @typedef {Record<string, any>} BudgetKit What the wrappers take from installAllocationBudget: its charge and the built-ins it captured. */
@@ -257,6 +259,8 @@ export function installAllocationBudget(maxBytes) {
   installArrayWrappers(kit);
   installBufferWrappers(kit);
   installTextWrappers(kit);
+  installBodyWrappers(kit);
+  installIteratorWrappers(kit);
   // Proxy: every proxy the program makes is recorded, so pin() never takes one for a genuine array.
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy(target, handler) {

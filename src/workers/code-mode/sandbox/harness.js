@@ -19,7 +19,8 @@ export default class Harness extends WorkerEntrypoint {
   async run(bridge, maxConsoleBytes, maxAllocationBytes) {
     let size = 0;
     let consoleCut = false;
-    const lines = [];
+    // One string, not an array: an index setter on Array.prototype cannot reach it.
+    let consoleText = "";
     // Console lines are built without the wrapped built-ins, so a program past its allocation budget can still log text.
     const show = (value) => {
       if (typeof value === "string") return value;
@@ -38,8 +39,8 @@ export default class Harness extends WorkerEntrypoint {
           consoleCut = true;
           return;
         }
+        consoleText += (size === 0 ? "" : "\n") + line;
         size += line.length + 1;
-        lines[lines.length] = line;
       };
     for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = write(level);
     const call = (name) => async (args) => {
@@ -49,11 +50,7 @@ export default class Harness extends WorkerEntrypoint {
     };
     const tools = new Proxy({}, { get: (_, name) => (typeof name === "string" && name !== "then" ? call(name) : undefined) });
     globalThis.tools = tools;
-    const ended = () => {
-      let text = "";
-      for (let i = 0; i < lines.length; i++) text += (i === 0 ? "" : "\n") + lines[i];
-      return { console: text, consoleCut };
-    };
+    const ended = () => ({ console: consoleText, consoleCut });
     const budget = installAllocationBudget(maxAllocationBytes);
     try {
       const program = (await import("./program.js")).default;
@@ -63,8 +60,22 @@ export default class Harness extends WorkerEntrypoint {
       budget.renew();
       return { ok: true, json: value === undefined ? undefined : JSON.stringify(value), ...ended() };
     } catch (error) {
-      const e = error instanceof Error ? error : new Error(String(error));
-      return { ok: false, name: e.name, message: e.message, stack: String(e.stack ?? ""), ...ended() };
+      // Only primitives go back: a name or message that is not a string (an object with its own toString) is not
+      // converted here, and the parent checks and cuts everything again.
+      let name = "Error";
+      let message = "";
+      let stack = "";
+      try {
+        if (error instanceof Error) {
+          const e = /** @type {{ name: unknown; message: unknown; stack: unknown }} */ (error);
+          if (typeof e.name === "string") name = e.name;
+          if (typeof e.message === "string") message = e.message;
+          if (typeof e.stack === "string") stack = e.stack;
+        } else message = typeof error === "string" ? error : String(error);
+      } catch {
+        message = "(the error could not be read)";
+      }
+      return { ok: false, name, message, stack, ...ended() };
     }
   }
 }
