@@ -29,6 +29,8 @@ export type QuotaOptions = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 export interface McpAppOptions {
   server: McpServer;
+  /** The bindings handlers read as `ctx.env` (a Worker's `env`; createWorker passes it). */
+  env?: object;
   /** Path of the MCP endpoint (default `/mcp`). */
   path?: string;
   /** Host/Origin allowlist additions (localhost names are always allowed). */
@@ -191,5 +193,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     accessLog: options.accessLog ?? false,
     serverCard: options.serverCard,
     observer: options.observer,
+    env: options.env,
   };
 }

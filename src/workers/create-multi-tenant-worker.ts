@@ -176,6 +176,7 @@ function tenantAppOptions(
   const replay = auth?.dpop && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   return {
     server,
+    env,
     path,
     tenant: tenant.id,
     ...(auth ? { authorizer: createAuthorizer(auth, replay) } : {}),

@@ -28,7 +28,7 @@ import { errorResponse } from "../http/responses.ts";
  */
 export interface WorkerOptions<E = McpEnv> extends Omit<
   McpAppOptions,
-  "server" | "sessions" | "sessionRoutes" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
+  "server" | "env" | "sessions" | "sessionRoutes" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
 > {
   /**
    * OAuth resource server (see `createAuthorizer`): an authorizer, or a function that builds one
@@ -133,6 +133,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
   return createEndpoint({
     ...rest,
     server,
+    env,
     ...(auth ? { authorizer: auth } : {}),
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards), wiring),
     responseMode: responseModeOf(env, options.responseMode),

@@ -6,6 +6,7 @@ import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
 const {
   server: _server,
+  env: _env,
   sessions: _sessions,
   sessionRoutes: _sessionRoutes,
   handleStore: _handles,

@@ -24,6 +24,8 @@ export interface EndpointServices {
   readonly handleStore: HandleStore | undefined;
   /** Where live handles are counted against the admission's quotas. */
   readonly quotaCounter: QuotaCounter | undefined;
+  /** The Worker's bindings (its `env`), set once per endpoint: what handlers read as `ctx.env`. */
+  readonly env?: object | undefined;
 }
 
 /**
