@@ -70,6 +70,7 @@ export { APP_DIGEST_KEY } from "./server/apps/app-resource.ts";
 
 // 4. What a handler receives: its context, questions to the client, state between calls.
 export type { Era, HandlerContext, HandlerEnv, InputOptions, ToolContext } from "./server/context/handler-context.ts";
+export { ToolError } from "./core/tool-error.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/inputs/input.ts";
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";

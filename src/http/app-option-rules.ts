@@ -20,6 +20,7 @@ export const APP_OPTION_RULES: OptionRules = {
   responseMode: { kind: "oneOf", values: ["auto", "json", "sse"] },
   keepAliveMs: { kind: "integer", min: 0, hint: "ms; 0 turns keep-alives off" },
   debug: { kind: "boolean" },
+  development: { kind: "boolean" },
   stateSecret: { kind: "string" },
   handleStore: { kind: "any" },
   sessions: { kind: "any" },

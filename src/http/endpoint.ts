@@ -52,6 +52,11 @@ export interface McpAppOptions {
   /** Log every JSON-RPC message in and out, credentials redacted. */
   debug?: boolean;
   /**
+   * Development: the message of an error a tool handler throws reaches the client (otherwise only
+   * "Tool X failed (id …)", and the message and stack go to the log).
+   */
+  development?: boolean;
+  /**
    * HMAC secret for MRTR `requestState` (a Worker secret). Without one, a random key per isolate
    * is used: retries that reach another isolate are then refused.
    */
@@ -194,5 +199,6 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     serverCard: options.serverCard,
     observer: options.observer,
     env: options.env,
+    development: options.development ?? false,
   };
 }

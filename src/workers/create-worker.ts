@@ -138,6 +138,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards), wiring),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
+    development: options.development ?? envFlag(env.MCP_DEV, false),
     ...(observe ? { observer: observe.observer(env) } : {}),
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],

@@ -21,6 +21,11 @@ export function runningUnder(ctx: HandlerContext, trace: TraceCarrier): HandlerC
   return ctx;
 }
 
+/** True when `ctx` runs on an endpoint in development (a tool's thrown message may reach the client). */
+export function inDevelopment(ctx: object): boolean {
+  return RequestHandlerContext.transportOf(ctx)?.endpoint.development === true;
+}
+
 /** Makes handler contexts. */
 export type HandlerContextFactory = (transport: TransportContext, inputs: InputChannel) => HandlerContext;
 

@@ -1,5 +1,6 @@
 /** Session handles for 2026-07-28: opaque ids the model passes back to reach state kept between calls. */
 
+import { ToolError } from "../../core/tool-error.ts";
 import type { Admission } from "../../core/admission.ts";
 import { randomToken } from "../../core/bytes.ts";
 import { leaseFor, type QuotaCounter } from "./quotas.ts";
@@ -33,10 +34,10 @@ export interface Handles {
   delete(handle: unknown): Promise<void>;
 }
 
-/** Thrown for a handle that cannot be used; a tool call turns it into an `isError` result. */
-export class HandleError extends Error {
+/** Thrown for a handle that cannot be used; a tool call turns it into an `isError` result that shows its message. */
+export class HandleError extends ToolError {
   override readonly name = "HandleError";
-  readonly code = "ERR_HANDLE";
+  override readonly code = "ERR_HANDLE";
 }
 
 const PREFIX = "h_";
