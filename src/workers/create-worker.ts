@@ -17,8 +17,8 @@ import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import { durableQuotaCounter } from "./state/quota-object.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { ToolServices } from "./tool-services.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
+import { misconfigured, missingBindings, type MissingBinding } from "../core/missing-bindings.ts";
 
 /**
  * Options of {@link createWorker}. An option given here wins over the var that can also set it
@@ -78,17 +78,14 @@ export function durableBindings(
   shards = 1,
   wiring: DurableWiring,
 ): Pick<McpAppOptions, "handleStore" | "sessions" | "sessionRoutes" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
-  if (sessionsOn && !env.MCP_SESSIONS) {
-    throw new DefinitionError(
-      "legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml",
-    );
-  }
   const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
+  const absent: MissingBinding[] = [];
+  if (sessionsOn && !env.MCP_SESSIONS) absent.push({ kind: "object", binding: "MCP_SESSIONS", because: "legacy sessions are on" });
   if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
-    throw new DefinitionError(
-      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
-    );
+    const counted = [env.MCP_HANDLES ? "handles" : "", sessionsOn ? "sessions" : "", tasksOn ? "tasks" : ""].filter(Boolean).join(", ");
+    absent.push({ kind: "object", binding: "MCP_QUOTAS", because: `${counted} are counted against quotas (see docs/quotas.md)` });
   }
+  if (absent.length > 0) throw missingBindings(absent);
   // The gateways and the relay come with the classes made from this Worker (durable-wiring.ts).
   const { relay, sessions, sessionRoutes, tasks: taskGateway } = wiring;
   const missing = (binding: string, fix: string): never => {
@@ -200,6 +197,15 @@ function perEnvAndServer<T>(): (env: object, server: McpServer, make: () => T) =
   };
 }
 
+/**
+ * The answer to a request of a Worker whose deployment is wrong (a binding missing from wrangler.toml,
+ * with the lines to add): said as it is, to the client and the log. Anything else is thrown on.
+ */
+function brokenDeployment(error: unknown): Response {
+  if (!(error instanceof DefinitionError)) throw error;
+  return errorResponse(misconfigured(error));
+}
+
 /** What a Worker from {@link createWorker} was made of: its Durable Object classes are built from the same. */
 interface WorkerMaking {
   server: McpServer | ServerOptions;
@@ -247,16 +253,24 @@ export function wiredWorker<E extends object>(server: McpServer | ServerOptions,
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
       const mcp = serverOf(env, (promise) => ctx.waitUntil(promise));
-      if (!(mcp instanceof Promise)) return appOf(mcp, env).fetch(request, env, ctx);
-      return mcp.then(
-        (served) => appOf(served, env).fetch(request, env, ctx),
-        (error: unknown) => {
-          // A service binding missing from wrangler.toml: the deployment's own mistake, said as it is.
-          if (!(error instanceof DefinitionError)) throw error;
-          console.error(`edge-mcp: cannot serve the request: ${error.message}`);
-          return errorResponse(new ProtocolError(ErrorCode.InternalError, `Internal error: the server is misconfigured: ${error.message}`, { status: 500 }));
-        },
-      );
+      if (!(mcp instanceof Promise)) {
+        let app: McpApp;
+        try {
+          app = appOf(mcp, env);
+        } catch (error) {
+          return brokenDeployment(error);
+        }
+        return app.fetch(request, env, ctx);
+      }
+      return mcp.then((served) => {
+        let app: McpApp;
+        try {
+          app = appOf(served, env);
+        } catch (error) {
+          return brokenDeployment(error);
+        }
+        return app.fetch(request, env, ctx);
+      }, brokenDeployment);
     },
   };
   // Hidden (not enumerable): createSessionObject(worker) and createTaskObject(worker) read it.
