@@ -41,7 +41,7 @@ export type { StandardSchema } from "./core/standard-schema.ts";
 
 // 3. Resources, prompts, skills and apps.
 export { defineResource, defineResourceTemplate } from "./server/resources/define-resource.ts";
-export type { ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
+export type { ListedResource, ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
 export { definePrompt } from "./server/prompts/define-prompt.ts";
 export type { PromptArgument, PromptDefinition, PromptGetReturn, PromptMessage } from "./server/prompts/prompt.ts";
 export { defineSkill } from "./server/skills/compile-skill.ts";
