@@ -18,7 +18,14 @@ export interface MissingService {
   because: string;
 }
 
-export type MissingBinding = MissingObject | MissingService;
+/** A `[[ratelimits]]` binding named by `rateLimits`. */
+export interface MissingRateLimit {
+  kind: "ratelimit";
+  binding: string;
+  because: string;
+}
+
+export type MissingBinding = MissingObject | MissingService | MissingRateLimit;
 
 /** The class of each binding, and how the Worker's main module exports it. */
 const CLASSES: Readonly<Record<MissingObject["binding"], { className: string; exportLine: string }>> = {
@@ -42,6 +49,16 @@ export function missingBindings(missing: readonly MissingBinding[]): DefinitionE
   if (objects.length > 0) {
     const classes = objects.map((entry) => `"${CLASSES[entry.binding].className}"`).join(", ");
     toml.push("[[migrations]]", 'tag = "edge-mcp-2"  # a tag after those already in wrangler.toml', `new_sqlite_classes = [${classes}]`, "");
+  }
+  for (const entry of missing) {
+    if (entry.kind !== "ratelimit") continue;
+    toml.push(
+      "[[ratelimits]]",
+      `name = "${entry.binding}"`,
+      'namespace_id = "1001"  # a number of your choosing, unique in the account',
+      "simple = { limit = 100, period = 60 }",
+      "",
+    );
   }
   for (const entry of services)
     toml.push("[[services]]", `binding = "${entry.binding}"`, 'service = "<the tool service Worker>"', 'entrypoint = "<its class>"', "");

@@ -7,6 +7,9 @@ import type { TaskSettings } from "../http/tasks/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import { checkOptions } from "../core/option-checks.ts";
 import type { Authorizer } from "../http/admission/authorizer.ts";
+import type { RateLimiter } from "../http/admission/rate-limiter.ts";
+import type { TenantRateLimits } from "../tenancy/tenant-config.ts";
+import { tenantRateLimiter } from "./tenant-rate-limiter.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -49,6 +52,14 @@ export interface WorkerOptions<E = McpEnv> extends Omit<
    * Also MCP_NOTIFICATION_SHARDS. The session and task objects read the same options.
    */
   notificationShards?: number;
+  /**
+   * Per-caller and per-tool rate limits on Workers Rate Limiting bindings (`[[ratelimits]]`), the
+   * shape of a tenant's `rateLimits`: `{ principal: "CALLS", tool: "TOOL_CALLS" }` names the bindings
+   * applied per caller, and per caller and tool (`tenant`: per Worker). Only tool calls are counted,
+   * never `initialize` or `tools/list`. A refused call gets 429 with `Retry-After: retryAfterSeconds`
+   * (default 60). Not with `rateLimiter`.
+   */
+  rateLimits?: TenantRateLimits;
   /**
    * Tools from other Workers bound with `[[services]]`: `toolServices([{ binding: "WEATHER", prefix:
    * "weather" }])` (an opt-in import; see docs/tool-services.md). Needs the server as options, not compiled.
@@ -121,9 +132,19 @@ export function durableBindings(
   };
 }
 
+/** The rate limiter of `rateLimits` (tool calls only); a binding it names that env lacks is a missing binding. */
+function limiterOf(env: object, limits: TenantRateLimits): { rateLimiter?: RateLimiter } {
+  const bindings = env as Record<string, unknown>;
+  const names = [limits.tenant, limits.principal, limits.tool].filter((name): name is string => name !== undefined);
+  const absent = names.filter((name) => bindings[name] === undefined);
+  if (absent.length > 0) throw missingBindings(absent.map((binding) => ({ kind: "ratelimit", binding, because: "rateLimits names it" })));
+  const limiter = tenantRateLimiter(bindings, limits, true);
+  return limiter ? { rateLimiter: limiter } : {};
+}
+
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv, wiring: DurableWiring): Endpoint {
-  const { legacySessions, tasks, notificationShards, authorizer, observe, ...rest } = options;
+  const { legacySessions, tasks, notificationShards, authorizer, observe, rateLimits, ...rest } = options;
   const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
   const auth = authorizerFor(authorizer, env);
   warnAboutSetup(server, options.tenant ?? "default", env.MCP_TASKS !== undefined, tasks);
@@ -132,6 +153,7 @@ export function workerEndpoint<E extends object>(server: McpServer, options: Wor
     server,
     env,
     ...(auth ? { authorizer: auth } : {}),
+    ...(rateLimits ? limiterOf(env, rateLimits) : {}),
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards), wiring),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
@@ -243,6 +265,7 @@ export function createWorker<E extends object = McpEnv>(server: McpServer | Serv
 /** A Worker on `wiring`: its own (createWorker), or the one of the Worker it is mounted from (edge-mcp/hono). */
 export function wiredWorker<E extends object>(server: McpServer | ServerOptions, options: WorkerOptions<E>, wiring: DurableWiring): McpWorker<E> {
   checkOptions(options, WORKER_OPTION_RULES, "createWorker");
+  if (options.rateLimits && options.rateLimiter) throw new DefinitionError("createWorker: give rateLimits or rateLimiter, not both");
   // Compiled once here unless tool services rebuild it per env (they need its options).
   const source = options.services ? server : compiled(server);
   const serverOf = workerServers(source, options);
