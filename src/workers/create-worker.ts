@@ -13,6 +13,7 @@ import { tenantRateLimiter } from "./tenant-rate-limiter.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
+import { loadOrAnswer } from "./definition-failure.ts";
 import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./state/handle-object.ts";
 import { notificationShardsOf } from "./notifications/notification-shards.ts";
@@ -259,7 +260,8 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
-  return wiredWorker(server, options, {});
+  // Under development a definition error is answered to every request rather than stopping wrangler dev.
+  return loadOrAnswer(() => wiredWorker(server, options, {}), typeof options.development === "boolean" ? options.development : undefined);
 }
 
 /** A Worker on `wiring`: its own (createWorker), or the one of the Worker it is mounted from (edge-mcp/hono). */
