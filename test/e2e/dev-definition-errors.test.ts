@@ -26,7 +26,8 @@ async function call(baseUrl: string, method: string, params: Record<string, unkn
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
-  return { status: response.status, body: (await response.json()) as { result?: unknown; error?: { code: number; message: string } } };
+  const body: { result?: unknown; error?: { code: number; message: string } } = await response.json();
+  return { status: response.status, body };
 }
 
 let dir: string;
