@@ -41,7 +41,7 @@ export type { StandardSchema } from "./core/standard-schema.ts";
 
 // 3. Resources, prompts, skills and apps.
 export { defineResource, defineResourceTemplate } from "./server/resources/define-resource.ts";
-export type { ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
+export type { ListedResource, ResourceDefinition, ResourceReadReturn, ResourceTemplateDefinition } from "./server/resources/resource.ts";
 export { definePrompt } from "./server/prompts/define-prompt.ts";
 export type { PromptArgument, PromptDefinition, PromptGetReturn, PromptMessage } from "./server/prompts/prompt.ts";
 export { defineSkill } from "./server/skills/compile-skill.ts";
@@ -69,7 +69,8 @@ export {
 export { APP_DIGEST_KEY } from "./server/apps/app-resource.ts";
 
 // 4. What a handler receives: its context, questions to the client, state between calls.
-export type { Era, HandlerContext, InputOptions, ToolContext } from "./server/context/handler-context.ts";
+export type { Era, HandlerContext, HandlerEnv, InputOptions, ToolContext } from "./server/context/handler-context.ts";
+export { ToolError } from "./core/tool-error.ts";
 export type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputRequest, ListRootsResult } from "./server/inputs/input.ts";
 export { HandleError, type HandleOptions, type Handles } from "./server/state/handles.ts";
 export { TASKS_EXTENSION, type TaskStart, type TaskStatus } from "./server/tasks/task-access.ts";

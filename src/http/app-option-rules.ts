@@ -11,6 +11,7 @@ const QUOTA = {
 /** Rules of {@link McpAppOptions}: sizes and times are integers in range, modes spelled out. */
 export const APP_OPTION_RULES: OptionRules = {
   server: { kind: "any" },
+  env: { kind: "any" },
   path: { kind: "string", pattern: /^\/\S*$/, hint: "a path starting with /, such as /mcp" },
   allow: { kind: "object", rules: { hosts: { kind: "strings" }, origins: { kind: "strings" } } },
   maxBodyBytes: { kind: "integer", min: 1, hint: "bytes, e.g. 1048576 for 1 MiB" },
@@ -19,6 +20,7 @@ export const APP_OPTION_RULES: OptionRules = {
   responseMode: { kind: "oneOf", values: ["auto", "json", "sse"] },
   keepAliveMs: { kind: "integer", min: 0, hint: "ms; 0 turns keep-alives off" },
   debug: { kind: "boolean" },
+  development: { kind: "boolean" },
   stateSecret: { kind: "string" },
   handleStore: { kind: "any" },
   sessions: { kind: "any" },

@@ -29,6 +29,8 @@ export type QuotaOptions = Partial<Record<QuotaKind, Partial<QuotaLimit>>>;
 
 export interface McpAppOptions {
   server: McpServer;
+  /** The bindings handlers read as `ctx.env` (a Worker's `env`; createWorker passes it). */
+  env?: object;
   /** Path of the MCP endpoint (default `/mcp`). */
   path?: string;
   /** Host/Origin allowlist additions (localhost names are always allowed). */
@@ -49,6 +51,11 @@ export interface McpAppOptions {
   keepAliveMs?: number;
   /** Log every JSON-RPC message in and out, credentials redacted. */
   debug?: boolean;
+  /**
+   * Development: the message of an error a tool handler throws reaches the client (otherwise only
+   * "Tool X failed (id …)", and the message and stack go to the log).
+   */
+  development?: boolean;
   /**
    * HMAC secret for MRTR `requestState` (a Worker secret). Without one, a random key per isolate
    * is used: retries that reach another isolate are then refused.
@@ -191,5 +198,7 @@ export function createEndpoint(options: McpAppOptions): Endpoint {
     accessLog: options.accessLog ?? false,
     serverCard: options.serverCard,
     observer: options.observer,
+    env: options.env,
+    development: options.development ?? false,
   };
 }

@@ -1,5 +1,6 @@
 /** Service-bound modules: a tool service's catalogue turned into prefixed tools with timeouts and fault isolation. */
 
+import { ToolError } from "../core/tool-error.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
 import type { CallToolResult } from "../core/types.ts";
@@ -36,9 +37,9 @@ export function callContext(ctx: HandlerContext): ServiceCallContext {
  * and is safe to show a client; what the service said, which may hold anything (a connection
  * string, a stack), is only in `cause` and in the log.
  */
-export class ModuleFailure extends Error {
+export class ModuleFailure extends ToolError {
   override readonly name = "ModuleFailure";
-  readonly code = "ERR_MODULE";
+  override readonly code = "ERR_MODULE";
 }
 
 /** The text of whatever a service threw, for the log only. */

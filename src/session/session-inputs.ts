@@ -1,5 +1,6 @@
 /** Server→client requests in a legacy session: sent on the request's SSE stream, answered by a later POST. */
 
+import { ToolError } from "../core/tool-error.ts";
 import type { RequestId } from "../core/jsonrpc.ts";
 import { answerProblem } from "../server/inputs/input-answer.ts";
 import { clientSupports, type InputChannel, type InputRequest } from "../server/inputs/input.ts";
@@ -46,12 +47,12 @@ export class PendingRequests {
     if (error !== undefined) {
       const message =
         typeof error === "object" && error !== null && typeof (error as JsonObject)["message"] === "string" ? (error as JsonObject)["message"] : "error";
-      waiter.reject(new Error(`the client answered with an error: ${String(message)}`));
+      waiter.reject(new ToolError(`the client answered with an error: ${String(message)}`));
       return { ok: true };
     }
     const malformed = waiter.problem?.(result);
     if (malformed !== undefined) {
-      waiter.reject(new Error(`the client's answer was malformed (${malformed}); it counts as no answer`));
+      waiter.reject(new ToolError(`the client's answer was malformed (${malformed}); it counts as no answer`));
       return { ok: false, malformed };
     }
     waiter.resolve(result);
@@ -60,7 +61,7 @@ export class PendingRequests {
 
   /** Fails every waiter (the session ended). */
   rejectAll(reason: string): void {
-    for (const waiter of this.#waiting.values()) waiter.reject(new Error(reason));
+    for (const waiter of this.#waiting.values()) waiter.reject(new ToolError(reason));
     this.#waiting.clear();
   }
 }
@@ -101,11 +102,11 @@ export function createSessionInputs(options: SessionInputOptions): InputChannel 
       };
       const onAbort = (): void => {
         done();
-        reject(signal.reason instanceof Error ? signal.reason : new Error("the request was cancelled"));
+        reject(signal.reason instanceof Error ? signal.reason : new ToolError("the request was cancelled"));
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`the client did not answer ${input.method} within ${Math.round(options.timeoutMs / 1000)} s`));
+        reject(new ToolError(`the client did not answer ${input.method} within ${Math.round(options.timeoutMs / 1000)} s`));
       }, options.timeoutMs);
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
@@ -129,7 +130,7 @@ export function createSessionInputs(options: SessionInputOptions): InputChannel 
       const entries = Object.entries(requests);
       const missing = entries.filter(([, input]) => !clientSupports(options.clientCapabilities, input)).map(([, input]) => input.method);
       if (missing.length > 0) {
-        throw new Error(`it needs the client to answer ${[...new Set(missing)].join(", ")}, which this client did not declare in its capabilities`);
+        throw new ToolError(`it needs the client to answer ${[...new Set(missing)].join(", ")}, which this client did not declare in its capabilities`);
       }
       const answers = await Promise.all(entries.map(([, input]) => ask(input)));
       return Object.fromEntries(entries.map(([key], index) => [key, answers[index]]));

@@ -49,7 +49,7 @@ export interface MultiTenantEnv extends McpEnv {
   MCP_ADMIN_TOKEN?: string;
 }
 
-export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug"> {
+export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug" | "development"> {
   /** Bundled modules, by the names tenant configs use. */
   modules: Readonly<Record<string, ToolModule>>;
   /** serverInfo for tenants that name none. */
@@ -177,6 +177,7 @@ function tenantAppOptions(
   const sources = auth && options.tokenSources ? options.tokenSources.sources(auth, env, tenant.id) : {};
   return {
     server,
+    env,
     path,
     tenant: tenant.id,
     ...(auth ? { authorizer: createAuthorizer(auth, { ...replay, ...sources }) } : {}),
@@ -191,6 +192,7 @@ function tenantAppOptions(
     ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
+    development: options.development ?? envFlag(env.MCP_DEV, false),
     accessLog: true,
     ...(tenant.revisions ? { revisions: tenant.revisions } : {}),
     ...(limiter ? { rateLimiter: limiter } : {}),

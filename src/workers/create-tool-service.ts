@@ -9,7 +9,7 @@ import { isStandardSchema } from "../core/standard-schema.ts";
 import type { CallToolResult, JsonObject } from "../core/types.ts";
 import type { ServiceCallContext, ServiceCatalog, ServiceTool, ToolService } from "../modules/service-contract.ts";
 import type { SkillCatalog } from "../modules/skill-catalog.ts";
-import type { ToolContext } from "../server/context/handler-context.ts";
+import type { HandlerEnv, ToolContext } from "../server/context/handler-context.ts";
 import { compileTool, type CompiledTool } from "../server/tools/compile-tool.ts";
 import { checkArguments, errorResult, runHandler } from "../server/tools/call-tool.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
@@ -35,9 +35,10 @@ function unavailable(member: string): never {
 }
 
 /** The handler context of a call through a service binding: the verified caller; nothing of the connection. */
-function serviceContext(context: ServiceCallContext): ToolContext {
+function serviceContext(context: ServiceCallContext, env: HandlerEnv): ToolContext {
   const { traceparent, tracestate, baggage } = context;
   return {
+    env,
     signal: new AbortController().signal,
     protocolVersion: context.protocolVersion,
     era: context.protocolVersion >= "2026-07-28" ? "modern" : "legacy",
@@ -116,7 +117,8 @@ export function createToolService(definition: ToolServiceDefinition): ToolServic
       }
       // What the handler throws goes back over RPC: the calling Worker logs it and tells the client only
       // that the module failed (it may hold anything). To tell the model something, return isError.
-      const result = await tool.handler(value as never, serviceContext(context));
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- HandlerEnv is empty here; a project's declaration fills it
+      const result = await tool.handler(value as never, serviceContext(context, this.env as HandlerEnv));
       return runHandler(tool, () => result, undefined);
     }
 

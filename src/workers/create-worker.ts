@@ -7,9 +7,13 @@ import type { TaskSettings } from "../http/tasks/task-gateway.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import { checkOptions } from "../core/option-checks.ts";
 import type { Authorizer } from "../http/admission/authorizer.ts";
+import type { RateLimiter } from "../http/admission/rate-limiter.ts";
+import type { TenantRateLimits } from "../tenancy/tenant-config.ts";
+import { tenantRateLimiter } from "./tenant-rate-limiter.ts";
 import { authorizerFor } from "./authorizer-of-env.ts";
 import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
+import { loadOrAnswer } from "./definition-failure.ts";
 import { SERVICES_RULE, WORKER_OPTION_RULES } from "./worker-option-rules.ts";
 import { durableHandleStore } from "./state/handle-object.ts";
 import { notificationShardsOf } from "./notifications/notification-shards.ts";
@@ -17,8 +21,8 @@ import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import { durableQuotaCounter } from "./state/quota-object.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { ToolServices } from "./tool-services.ts";
-import { ErrorCode, ProtocolError } from "../core/errors.ts";
 import { errorResponse } from "../http/responses.ts";
+import { misconfigured, missingBindings, type MissingBinding } from "../core/missing-bindings.ts";
 
 /**
  * Options of {@link createWorker}. An option given here wins over the var that can also set it
@@ -28,7 +32,7 @@ import { errorResponse } from "../http/responses.ts";
  */
 export interface WorkerOptions<E = McpEnv> extends Omit<
   McpAppOptions,
-  "server" | "sessions" | "sessionRoutes" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
+  "server" | "env" | "sessions" | "sessionRoutes" | "handleStore" | "quotaCounter" | "relay" | "tasks" | "authorizer" | "observer"
 > {
   /**
    * OAuth resource server (see `createAuthorizer`): an authorizer, or a function that builds one
@@ -49,6 +53,14 @@ export interface WorkerOptions<E = McpEnv> extends Omit<
    * Also MCP_NOTIFICATION_SHARDS. The session and task objects read the same options.
    */
   notificationShards?: number;
+  /**
+   * Per-caller and per-tool rate limits on Workers Rate Limiting bindings (`[[ratelimits]]`), the
+   * shape of a tenant's `rateLimits`: `{ principal: "CALLS", tool: "TOOL_CALLS" }` names the bindings
+   * applied per caller, and per caller and tool (`tenant`: per Worker). Only tool calls are counted,
+   * never `initialize` or `tools/list`. A refused call gets 429 with `Retry-After: retryAfterSeconds`
+   * (default 60). Not with `rateLimiter`.
+   */
+  rateLimits?: TenantRateLimits;
   /**
    * Tools from other Workers bound with `[[services]]`: `toolServices([{ binding: "WEATHER", prefix:
    * "weather" }])` (an opt-in import; see docs/tool-services.md). Needs the server as options, not compiled.
@@ -78,17 +90,14 @@ export function durableBindings(
   shards = 1,
   wiring: DurableWiring,
 ): Pick<McpAppOptions, "handleStore" | "sessions" | "sessionRoutes" | "tasks" | "quotaCounter" | "relay" | "stateSecret"> {
-  if (sessionsOn && !env.MCP_SESSIONS) {
-    throw new DefinitionError(
-      "legacy sessions are on but the MCP_SESSIONS Durable Object binding is missing: bind the class from createSessionObject() in wrangler.toml",
-    );
-  }
   const tasksOn = tasks !== false && env.MCP_TASKS !== undefined;
+  const absent: MissingBinding[] = [];
+  if (sessionsOn && !env.MCP_SESSIONS) absent.push({ kind: "object", binding: "MCP_SESSIONS", because: "legacy sessions are on" });
   if ((env.MCP_HANDLES || sessionsOn || tasksOn) && !env.MCP_QUOTAS) {
-    throw new DefinitionError(
-      "handles, sessions and tasks are counted against quotas: bind the McpQuotaObject Durable Object as MCP_QUOTAS in wrangler.toml (see docs/quotas.md)",
-    );
+    const counted = [env.MCP_HANDLES ? "handles" : "", sessionsOn ? "sessions" : "", tasksOn ? "tasks" : ""].filter(Boolean).join(", ");
+    absent.push({ kind: "object", binding: "MCP_QUOTAS", because: `${counted} are counted against quotas (see docs/quotas.md)` });
   }
+  if (absent.length > 0) throw missingBindings(absent);
   // The gateways and the relay come with the classes made from this Worker (durable-wiring.ts).
   const { relay, sessions, sessionRoutes, tasks: taskGateway } = wiring;
   const missing = (binding: string, fix: string): never => {
@@ -124,19 +133,32 @@ export function durableBindings(
   };
 }
 
+/** The rate limiter of `rateLimits` (tool calls only); a binding it names that env lacks is a missing binding. */
+function limiterOf(env: object, limits: TenantRateLimits): { rateLimiter?: RateLimiter } {
+  const bindings = env as Record<string, unknown>;
+  const names = [limits.tenant, limits.principal, limits.tool].filter((name): name is string => name !== undefined);
+  const absent = names.filter((name) => bindings[name] === undefined);
+  if (absent.length > 0) throw missingBindings(absent.map((binding) => ({ kind: "ratelimit", binding, because: "rateLimits names it" })));
+  const limiter = tenantRateLimiter(bindings, limits, true);
+  return limiter ? { rateLimiter: limiter } : {};
+}
+
 /** The endpoint of a single-tenant Worker, from its options and env: the Worker and its session objects build the same. */
 export function workerEndpoint<E extends object>(server: McpServer, options: WorkerOptions<E>, env: E & McpEnv, wiring: DurableWiring): Endpoint {
-  const { legacySessions, tasks, notificationShards, authorizer, observe, ...rest } = options;
+  const { legacySessions, tasks, notificationShards, authorizer, observe, rateLimits, ...rest } = options;
   const sessionsOn = legacySessions ?? envFlag(env.MCP_LEGACY_SESSIONS, false);
   const auth = authorizerFor(authorizer, env);
   warnAboutSetup(server, options.tenant ?? "default", env.MCP_TASKS !== undefined, tasks);
   return createEndpoint({
     ...rest,
     server,
+    env,
     ...(auth ? { authorizer: auth } : {}),
+    ...(rateLimits ? limiterOf(env, rateLimits) : {}),
     ...durableBindings(env, options.tenant ?? "default", sessionsOn, tasks, notificationShardsOf(env, notificationShards), wiring),
     responseMode: responseModeOf(env, options.responseMode),
     debug: options.debug ?? envFlag(env.MCP_DEBUG, false),
+    development: options.development ?? envFlag(env.MCP_DEV, false),
     ...(observe ? { observer: observe.observer(env) } : {}),
     allow: {
       hosts: [...(options.allow?.hosts ?? []), ...envList(env.ALLOWED_HOSTS)],
@@ -198,6 +220,15 @@ function perEnvAndServer<T>(): (env: object, server: McpServer, make: () => T) =
   };
 }
 
+/**
+ * The answer to a request of a Worker whose deployment is wrong (a binding missing from wrangler.toml,
+ * with the lines to add): said as it is, to the client and the log. Anything else is thrown on.
+ */
+function brokenDeployment(error: unknown): Response {
+  if (!(error instanceof DefinitionError)) throw error;
+  return errorResponse(misconfigured(error));
+}
+
 /** What a Worker from {@link createWorker} was made of: its Durable Object classes are built from the same. */
 interface WorkerMaking {
   server: McpServer | ServerOptions;
@@ -229,12 +260,14 @@ export function compiled(server: McpServer | ServerOptions): McpServer {
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createWorker<E extends object = McpEnv>(server: McpServer | ServerOptions, options: WorkerOptions<E> = {}): McpWorker<E> {
-  return wiredWorker(server, options, {});
+  // Under development a definition error is answered to every request rather than stopping wrangler dev.
+  return loadOrAnswer(() => wiredWorker(server, options, {}), typeof options.development === "boolean" ? options.development : undefined);
 }
 
 /** A Worker on `wiring`: its own (createWorker), or the one of the Worker it is mounted from (edge-mcp/hono). */
 export function wiredWorker<E extends object>(server: McpServer | ServerOptions, options: WorkerOptions<E>, wiring: DurableWiring): McpWorker<E> {
   checkOptions(options, WORKER_OPTION_RULES, "createWorker");
+  if (options.rateLimits && options.rateLimiter) throw new DefinitionError("createWorker: give rateLimits or rateLimiter, not both");
   // Compiled once here unless tool services rebuild it per env (they need its options).
   const source = options.services ? server : compiled(server);
   const serverOf = workerServers(source, options);
@@ -245,16 +278,24 @@ export function wiredWorker<E extends object>(server: McpServer | ServerOptions,
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
       const mcp = serverOf(env, (promise) => ctx.waitUntil(promise));
-      if (!(mcp instanceof Promise)) return appOf(mcp, env).fetch(request, env, ctx);
-      return mcp.then(
-        (served) => appOf(served, env).fetch(request, env, ctx),
-        (error: unknown) => {
-          // A service binding missing from wrangler.toml: the deployment's own mistake, said as it is.
-          if (!(error instanceof DefinitionError)) throw error;
-          console.error(`edge-mcp: cannot serve the request: ${error.message}`);
-          return errorResponse(new ProtocolError(ErrorCode.InternalError, `Internal error: the server is misconfigured: ${error.message}`, { status: 500 }));
-        },
-      );
+      if (!(mcp instanceof Promise)) {
+        let app: McpApp;
+        try {
+          app = appOf(mcp, env);
+        } catch (error) {
+          return brokenDeployment(error);
+        }
+        return app.fetch(request, env, ctx);
+      }
+      return mcp.then((served) => {
+        let app: McpApp;
+        try {
+          app = appOf(served, env);
+        } catch (error) {
+          return brokenDeployment(error);
+        }
+        return app.fetch(request, env, ctx);
+      }, brokenDeployment);
     },
   };
   // Hidden (not enumerable): createSessionObject(worker) and createTaskObject(worker) read it.

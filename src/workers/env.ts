@@ -7,6 +7,11 @@ import type { McpQuotaObject } from "./state/quota-object.ts";
 export interface McpEnv {
   /** "true" logs every JSON-RPC message in and out, credentials redacted. */
   MCP_DEBUG?: string;
+  /**
+   * "true" under development (the templates' `npm run dev` sets it): a tool's thrown error shows its
+   * message to the client, and a definition error is answered to every request instead of stopping the Worker.
+   */
+  MCP_DEV?: string;
   /** "auto" (default), "sse" or "json". */
   MCP_RESPONSE_MODE?: string;
   /** Comma-separated Host names to allow besides localhost names and *.workers.dev. */

@@ -29,6 +29,7 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
   maxJsonDepth: APP_OPTION_RULES["maxJsonDepth"] ?? { kind: "any" },
   responseMode: APP_OPTION_RULES["responseMode"] ?? { kind: "any" },
   debug: { kind: "boolean" },
+  development: { kind: "boolean" },
   observe: { kind: "any" },
   appAssets: { kind: "any" },
   codeMode: {

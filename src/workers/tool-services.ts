@@ -4,6 +4,7 @@
  * services do not bundle the service-module code.
  */
 
+import { missingBindings } from "../core/missing-bindings.ts";
 import { sha256Hex } from "../core/bytes.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { ToolService } from "../modules/service-contract.ts";
@@ -84,11 +85,7 @@ function checked(bindings: readonly ToolServiceBinding[]): Required<ToolServiceB
 /** The service bound under a name, or a DefinitionError saying what to add to wrangler.toml. */
 function boundService(env: object, binding: string): ToolService {
   const value = (env as Record<string, unknown>)[binding];
-  if (value === undefined) {
-    throw new DefinitionError(
-      `toolServices(): the service binding ${binding} is missing: add [[services]] binding = "${binding}" (service and entrypoint of the tool service) to wrangler.toml`,
-    );
-  }
+  if (value === undefined) throw missingBindings([{ kind: "service", binding, because: "toolServices() names it" }]);
   if (typeof (value as { describe?: unknown }).describe !== "function" || typeof (value as { callTool?: unknown }).callTool !== "function") {
     throw new DefinitionError(
       `toolServices(): ${binding} is not a tool service binding: bind a WorkerEntrypoint with describe() and callTool() (see docs/tool-services.md)`,
@@ -119,6 +116,9 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     const unavailable: UnavailableModule[] = [...(base.unavailableModules ?? [])];
     const taken = { tools: new Set(tools.map((tool) => tool.name)), skills: new Set(skills.map((skill) => skill.root.slice("skill://".length))) };
     const catalogs: unknown[] = [];
+    // Every missing binding at once, with the lines to add.
+    const absent = services.filter((entry) => (env as Record<string, unknown>)[entry.binding] === undefined);
+    if (absent.length > 0) throw missingBindings(absent.map((entry) => ({ kind: "service", binding: entry.binding, because: "toolServices() names it" })));
     for (const entry of services) {
       const module = { name: entry.prefix, prefix: entry.prefix, timeoutMs: entry.timeoutMs, binding: entry.binding };
       const validator = base.features?.find((feature) => feature.jsonSchema)?.jsonSchema;

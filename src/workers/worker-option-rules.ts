@@ -6,6 +6,7 @@ import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 
 const {
   server: _server,
+  env: _env,
   sessions: _sessions,
   sessionRoutes: _sessionRoutes,
   handleStore: _handles,
@@ -40,5 +41,14 @@ export const WORKER_OPTION_RULES: OptionRules = {
   tasks: { kind: "object", rules: TASK_SETTINGS, orBoolean: true },
   notificationShards: { kind: "integer", min: 1, max: MAX_RELAY_SHARDS },
   services: SERVICES_RULE,
+  rateLimits: {
+    kind: "object",
+    rules: {
+      tenant: { kind: "string", pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, hint: "the name of a [[ratelimits]] binding" },
+      principal: { kind: "string", pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, hint: "the name of a [[ratelimits]] binding" },
+      tool: { kind: "string", pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, hint: "the name of a [[ratelimits]] binding" },
+      retryAfterSeconds: { kind: "integer", min: 1, hint: "seconds, the bindings' period" },
+    },
+  },
   observe: { kind: "any" },
 };

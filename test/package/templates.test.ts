@@ -33,10 +33,13 @@ const CASES: Case[] = [
     template: "basic",
     configs: ["wrangler.toml"],
     path: "/mcp",
-    tools: ["greet", "convert_temperature"],
+    tools: ["greet", "convert_temperature", "note"],
     calls: [
       { name: "greet", arguments: { name: "Ada" }, text: "Hello, Ada!" },
       { name: "convert_temperature", arguments: { value: 100, from: "celsius" }, text: "100 °C is 212 °F" },
+      // The tool's own KV namespace through ctx.env: written, then read back.
+      { name: "note", arguments: { name: "walk", text: "kept in KV" }, text: "Saved the note walk." },
+      { name: "note", arguments: { name: "walk" }, text: "kept in KV" },
     ],
     bundles: { "`basic`": "wrangler.toml" },
   },

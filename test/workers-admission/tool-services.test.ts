@@ -115,11 +115,13 @@ describe("createWorker with toolServices()", () => {
     expect(missing.body.error).toEqual({
       code: -32603,
       message:
-        'Internal error: the server is misconfigured: toolServices(): the service binding WEATHER is missing: add [[services]] binding = "WEATHER" (service and entrypoint of the tool service) to wrangler.toml',
+        'Internal error: the server is misconfigured: missing binding WEATHER (toolServices() names it): add to wrangler.toml:\n\n[[services]]\nbinding = "WEATHER"\nservice = "<the tool service Worker>"\nentrypoint = "<its class>"\n',
     });
     const notService = await rpc(served(createWorker(SERVER, { services: toolServices([{ binding: "MCP_STATE_SECRET" }]) })), "tools/list");
     expect(notService.body.error?.message).toContain("MCP_STATE_SECRET is not a tool service binding");
-    expect(errors.mock.calls.flat().join("\n")).toContain("the service binding WEATHER is missing");
+    expect(errors.mock.calls.flat().join("\n")).toContain(
+      'edge-mcp: cannot serve the request: missing binding WEATHER (toolServices() names it): add to wrangler.toml:\n\n[[services]]\nbinding = "WEATHER"',
+    );
   });
 
   it("refuses bad toolServices() entries and a compiled server when the Worker is made", async () => {

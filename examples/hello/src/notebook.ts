@@ -1,6 +1,6 @@
 /** A notebook kept between calls under a handle: shows state across stateless 2026-07-28 calls. */
 
-import { defineTool } from "edge-mcp";
+import { defineTool, ToolError } from "edge-mcp";
 
 interface Notebook {
   title: string;
@@ -36,7 +36,7 @@ export const notebookAppend = defineTool({
   annotations: { openWorldHint: false },
   handler: async (args, ctx) => {
     const notebook = await ctx.handles.get<Notebook>(args.handle);
-    if (notebook.entries.length >= MAX_ENTRIES) throw new Error(`the notebook is full (${MAX_ENTRIES} lines)`);
+    if (notebook.entries.length >= MAX_ENTRIES) throw new ToolError(`the notebook is full (${MAX_ENTRIES} lines)`);
     notebook.entries.push(args.text);
     await ctx.handles.update(args.handle, notebook);
     return `"${notebook.title}" now has ${notebook.entries.length} line(s)`;

@@ -1,10 +1,14 @@
 /** What the completions feature completes: sources that other features (prompts, resources) provide through its key. */
 
 import type { JsonObject } from "../../core/types.ts";
+import type { HandlerContext } from "../context/handler-context.ts";
 import { serviceKey } from "../feature.ts";
 
-/** Suggests values for one argument or template variable (`completion/complete`). */
-export type Completer = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+/**
+ * Suggests values for one argument or template variable (`completion/complete`): `context` holds the
+ * arguments given so far, `ctx` the request's handler context (`ctx.env`, the caller); it cannot ask the user anything.
+ */
+export type Completer = (value: string, context: { arguments: Record<string, string> }, ctx: HandlerContext) => string[] | Promise<string[]>;
 
 /** The things of one reference type (`ref/prompt`, `ref/resource`) whose arguments a feature completes. */
 export interface CompletionSource {

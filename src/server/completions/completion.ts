@@ -4,6 +4,7 @@ import { invalidParams } from "../../core/errors.ts";
 import { isObject, own } from "../../core/json.ts";
 import type { Params } from "../../core/jsonrpc.ts";
 import type { JsonObject } from "../../core/types.ts";
+import type { HandlerContext } from "../context/handler-context.ts";
 import type { Completer, CompletionSource } from "./completion-source.ts";
 
 const MAX_VALUES = 100;
@@ -18,7 +19,7 @@ function stringRecord(value: unknown): Record<string, string> {
 }
 
 /** Answers `completion/complete`; throws -32602 for a malformed request or an unknown prompt or template. */
-export async function complete(params: Params | undefined, sources: readonly CompletionSource[]): Promise<JsonObject> {
+export async function complete(params: Params | undefined, sources: readonly CompletionSource[], ctx: () => HandlerContext): Promise<JsonObject> {
   const ref = params ? own(params, "ref") : undefined;
   const argument = params ? own(params, "argument") : undefined;
   if (!isObject(ref)) throw invalidParams(`completion/complete needs params.ref: {"type":"ref/prompt","name":…} or {"type":"ref/resource","uri":…}`);
@@ -35,7 +36,7 @@ export async function complete(params: Params | undefined, sources: readonly Com
   }
   const completer: Completer | undefined = source.completer(ref, argument["name"]);
   const context = params ? own(params, "context") : undefined;
-  const values = completer ? await completer(argument["value"], { arguments: stringRecord(isObject(context) ? context["arguments"] : undefined) }) : [];
+  const values = completer ? await completer(argument["value"], { arguments: stringRecord(isObject(context) ? context["arguments"] : undefined) }, ctx()) : [];
   const strings = values.filter((v) => typeof v === "string");
   return { completion: { values: strings.slice(0, MAX_VALUES), total: strings.length, hasMore: strings.length > MAX_VALUES } };
 }

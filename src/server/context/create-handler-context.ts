@@ -4,7 +4,7 @@ import type { Principal } from "../../core/principal.ts";
 import type { TraceCarrier } from "../../core/admission.ts";
 import { loggingLevelRank, type JsonObject, type LoggingLevel } from "../../core/types.ts";
 import type { ChangeFeed } from "../notifications/change-hub.ts";
-import type { Era, HandlerContext, InputOptions } from "./handler-context.ts";
+import type { Era, HandlerContext, HandlerEnv, InputOptions } from "./handler-context.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, InputChannel, InputRequest, ListRootsResult } from "../inputs/input.ts";
 import { createHandles, type Handles } from "../state/handles.ts";
 import { DORMANT } from "../../core/shape-anchor.ts";
@@ -19,6 +19,11 @@ export function createHandlerContext(transport: TransportContext, inputs: InputC
 export function runningUnder(ctx: HandlerContext, trace: TraceCarrier): HandlerContext {
   RequestHandlerContext.runUnder(ctx, trace);
   return ctx;
+}
+
+/** True when `ctx` runs on an endpoint in development (a tool's thrown message may reach the client). */
+export function inDevelopment(ctx: object): boolean {
+  return RequestHandlerContext.transportOf(ctx)?.endpoint.development === true;
 }
 
 /** Makes handler contexts. */
@@ -47,6 +52,9 @@ export function handlerContextFactory(members: ReadonlyMap<string, (transport: T
   }
   return (transport, inputs) => new FeatureHandlerContext(transport, inputs);
 }
+
+/** `ctx.env` of an endpoint given no env (an app outside Workers). */
+const NO_BINDINGS: object = Object.freeze({});
 
 // A class rather than an object of closures: one allocation per request on the hot path.
 class RequestHandlerContext implements HandlerContext {
@@ -77,6 +85,11 @@ class RequestHandlerContext implements HandlerContext {
 
   get changes(): ChangeFeed {
     return this.#transport.changes;
+  }
+
+  get env(): HandlerEnv {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- HandlerEnv is empty here; a project's declaration fills it
+    return (this.#transport.endpoint.env ?? NO_BINDINGS) as HandlerEnv;
   }
 
   get signal(): AbortSignal {

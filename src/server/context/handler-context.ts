@@ -17,7 +17,25 @@ export interface InputOptions {
   key?: string;
 }
 
+/**
+ * The type of `ctx.env`: empty until a project names its Worker's bindings, once, by augmenting it
+ * (a module-level type, so every handler sees it without a type parameter):
+ *
+ * ```ts
+ * declare module "edge-mcp" {
+ *   interface HandlerEnv extends Env {}
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the project's augmentation
+export interface HandlerEnv {}
+
 export interface HandlerContext {
+  /**
+   * The bindings of the Worker that runs the handler (its `env`: KV, D1, R2, Durable Objects,
+   * secrets, vars), typed by {@link HandlerEnv}. In a tool service, the service Worker's own env.
+   */
+  readonly env: HandlerEnv;
   /** Aborted when the client cancels the request or goes away (in a task: `tasks/cancel`, or its TTL). */
   readonly signal: AbortSignal;
   /** The revision this request speaks (`2026-07-28`, `2025-11-25`, …). */

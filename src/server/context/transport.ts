@@ -24,6 +24,10 @@ export interface EndpointServices {
   readonly handleStore: HandleStore | undefined;
   /** Where live handles are counted against the admission's quotas. */
   readonly quotaCounter: QuotaCounter | undefined;
+  /** The Worker's bindings (its `env`), set once per endpoint: what handlers read as `ctx.env`. */
+  readonly env?: object | undefined;
+  /** Development: a tool's thrown error shows its message to the client (otherwise only a correlation id). */
+  readonly development?: boolean | undefined;
 }
 
 /**

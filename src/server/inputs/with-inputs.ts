@@ -1,5 +1,6 @@
 /** Runs a handler that may ask for input: MRTR in 2026-07-28, a clear failure in stateless 2025-11-25. */
 
+import { ToolError } from "../../core/tool-error.ts";
 import { invalidParams } from "../../core/errors.ts";
 import { isObject, own } from "../../core/json.ts";
 import type { InboundRequest } from "../../core/jsonrpc.ts";
@@ -16,7 +17,7 @@ const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 const STATELESS_LEGACY: InputChannel = {
   request(requests) {
     const methods = [...new Set(Object.values(requests).map((r) => r.method))].join(", ");
-    throw new Error(
+    throw new ToolError(
       `it needs the client to answer ${methods}, which a 2025-era client can only receive in a session, and this server runs without sessions. ` +
         "Connect with a 2026-07-28 client, or enable legacy sessions on the server.",
     );

@@ -19,6 +19,7 @@ function listed(definition: ResourceDefinition | ResourceTemplateDefinition): Js
   const { read: _read, ...rest } = definition;
   const item: JsonObject = { ...rest };
   delete item["complete"];
+  delete item["list"];
   return item;
 }
 
@@ -42,6 +43,10 @@ export class ResourceRegistry {
   readonly #templates: CompiledTemplate[] = [];
   readonly #resourceList: PagedList;
   readonly #templateList: PagedList;
+  /** Templates with `list`, whose resources are listed after the fixed ones (read on each `resources/list`). */
+  readonly #listing: ResourceTemplateDefinition[];
+  readonly #fixedItems: string[];
+  readonly #options: PagedListOptions;
 
   /** `compile`: the URI template matcher, brought by `defineResource*` (templates of plain objects alone have none). */
   constructor(
@@ -64,13 +69,13 @@ export class ResourceRegistry {
       this.#templates.push({ definition, template: compile(definition.uriTemplate) });
     }
     const fixed = [...this.#fixed.values()];
-    this.#resourceList = new PagedList(
-      "resources/list",
-      "resources",
-      fixed.map((r) => JSON.stringify(listed(r))),
-      fixed.map((r) => r.uri),
-      options,
-    );
+    this.#fixedItems = fixed.map((r) => JSON.stringify(listed(r)));
+    this.#options = options;
+    this.#listing = templates.filter((t) => t.list !== undefined);
+    for (const t of this.#listing) {
+      if (typeof t.list !== "function") throw new DefinitionError(`resource template ${t.uriTemplate}: list must be a function (ctx) => resources`);
+    }
+    this.#resourceList = new PagedList("resources/list", "resources", this.#fixedItems, [...this.#fixed.keys()], options);
     this.#templateList = new PagedList(
       "resources/templates/list",
       "resourceTemplates",
@@ -84,8 +89,30 @@ export class ResourceRegistry {
     return this.#fixed.size + this.#templates.length;
   }
 
-  resourcesPage(cursor: unknown, era: Era): string {
-    return this.#resourceList.page(cursor, era);
+  /**
+   * A page of `resources/list`. With templates that list their resources, the list is the fixed
+   * resources then theirs, cut into pages as any list is; its cursors hold while what they list does
+   * (a cursor of a list that changed meanwhile is refused, and the client starts again).
+   */
+  resourcesPage(cursor: unknown, era: Era, ctx: () => HandlerContext): string | Promise<string> {
+    if (this.#listing.length === 0) return this.#resourceList.page(cursor, era);
+    return this.#listedPage(cursor, era, ctx());
+  }
+
+  async #listedPage(cursor: unknown, era: Era, ctx: HandlerContext): Promise<string> {
+    const items = [...this.#fixedItems];
+    const keys = [...this.#fixed.keys()];
+    for (const template of this.#listing) {
+      for (const resource of await (template.list as NonNullable<ResourceTemplateDefinition["list"]>)(ctx)) {
+        if (!isObject(resource) || typeof resource.uri !== "string" || typeof resource.name !== "string") {
+          throw new Error(`resource template ${template.uriTemplate}: list returned an entry without a uri and a name`);
+        }
+        const entry = template.mimeType !== undefined && resource.mimeType === undefined ? { ...resource, mimeType: template.mimeType } : resource;
+        items.push(JSON.stringify(entry));
+        keys.push(resource.uri);
+      }
+    }
+    return new PagedList("resources/list", "resources", items, keys, this.#options).page(cursor, era);
   }
 
   templatesPage(cursor: unknown, era: Era): string {

@@ -36,6 +36,26 @@ export interface ResourceTemplateDefinition extends ResourceMetadata {
   ) => ResourceReadReturn | undefined | Promise<ResourceReadReturn | undefined>;
   /** Completions for template variables, by variable name. */
   complete?: Record<string, Completer>;
+  /**
+   * The resources this template serves now, for `resources/list` (which lists them after the fixed
+   * resources, in pages like every list). Called on each `resources/list`; return them all, each with
+   * its `uri` and `name` (the template's `mimeType` is the default). Without it, the template's
+   * resources are read but not listed.
+   */
+  list?: (ctx: HandlerContext) => ListedResource[] | Promise<ListedResource[]>;
+}
+
+/** A resource as `resources/list` shows it: what a template's `list` returns for each. */
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
 }
 
 declare module "../feature.ts" {

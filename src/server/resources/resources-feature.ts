@@ -5,6 +5,7 @@ import { own } from "../../core/json.ts";
 import type { Feature, Method } from "../feature.ts";
 import { withInputs } from "../inputs/with-inputs.ts";
 import { listPage } from "../lists/list-page.ts";
+import type { InputChannel } from "../inputs/input.ts";
 import { ResourceRegistry } from "./resource-registry.ts";
 import { ADDED_RESOURCES, RESOURCE_REGISTRY, URI_TEMPLATE_COMPILER } from "./resource-services.ts";
 
@@ -12,6 +13,13 @@ import { ADDED_RESOURCES, RESOURCE_REGISTRY, URI_TEMPLATE_COMPILER } from "./res
 const acceptUri: Method = (request) => {
   if (typeof (request.params ? own(request.params, "uri") : undefined) !== "string") throw invalidParams(`params.uri must be a resource URI`);
   return {};
+};
+
+/** A template's `list` answers at once: it cannot ask the user anything. */
+const NO_INPUTS: InputChannel = {
+  request() {
+    throw new Error("a resource template's list cannot ask the user for input");
+  },
 };
 
 /** Resources and resource templates (skill files and apps' resources among them), when the server has any. */
@@ -42,7 +50,10 @@ export const resourcesFeature: Feature = {
         caps["resources"] = streams ? { subscribe: true, listChanged: true } : { subscribe: true };
       },
       methods: [
-        ["resources/list", (request, ctx) => listPage(request, ctx, (cursor, era) => resources.resourcesPage(cursor, era))],
+        [
+          "resources/list",
+          (request, ctx) => listPage(request, ctx, (cursor, era) => resources.resourcesPage(cursor, era, () => handlerContext(ctx, NO_INPUTS))),
+        ],
         ["resources/templates/list", (request, ctx) => listPage(request, ctx, (cursor, era) => resources.templatesPage(cursor, era))],
         ["resources/read", read],
       ],

@@ -1,5 +1,7 @@
 /** Session handles for 2026-07-28: opaque ids the model passes back to reach state kept between calls. */
 
+import { misconfigured, missingBindings, type MissingBinding } from "../../core/missing-bindings.ts";
+import { ToolError } from "../../core/tool-error.ts";
 import type { Admission } from "../../core/admission.ts";
 import { randomToken } from "../../core/bytes.ts";
 import { leaseFor, type QuotaCounter } from "./quotas.ts";
@@ -39,10 +41,10 @@ export interface Handles {
   delete(handle: unknown): Promise<void>;
 }
 
-/** Thrown for a handle that cannot be used; a tool call turns it into an `isError` result. */
-export class HandleError extends Error {
+/** Thrown for a handle that cannot be used; a tool call turns it into an `isError` result that shows its message. */
+export class HandleError extends ToolError {
   override readonly name = "HandleError";
-  readonly code = "ERR_HANDLE";
+  override readonly code = "ERR_HANDLE";
 }
 
 const PREFIX = "h_";
@@ -68,7 +70,13 @@ function unusable(handle: unknown): HandleError {
 export function createHandles(store: HandleStore | undefined, admission: Admission, quotas?: QuotaCounter, now: () => number = Date.now): Handles {
   const scope = admission.caller;
   const need = (): HandleStore => {
-    if (!store) throw new Error("handles need a handle store: bind the McpHandleObject Durable Object as MCP_HANDLES (see docs/handles.md)");
+    if (!store) {
+      // The deployment's mistake, not the model's: a JSON-RPC error with the lines to add, and the same in the log.
+      const because = "a tool uses ctx.handles (see docs/handles.md)";
+      const absent: MissingBinding[] = [{ kind: "object", binding: "MCP_HANDLES", because }];
+      if (!quotas) absent.push({ kind: "object", binding: "MCP_QUOTAS", because: "handles are counted against quotas (see docs/quotas.md)" });
+      throw misconfigured(missingBindings(absent));
+    }
     return store;
   };
   const check = (handle: unknown): string => {

@@ -104,7 +104,8 @@ export async function callAsTask(
           return found;
         },
       };
-      const early = await runHandler(tool, (args) => before(args as never, handlerContext(ctx, recording)), checked.args, true);
+      const beforeCtx = handlerContext(ctx, recording);
+      const early = await runHandler(tool, (args) => before(args as never, beforeCtx), checked.args, true, beforeCtx);
       if (early !== undefined) return early as unknown as JsonObject;
     }
     const created = await tasks.create({

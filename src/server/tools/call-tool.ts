@@ -9,6 +9,9 @@ import { InputRequired } from "../inputs/input.ts";
 import type { ToolContext } from "../context/handler-context.ts";
 import type { ToolReturn } from "./tool.ts";
 import type { ValidationOutcome } from "./schema-validator.ts";
+import { ToolError } from "../../core/tool-error.ts";
+import { inDevelopment } from "../context/create-handler-context.ts";
+import { randomToken } from "../../core/bytes.ts";
 
 /** A tool result that reports a failure to the model (`isError: true`). */
 export function errorResult(text: string): CallToolResult {
@@ -84,14 +87,14 @@ export function callTool(tool: CompiledTool, params: Params | undefined, ctx: To
 export function startCall(tool: CompiledTool, params: Params | undefined, ctx: ToolContext): CallToolResult | Promise<CallToolResult> {
   const run = (args: unknown): unknown => tool.handler(args as never, ctx);
   const pending = argumentsOf(tool, params);
-  if (pending instanceof Promise) return pending.then((checked) => settledCall(tool, run, checked));
-  return settledCall(tool, run, pending);
+  if (pending instanceof Promise) return pending.then((checked) => settledCall(tool, run, checked, ctx));
+  return settledCall(tool, run, pending, ctx);
 }
 
 /** The handler's result on valid arguments, else the `isError` result that names what to fix. */
-function settledCall(tool: CompiledTool, run: (args: unknown) => unknown, checked: CheckedArguments): CallToolResult | Promise<CallToolResult> {
+function settledCall(tool: CompiledTool, run: (args: unknown) => unknown, checked: CheckedArguments, ctx: object): CallToolResult | Promise<CallToolResult> {
   // Without passUndefined, settleHandler never answers undefined.
-  return (checked.ok ? settleHandler(tool, run, checked.args, false) : checked.result) as CallToolResult | Promise<CallToolResult>;
+  return (checked.ok ? settleHandler(tool, run, checked.args, false, ctx) : checked.result) as CallToolResult | Promise<CallToolResult>;
 }
 
 type CheckedArguments = { ok: true; args: unknown } | { ok: false; result: CallToolResult };
@@ -125,17 +128,31 @@ function checkedArguments(tool: CompiledTool, outcome: ValidationOutcome): Check
  * Runs a handler (or a tool's `beforeTask`) on validated arguments and shapes what it returns:
  * thrown errors become `isError` results, except protocol errors and input requests, which the
  * server answers. With `passUndefined`, `undefined` comes back as it is (a `beforeTask` that lets
- * the task go ahead); otherwise it is an invalid result like any other.
+ * the task go ahead); otherwise it is an invalid result like any other. `ctx` is the handler's
+ * context: under development, a thrown error's message reaches the model.
  */
-export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown): Promise<CallToolResult>;
-export async function runHandler(tool: CompiledTool, run: (args: unknown) => unknown, args: unknown, passUndefined: true): Promise<CallToolResult | undefined>;
+export async function runHandler(
+  tool: CompiledTool,
+  run: (args: unknown) => unknown,
+  args: unknown,
+  passUndefined?: false,
+  ctx?: object,
+): Promise<CallToolResult>;
+export async function runHandler(
+  tool: CompiledTool,
+  run: (args: unknown) => unknown,
+  args: unknown,
+  passUndefined: true,
+  ctx?: object,
+): Promise<CallToolResult | undefined>;
 export async function runHandler(
   tool: CompiledTool,
   run: (args: unknown) => unknown,
   args: unknown,
   passUndefined = false,
+  ctx?: object,
 ): Promise<CallToolResult | undefined> {
-  return settleHandler(tool, run, args, passUndefined);
+  return settleHandler(tool, run, args, passUndefined, ctx);
 }
 
 /** {@link runHandler}'s work: the shaped result itself when the handler returns one (not a promise), else a promise of it. */
@@ -144,18 +161,19 @@ function settleHandler(
   run: (args: unknown) => unknown,
   args: unknown,
   passUndefined: boolean,
+  ctx: object | undefined,
 ): CallToolResult | undefined | Promise<CallToolResult | undefined> {
   let value: unknown;
   try {
     value = run(args);
   } catch (error) {
-    return handlerFailure(tool, error);
+    return handlerFailure(tool, error, ctx);
   }
   // A handler that returns its result (not a promise) is not waited for.
   if (isThenable(value)) {
     return Promise.resolve(value).then(
       (settled) => shaped(tool, settled, passUndefined),
-      (error: unknown) => handlerFailure(tool, error),
+      (error: unknown) => handlerFailure(tool, error, ctx),
     );
   }
   return shaped(tool, value, passUndefined);
@@ -166,11 +184,21 @@ function shaped(tool: CompiledTool, value: unknown, passUndefined: boolean): Cal
   return checkOutput(tool, normalise(tool, value as ToolReturn));
 }
 
-/** What a handler's error becomes: protocol errors and input requests are answered by the server (thrown on), not shown to the model. */
-function handlerFailure(tool: CompiledTool, error: unknown): CallToolResult {
+/**
+ * What a handler's error becomes. Protocol errors and input requests are answered by the server
+ * (thrown on). A {@link ToolError} (a tool service's failure is one) was meant for the model: its
+ * message is the result. Anything else may hold anything (a connection string, a password): it is
+ * logged with a correlation id and its stack, and the model reads only the id, unless the endpoint
+ * runs in development. The same rule as a tool service's errors.
+ */
+function handlerFailure(tool: CompiledTool, error: unknown, ctx: object | undefined): CallToolResult {
   if (error instanceof ProtocolError || error instanceof InputRequired) throw error;
   const message = error instanceof Error ? error.message : String(error);
-  return errorResult(`Tool ${tool.name} failed: ${message}`);
+  if (error instanceof ToolError) return errorResult(`Tool ${tool.name} failed: ${message}`);
+  const id = randomToken(6);
+  console.error(`edge-mcp: tool ${tool.name} failed (id ${id}): ${error instanceof Error && error.stack ? error.stack : message}`);
+  if (ctx !== undefined && inDevelopment(ctx)) return errorResult(`Tool ${tool.name} failed (id ${id}): ${message}`);
+  return errorResult(`Tool ${tool.name} failed (id ${id}); the server's log has the details.`);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

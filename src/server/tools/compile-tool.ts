@@ -2,6 +2,7 @@
 
 import { DefinitionError } from "../../core/definition-error.ts";
 import { isObject } from "../../core/json.ts";
+import { closestName } from "../../core/suggest.ts";
 import type { JsonObject } from "../../core/types.ts";
 import { compileSchema, type CompiledSchema, type JsonSchemaValidator } from "./schema-validator.ts";
 import type { ToolContext } from "../context/handler-context.ts";
@@ -62,7 +63,11 @@ export function compileTool(definition: ToolDefinition, validator?: JsonSchemaVa
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
     throw new DefinitionError(`tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ - .`);
   }
-  if (typeof definition.handler !== "function") throw new DefinitionError(`tool ${name}: handler must be a function`);
+  if (typeof definition.handler !== "function") {
+    // A misspelled key (`handle`, `hanlder`) is the usual cause: name it.
+    const meant = definition.handler === undefined ? Object.keys(definition).find((key) => closestName(key, ["handler"]) === "handler") : undefined;
+    throw new DefinitionError(`tool ${name}: handler must be a function${meant === undefined ? "" : `; ${meant} is not a tool field: did you mean handler?`}`);
+  }
   const task = definition.task ?? "never";
   if (!TASK_SUPPORT.has(task)) throw new DefinitionError(`tool ${name}: task must be "never", "optional" or "required"; got ${JSON.stringify(task)}`);
   if (definition.beforeTask !== undefined && (typeof definition.beforeTask !== "function" || task === "never")) {

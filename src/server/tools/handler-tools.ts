@@ -1,5 +1,6 @@
 /** `ctx.tools`: what a handler sees of its server's tools (the model's view) and how it calls one, as a client's call would be admitted. */
 
+import { ToolError } from "../../core/tool-error.ts";
 import { ErrorCode, ProtocolError } from "../../core/errors.ts";
 import type { CallToolResult, JsonObject } from "../../core/types.ts";
 import { runningUnder, type HandlerContextFactory } from "../context/create-handler-context.ts";
@@ -41,7 +42,7 @@ export interface HandlerToolsSource {
 /** A called tool cannot ask the user anything: no one answers inside another call. */
 const NO_INPUTS: InputChannel = {
   request() {
-    throw new Error("it asks the user for input, which a tool called by another cannot do; call it directly instead");
+    throw new ToolError("it asks the user for input, which a tool called by another cannot do; call it directly instead");
   },
 };
 

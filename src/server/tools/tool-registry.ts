@@ -4,6 +4,7 @@
  * first use, once per isolate.
  */
 
+import { ToolError } from "../../core/tool-error.ts";
 import { DefinitionError } from "../../core/definition-error.ts";
 import { compileTool, type CompiledTool } from "./compile-tool.ts";
 import type { Era } from "../context/handler-context.ts";
@@ -52,7 +53,8 @@ function unavailableTool(name: string, module: string, reason: string): ToolDefi
     description: `Unavailable: module ${module}`,
     inputSchema: { type: "object" },
     handler: () => {
-      throw new Error(`module ${module} is unavailable: ${reason}`);
+      // The reason is written to be shown (it names the module and never what the service threw).
+      throw new ToolError(`module ${module} is unavailable: ${reason}`);
     },
   };
 }

@@ -65,7 +65,10 @@ describe("callTool settles the same whether each step is synchronous or not", ()
       },
     ]) {
       const tool = compileTool(defineTool({ name: "t", inputSchema: { type: "object" }, handler }));
-      expect(await callTool(tool, {}, context())).toEqual({ content: [{ type: "text", text: "Tool t failed: no" }], isError: true });
+      expect(await callTool(tool, {}, context())).toEqual({
+        content: [{ type: "text", text: expect.stringMatching(/^Tool t failed \(id [\w-]{8}\)/) }],
+        isError: true,
+      });
     }
   });
 

@@ -45,3 +45,28 @@ export const convertTemperature = defineTool({
     };
   },
 });
+
+/**
+ * A tool that keeps data in the Worker's own KV namespace (NOTES in wrangler.toml) through `ctx.env`,
+ * typed in src/env.ts. The notes are shared by every caller: with auth on, key them by `ctx.principal`.
+ */
+export const note = defineTool({
+  name: "note",
+  title: "Keep a note",
+  description: "Saves a short note under a name, or reads it back when no text is given.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "The note's name.", minLength: 1, maxLength: 100 },
+      text: { type: "string", description: "The text to save; leave it out to read the note.", maxLength: 2000 },
+    },
+    required: ["name"],
+    additionalProperties: false,
+  },
+  annotations: { openWorldHint: false },
+  handler: async ({ name, text }, ctx) => {
+    if (text === undefined) return (await ctx.env.NOTES.get(`note:${name}`)) ?? `There is no note named ${name}.`;
+    await ctx.env.NOTES.put(`note:${name}`, text);
+    return `Saved the note ${name}.`;
+  },
+});

@@ -5,6 +5,8 @@ import { callTool } from "../../../../src/server/tools/call-tool.ts";
 import { compileTool } from "../../../../src/server/tools/compile-tool.ts";
 import { handlerContext } from "../../context.ts";
 import { defineTool } from "../../../../src/server/tools/tool.ts";
+import { ToolError } from "../../../../src/core/tool-error.ts";
+import { createStateSealer } from "../../../../src/server/state/request-state.ts";
 
 const context = handlerContext;
 
@@ -62,7 +64,10 @@ describe("callTool", () => {
         },
       }),
     );
-    expect(await callTool(failing, {}, context())).toEqual({ content: [{ type: "text", text: "Tool f failed: disk full" }], isError: true });
+    expect(await callTool(failing, {}, context())).toEqual({
+      content: [{ type: "text", text: expect.stringMatching(/^Tool f failed \(id [\w-]{8}\)/) }],
+      isError: true,
+    });
     const protocol = compileTool(
       defineTool({
         name: "p",
@@ -73,6 +78,67 @@ describe("callTool", () => {
       }),
     );
     await expect(callTool(protocol, {}, context())).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  describe("a thrown error's message", () => {
+    const leaky = compileTool(
+      defineTool({
+        name: "boom",
+        inputSchema: { type: "object" },
+        handler: async () => {
+          throw new Error("database password=hunter2 unreachable");
+        },
+      }),
+    );
+
+    it("never reaches the client outside development: the model reads the tool and a correlation id", async () => {
+      const result = await callTool(leaky, {}, context());
+      const text = (result.content[0] as { text: string }).text;
+      expect(result.isError).toBe(true);
+      expect(text).toMatch(/^Tool boom failed \(id [\w-]{8}\); the server's log has the details\.$/);
+      expect(JSON.stringify(result)).not.toContain("hunter2");
+    });
+
+    it("is logged with the tool's name, the same correlation id and the stack", async () => {
+      const log = vi.mocked(console.error);
+      const result = await callTool(leaky, {}, context());
+      const id = /\(id ([\w-]{8})\)/.exec((result.content[0] as { text: string }).text)?.[1];
+      const line = log.mock.calls.map((call) => call.join(" ")).find((entry) => entry.includes(`(id ${id})`)) ?? "";
+      expect(line).toMatch(/^edge-mcp: tool boom failed \(id [\w-]{8}\): Error: database password=hunter2 unreachable\n\s+at /);
+    });
+
+    it("reaches the client in development, with the id", async () => {
+      const dev = context([], {
+        endpoint: { sealer: createStateSealer(), revisions: undefined, handleStore: undefined, quotaCounter: undefined, development: true },
+      });
+      const text = ((await callTool(leaky, {}, dev)).content[0] as { text: string }).text;
+      expect(text).toMatch(/^Tool boom failed \(id [\w-]{8}\): database password=hunter2 unreachable$/);
+    });
+
+    it("reaches the client as it is from a ToolError, which the handler meant for the model, and is not logged", async () => {
+      const log = vi.mocked(console.error);
+      const meant = compileTool(
+        defineTool({
+          name: "find",
+          inputSchema: { type: "object" },
+          handler: () => {
+            throw new ToolError("no note named shopping; list the notes first");
+          },
+        }),
+      );
+      expect(await callTool(meant, {}, context())).toEqual({
+        content: [{ type: "text", text: "Tool find failed: no note named shopping; list the notes first" }],
+        isError: true,
+      });
+      expect(log).not.toHaveBeenCalled();
+    });
+
+    it("does not apply to a result the handler returned with isError: its text is the model's", async () => {
+      const returned = compileTool(
+        defineTool({ name: "r", inputSchema: { type: "object" }, handler: () => ({ content: [{ type: "text", text: "quota exceeded" }], isError: true }) }),
+      );
+      expect(await callTool(returned, {}, context())).toEqual({ content: [{ type: "text", text: "quota exceeded" }], isError: true });
+    });
   });
 
   it("reports structured content that breaks the output schema as an isError result", async () => {

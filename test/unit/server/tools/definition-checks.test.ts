@@ -107,3 +107,16 @@ describe("Standard Schema of a tool, converted at startup", () => {
     );
   });
 });
+
+describe("the fields of a tool, checked at startup", () => {
+  it("names a misspelt handler key and the key it means", () => {
+    const make = () => createServer({ info: INFO, tools: [{ name: "t", inputSchema: { type: "object" }, handle: () => "x" } as unknown as ToolDefinition] });
+    expect(make).toThrow(DefinitionError);
+    expect(make).toThrow("tool t: handler must be a function; handle is not a tool field: did you mean handler?");
+  });
+
+  it("says only what is wrong when no key is close to handler", () => {
+    const make = () => createServer({ info: INFO, tools: [{ name: "t", inputSchema: { type: "object" } } as unknown as ToolDefinition] });
+    expect(make).toThrow(/^tool t: handler must be a function$/);
+  });
+});
