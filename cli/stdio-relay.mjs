@@ -184,8 +184,8 @@ export class StdioRelay {
     this.#observe(message, answer.message);
     const id = message["id"];
     // An HTTP client matches an answer to its request by the exchange; a stdio host needs the id,
-    // which the endpoint leaves out of errors raised before it read the body (413, 403, 401, 404).
-    if (!Object.hasOwn(answer.message, "id") && isRequestId(id)) return this.#emit(JSON.stringify({ jsonrpc: "2.0", id, ...answer.message }), entry);
+    // which the endpoint answers as null in errors raised before it read the body (413, 403, 401, 404).
+    if ((answer.message["id"] ?? null) === null && isRequestId(id)) return this.#emit(JSON.stringify({ ...answer.message, jsonrpc: "2.0", id }), entry);
     await this.#emit(answer.line, entry);
   }
 

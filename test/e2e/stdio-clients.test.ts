@@ -219,10 +219,13 @@ describe("tenant initech (auth on) over stdio with SDK v1", () => {
     }
   });
 
-  it("connects without credentials to the public status tool only; invoice_total gets the endpoint's 401 error", async () => {
+  it("connects without credentials and sees every tool (protected ones with their securitySchemes); invoice_total gets the endpoint's 401 error", async () => {
     const session = await ERAS[0]!.stdio(INITECH, state);
     try {
-      expect((await session.listTools()).map((tool) => tool.name)).toEqual(["status"]);
+      const tools = await session.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["invoice_total", "status", "whoami"]);
+      expect(tools.find((tool) => tool.name === "status")).toMatchObject({ _meta: { securitySchemes: [{ type: "noauth" }] } });
+      expect(tools.find((tool) => tool.name === "invoice_total")).toMatchObject({ _meta: { securitySchemes: [{ type: "oauth2" }] } });
       const failure = await session.callTool("invoice_total", { lines: [1] }).then(
         () => undefined,
         (error: unknown) => error,
