@@ -1,6 +1,7 @@
 // Whether the edge-mcp version a project pins can be installed from the npm registry, asked with `npm view`.
 
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 /** How long `npm view` may take before the registry counts as unreachable. */
@@ -36,7 +37,8 @@ export function registryHas(name, version, options = {}) {
 
 /**
  * The steps that install the project when edge-mcp@version is not on the registry: pack a
- * checkout of edge-mcp, then install the project with that tarball.
+ * checkout of edge-mcp, then install the project with that tarball. When `here` holds the packed
+ * checkout already (edge-mcp/edge-mcp-<version>.tgz), only the install and what follows.
  * @param {string} version
  * @param {string | undefined} cd the `cd` into the project, when it is not the current directory
  * @param {string} here the directory the checkout is cloned into (absolute)
@@ -44,9 +46,12 @@ export function registryHas(name, version, options = {}) {
  */
 export function checkoutSteps(version, cd, here) {
   const tarball = `edge-mcp-${version}.tgz`;
+  // Made from a checkout's tarballs (docs/templates.md): the clone and the pack are done already.
+  const packed = existsSync(join(here, "edge-mcp", tarball));
   return [
-    "  git clone https://github.com/edge-mcp/edge-mcp.git",
-    `  (cd edge-mcp && npm install && npm pack)   # builds dist/ and writes ${tarball}`,
+    ...(packed
+      ? []
+      : ["  git clone https://github.com/edge-mcp/edge-mcp.git", `  (cd edge-mcp && npm install && npm pack)   # builds dist/ and writes ${tarball}`]),
     ...(cd ? [`  cd ${cd}`] : []),
     `  npm install ${join(here, "edge-mcp", tarball)}   # the project's dependencies, with edge-mcp from the tarball`,
     "  npm run dev    # serves http://127.0.0.1:8787/mcp",

@@ -1,6 +1,7 @@
 /** The field checks of a tenant's `auth` config: each reads one field, reports its problems and returns the normalized value. */
 
 import { isObject } from "../core/json.ts";
+import { closestName } from "../core/suggest.ts";
 import { ASYMMETRIC_ALGORITHMS, isHttpsOrLoopback, isScopeToken, isUrl, type ConfigFail } from "./config-checks.ts";
 
 const TOOL_KEY = /^(?:\*|[A-Za-z0-9_.-]{1,128})$/;
@@ -95,6 +96,18 @@ export function checkToolScopes(value: unknown, fail: ConfigFail): Readonly<Reco
   return result;
 }
 
+const ENTRY_FIELDS: readonly string[] = ["id", "sha256", "scopes"];
+
+/** What is wrong with an API key's digest, without repeating it (it may be the key itself). */
+function badDigest(id: string, sha256: unknown): string {
+  const expected = `must be the 64-character hex SHA-256 of key "${id}" (printf %s "$KEY" | sha256sum prints it; "hello" gives 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824)`;
+  if (typeof sha256 !== "string") return `${expected}; got ${sha256 === undefined ? "nothing" : typeof sha256}`;
+  const hex = /^[0-9a-fA-F]*$/.test(sha256);
+  const base64 = !hex && /^[A-Za-z0-9+/]{43}=$/.test(sha256);
+  const got = `got ${sha256.length} characters${hex ? "" : ", not all hex"}`;
+  return `${expected}; ${got}${base64 ? " (this looks like base64: write the digest in hex)" : hex ? "" : " (never the key itself)"}`;
+}
+
 export function checkApiKeys(value: unknown, fail: ConfigFail): readonly ApiKeyEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -106,11 +119,20 @@ export function checkApiKeys(value: unknown, fail: ConfigFail): readonly ApiKeyE
     const field = `apiKeys[${i}]`;
     if (!isObject(entry)) return fail(field, "must be an object { id, sha256, scopes? }");
     const { id, sha256, scopes } = entry;
-    for (const key of Object.keys(entry))
-      if (key !== "id" && key !== "sha256" && key !== "scopes") fail(`${field}.${key}`, "unknown field (store the key's SHA-256 in sha256, never the key)");
+    const misspelt = new Set<string>();
+    for (const key of Object.keys(entry)) {
+      if (ENTRY_FIELDS.includes(key)) continue;
+      const meant = closestName(key, ENTRY_FIELDS);
+      if (meant !== undefined) misspelt.add(meant);
+      fail(
+        `${field}.${key}`,
+        meant === undefined ? "unknown field (store the key's SHA-256 in sha256, never the key)" : `unknown field; did you mean ${meant}?`,
+      );
+    }
+    if (misspelt.has("id") || misspelt.has("sha256")) return;
     if (typeof id !== "string" || !KEY_ID.test(id)) return fail(`${field}.id`, "must be 1-64 chars of A-Z a-z 0-9 _ - .");
     if (entries.some((other) => other.id === id)) return fail(`${field}.id`, `"${id}" is used twice`);
-    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return fail(`${field}.sha256`, "must be the 64-character hex SHA-256 of the key");
+    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return fail(`${field}.sha256`, badDigest(id, sha256));
     const digest = sha256.toLowerCase();
     if (entries.some((other) => other.sha256 === digest)) return fail(`${field}.sha256`, "the same key is listed twice");
     entries.push({ id, sha256: digest, scopes: scopes === undefined ? [] : scopeList(scopes, `${field}.scopes`, fail) });

@@ -3,6 +3,7 @@
 import type { JWK } from "jose";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
+import { closestName } from "../core/suggest.ts";
 import { checkAlgorithms, checkApiKeys, type ApiKeyEntry, checkResource, checkToolScopes, scopeList, urlList } from "./auth-config-fields.ts";
 import { checkPublicJwk, isHttpsOrLoopback } from "./config-checks.ts";
 import { parseDpopConfig, type DpopConfig } from "./dpop-config.ts";
@@ -143,6 +144,8 @@ const FIELDS = new Set([
   "introspection",
   "authorizationServer",
 ]);
+/** The fields that let a caller in; a misspelling of one is not also reported as "no way in". */
+const WAYS_IN = new Set(["issuer", "jwksUri", "keys", "apiKeys", "issuerTemplates", "introspection", "authorizationServer"]);
 const HINTS: Record<string, string> = {
   audience: "resource",
   aud: "resource",
@@ -162,8 +165,13 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   const fail = (field: string, problem: string): void => void issues.push(`auth.${field}: ${problem}`);
   if (!isObject(value)) throw new DefinitionError(`tenant "${tenantId}": auth must be an object`);
 
+  // A misspelt way in (`apikeys`) is reported as itself, not again as "needs at least one way in".
+  let meantWayIn = false;
   for (const key of Object.keys(value)) {
-    if (!FIELDS.has(key)) fail(key, `unknown field${Object.hasOwn(HINTS, key) ? `; did you mean "${HINTS[key]}"?` : ""}`);
+    if (FIELDS.has(key)) continue;
+    const meant = Object.hasOwn(HINTS, key) ? HINTS[key] : closestName(key, FIELDS);
+    fail(key, `unknown field${meant === undefined ? "" : `; did you mean "${meant}"?`}`);
+    if (meant !== undefined && WAYS_IN.has(meant)) meantWayIn = true;
   }
 
   const resource = checkResource(value["resource"], fail);
@@ -226,7 +234,9 @@ export function parseAuthConfig(value: unknown, tenantId: string): AuthConfig {
   if (issuers.length > 0 && !hasKeySource) fail("jwksUri", "a tenant with an issuer needs jwksUri or keys to verify its tokens");
   if (issuers.length === 0 && hasKeySource) fail("issuer", "is required when jwksUri or keys are set: tokens are accepted only from pinned issuers");
   const otherWays = issuerTemplates !== undefined || value["introspection"] !== undefined || value["authorizationServer"] !== undefined;
-  if (issuers.length === 0 && apiKeys.length === 0 && value["issuer"] === undefined && !otherWays)
+  // Keys written but refused are reported entry by entry, not again as a missing way in.
+  const keysWritten = value["apiKeys"] !== undefined && !(Array.isArray(value["apiKeys"]) && value["apiKeys"].length === 0);
+  if (issuers.length === 0 && !keysWritten && value["issuer"] === undefined && !otherWays && !meantWayIn)
     fail("issuer", "set issuer (with jwksUri or keys), issuerTemplates, introspection, authorizationServer and/or apiKeys: auth needs at least one way in");
 
   if (issues.length > 0) throw new DefinitionError(`tenant "${tenantId}" has an invalid auth config: ${issues.join("; ")}`);

@@ -238,13 +238,25 @@ function resolveAuthorized(
 ): CompiledTool | UnknownTool {
   let found: CompiledTool | UnknownTool;
   try {
-    found = resolveTool(endpoint.server.tools, { name });
+    found = resolveTool(endpoint.server.tools, { name }, suggestable(endpoint, admission));
   } catch (error) {
     found = new UnknownTool(error);
   }
   if (!(found instanceof UnknownTool)) beforeLimits?.(found);
   if (endpoint.authorizer && typeof name === "string") endpoint.authorizer.authorizeTool(admission.principal, name, request);
   return found;
+}
+
+/**
+ * The tools an unknown name's error may suggest: those this caller may call (its scopes, grants and
+ * tenant). When a feature hides tools by request (apps' app-only tools), what the caller sees is not
+ * known here, so nothing is suggested rather than a tool it could not list.
+ */
+function suggestable(endpoint: Endpoint, admission: Admission): ((name: string) => boolean) | undefined {
+  const tools = endpoint.server.tools;
+  if (tools.hidesTools) return undefined;
+  const filter = endpoint.authorizer?.toolFilter?.(admission.principal);
+  return filter ? (tool) => filter.allows(tool) : () => true;
 }
 
 async function checkRateLimits(

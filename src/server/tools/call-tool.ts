@@ -23,15 +23,22 @@ export interface ToolLookup {
   get(name: string): CompiledTool | undefined;
   /** A stand-in whose calls explain why its module is unavailable. */
   unavailable(name: string): CompiledTool | undefined;
+  /** The tool name closest to a mistyped one among those `visible` allows, if one is close. */
+  closest?(name: string, visible: (name: string) => boolean): string | undefined;
 }
 
-/** Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. */
-export function resolveTool(registry: ToolLookup, params: Params | undefined): CompiledTool {
+/**
+ * Finds the tool a `tools/call` names; throws -32602 for a missing or unknown name. `visible` says
+ * which tools the caller may see: an unknown name's error suggests the closest of those only, so
+ * it names no tool the caller could not list. Without it, nothing is suggested.
+ */
+export function resolveTool(registry: ToolLookup, params: Params | undefined, visible?: (name: string) => boolean): CompiledTool {
   const name = params ? own(params, "name") : undefined;
   if (typeof name !== "string") throw invalidParams(`tools/call needs params.name, the name of a tool from tools/list`);
   const tool = registry.get(name) ?? registry.unavailable(name);
-  if (!tool) throw invalidParams(`Unknown tool: ${name}`);
-  return tool;
+  if (tool) return tool;
+  const meant = visible && registry.closest?.(name, visible);
+  throw invalidParams(`Unknown tool: ${name}${meant === undefined ? "" : `; did you mean ${meant}?`}`);
 }
 
 function normalise(tool: CompiledTool, value: ToolReturn): CallToolResult {

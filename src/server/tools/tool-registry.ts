@@ -13,6 +13,7 @@ import type { Params } from "../../core/jsonrpc.ts";
 import type { CallToolResult } from "../../core/types.ts";
 import type { TransportContext } from "../context/transport.ts";
 import type { ToolFilter } from "./tool-filter.ts";
+import { closestName } from "../../core/suggest.ts";
 import { narrowedView, type FeatureToolFilter, type ToolReader } from "./tool-view.ts";
 import type { CatalogSource, CatalogView, ToolSearch, ToolSearchEngine } from "./tool-search.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -108,6 +109,20 @@ export class ToolRegistry implements CatalogSource {
 
   get(name: string): CompiledTool | undefined {
     return this.#tools.get(name);
+  }
+
+  /** The tool name closest to a mistyped one among those `visible` allows (the search tools too), if one is close. */
+  closest(name: string, visible: (name: string) => boolean): string | undefined {
+    return closestName(name, this.#names(visible));
+  }
+
+  *#names(visible: (name: string) => boolean): Iterable<string> {
+    for (const tool of this.#order) if (visible(tool.name)) yield tool.name;
+  }
+
+  /** True when a feature hides tools from some requests (apps' app-only tools): what a caller sees then depends on the request. */
+  get hidesTools(): boolean {
+    return (this.#options.filters?.length ?? 0) > 0;
   }
 
   /** For a name under the prefix of an unavailable module: a tool whose calls explain why (isError). */

@@ -64,7 +64,7 @@ export function toolsFeature(hooks: () => readonly ToolCallHook[]): Feature {
         });
       };
       const toolsCall: Method = (request, ctx) => {
-        const tool = ctx.tool ?? resolveTool(tools, request.params);
+        const tool = ctx.tool ?? resolveTool(tools, request.params, (name) => tools.viewFor(ctx, "model")?.allows(name) !== false);
         if (tool !== tools.callTool) return run(request, ctx, tool, request, 0);
         return tools.callTarget(tool, request.params, ctx).then((target) => {
           if (!("tool" in target)) return target as unknown as JsonObject;

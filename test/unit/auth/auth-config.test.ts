@@ -137,7 +137,9 @@ describe("parseAuthConfig", () => {
 
   it("refuses malformed, duplicate and plaintext API keys", () => {
     const sha256 = "a".repeat(64);
-    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256: "xyz" }] })).toContain("auth.apiKeys[0].sha256: must be the 64-character hex SHA-256");
+    expect(problems({ resource: RESOURCE, apiKeys: [{ id: "k", sha256: "xyz" }] })).toContain(
+      'auth.apiKeys[0].sha256: must be the 64-character hex SHA-256 of key "k"',
+    );
     expect(
       problems({
         resource: RESOURCE,

@@ -1,14 +1,14 @@
 // create-edge-mcp asks the registry for the edge-mcp version it pins, and prints how to install it from a
 // checkout when the registry does not have it. The registry here is a local stand-in on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { registryHas } from "../../../create-edge-mcp/lib/registry.mjs";
+import { checkoutSteps, registryHas } from "../../../create-edge-mcp/lib/registry.mjs";
 
 const BIN = fileURLToPath(new URL("../../../create-edge-mcp/bin/create-edge-mcp.mjs", import.meta.url));
 const VERSION = (JSON.parse(readFileSync(new URL("../../../create-edge-mcp/package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -96,6 +96,24 @@ describe("create-edge-mcp's next steps", () => {
     // No plain `npm install` step, which would fail on edge-mcp itself.
     expect(stdout).not.toMatch(/^ {2}npm install$/m);
   }, 30_000);
+
+  it("leave out the clone and the pack when the packed checkout is beside the project already", () => {
+    const here = mkdtempSync(join(tmpdir(), "create-edge-mcp-packed-"));
+    dirs.push(here);
+    expect(checkoutSteps(VERSION, "my-server", here)).toContain("git clone");
+    mkdirSync(join(here, "edge-mcp"));
+    writeFileSync(join(here, "edge-mcp", `edge-mcp-${VERSION}.tgz`), "");
+    const steps = checkoutSteps(VERSION, "my-server", here);
+    expect(steps).not.toMatch(/git clone|npm pack/);
+    expect(steps).toBe(
+      [
+        `  cd my-server`,
+        `  npm install ${join(here, "edge-mcp", `edge-mcp-${VERSION}.tgz`)}   # the project's dependencies, with edge-mcp from the tarball`,
+        "  npm run dev    # serves http://127.0.0.1:8787/mcp",
+        "  npm test",
+      ].join("\n"),
+    );
+  });
 
   it("are the plain ones when the registry has it", async () => {
     published.add("edge-mcp");
