@@ -6,6 +6,7 @@
  * `createOAuthWorker` turns it on only for a loopback resource.
  */
 
+import { readChunks } from "../http/admission/read-body.ts";
 import { isLoopbackHost } from "./loopback.ts";
 
 /** The largest document read (the CIMD draft suggests servers cap documents at 5 KB). */
@@ -38,26 +39,13 @@ export function isLoopbackClientId(clientId: string): boolean {
 
 async function readBounded(response: Response): Promise<string> {
   // A response body's chunks are bytes; the Workers types leave them `any`.
-  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) {
-      await reader.cancel();
-      throw new LoopbackCimdError(`the client metadata document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = response.body as ReadableStream<Uint8Array> | null;
+  if (body === null) return "";
+  const bytes = await readChunks(
+    body,
+    MAX_DOCUMENT_BYTES,
+    () => new LoopbackCimdError(`the client metadata document is larger than ${MAX_DOCUMENT_BYTES} bytes`),
+  );
   return new TextDecoder().decode(bytes);
 }
 

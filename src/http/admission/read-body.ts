@@ -81,7 +81,8 @@ function isDigits(value: string): boolean {
   return true;
 }
 
-async function readChunks(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+/** A body's bytes, at most `limit` of them: past it the read is cancelled and `tooBig` (default: 413) is thrown. */
+export async function readChunks(body: ReadableStream<Uint8Array>, limit: number, tooBig: () => Error = () => tooLarge(limit)): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -91,7 +92,7 @@ async function readChunks(body: ReadableStream<Uint8Array>, limit: number): Prom
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge(limit);
+      throw tooBig();
     }
     chunks.push(value);
   }
