@@ -5,11 +5,32 @@
  * the Worker.
  */
 
-import { env as loadEnv } from "cloudflare:workers";
+import { DurableObject, env as loadEnv } from "cloudflare:workers";
 import { DefinitionError } from "../core/definition-error.ts";
 import { misconfigured } from "../core/missing-bindings.ts";
 import { errorResponse } from "../http/responses.ts";
 import { envFlag, type McpEnv, type McpWorker } from "./env.ts";
+
+/** Marks the Worker made in place of one whose definitions are wrong, with the error it answers. */
+const FAILED = Symbol("edge-mcp.definitionFailure");
+
+/** The definition error a Worker made by {@link loadOrAnswer} answers with, if it is one. */
+export function definitionFailureOf(value: unknown): DefinitionError | undefined {
+  return typeof value === "object" && value !== null && FAILED in value ? (value as { [FAILED]: DefinitionError })[FAILED] : undefined;
+}
+
+/**
+ * The Durable Object class exported beside a Worker whose definitions are wrong (`createSessionObject`,
+ * `createTaskObject`): it loads, so wrangler dev keeps running, and answers like the Worker. The Worker
+ * answers every request itself, so no request of its own reaches it.
+ */
+export function failedObjectClass(error: DefinitionError): new (ctx: DurableObjectState, env: never) => DurableObject {
+  return class FailedDefinitionObject extends DurableObject {
+    override fetch(): Response {
+      return errorResponse(misconfigured(error));
+    }
+  };
+}
 
 /** True when the Worker loads under development: `development` if given, else the MCP_DEV var of the env it loads with. */
 function developmentAtLoad(development: boolean | undefined): boolean {
@@ -30,8 +51,7 @@ export function loadOrAnswer<E>(make: () => McpWorker<E>, development: boolean |
     console.error(
       `edge-mcp: the Worker's definitions are wrong (fix the file and save: wrangler dev reloads it; wrangler deploy refuses it): ${error.message}`,
     );
-    return {
-      fetch: () => errorResponse(misconfigured(error)),
-    };
+    const failed = { fetch: () => errorResponse(misconfigured(error)), [FAILED]: error };
+    return failed as McpWorker<E>;
   }
 }

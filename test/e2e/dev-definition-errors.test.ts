@@ -1,6 +1,7 @@
 // Under `wrangler dev` with MCP_DEV, a typo'd schema does not stop the server: every request is
 // answered with the error (HTTP 500, JSON-RPC error) until the file is fixed and saved, and the next
-// call succeeds without a restart.
+// call succeeds without a restart. The Worker also exports the session and task classes made from
+// it, which load (and answer the same error) rather than stop workerd.
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +14,13 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 function worker(type: string): string {
   return [
     'import { defineTool } from "edge-mcp";',
-    'import { createWorker } from "edge-mcp/workers";',
+    'import { createSessionObject, createTaskObject, createWorker } from "edge-mcp/workers";',
     `const greet = defineTool({ name: "greet", description: "Greets.", inputSchema: { type: ${JSON.stringify(type)} } as never, handler: () => "hello" });`,
-    'export default createWorker({ info: { name: "dev-errors", version: "1.0.0" }, tools: [greet] });',
+    'const worker = createWorker({ info: { name: "dev-errors", version: "1.0.0" }, tools: [greet] });',
+    "export default worker;",
+    "export const McpSessionObject = createSessionObject(worker);",
+    "export const McpTaskObject = createTaskObject(worker);",
+    'export { McpQuotaObject } from "edge-mcp/workers";',
     "",
   ].join("\n");
 }
@@ -44,6 +49,13 @@ beforeAll(async () => {
       'main = "src/index.ts"',
       'compatibility_date = "2026-04-01"',
       "minify = true",
+      ...["MCP_SESSIONS:McpSessionObject", "MCP_TASKS:McpTaskObject", "MCP_QUOTAS:McpQuotaObject"].flatMap((pair) => {
+        const [binding, className] = pair.split(":");
+        return ["[[durable_objects.bindings]]", `name = "${binding}"`, `class_name = "${className}"`];
+      }),
+      "[[migrations]]",
+      'tag = "v1"',
+      'new_sqlite_classes = ["McpSessionObject", "McpTaskObject", "McpQuotaObject"]',
       "[alias]",
       `"edge-mcp" = ${JSON.stringify(join(SRC, "index.ts"))}`,
       `"edge-mcp/workers" = ${JSON.stringify(join(SRC, "workers/index.ts"))}`,

@@ -21,6 +21,7 @@ import type { SessionStorage } from "../../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
 import { wiringOf } from "../durable-wiring.ts";
+import { definitionFailureOf, failedObjectClass } from "../definition-failure.ts";
 import { sessionRoutes } from "../../http/sessions/session-routes.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, durableSessionGateway, openingOf } from "./session-gateway.ts";
 
@@ -90,6 +91,9 @@ export function createSessionObject(
   options: SessionObjectOptions = {},
 ): SessionObjectClass {
   const { inputTimeoutMs, idleTtlMs, ...workerOptions } = options;
+  // A Worker whose definitions are wrong answers with its error under development; so does its class.
+  const failure = definitionFailureOf(source);
+  if (failure) return failedObjectClass(failure) as unknown as SessionObjectClass;
   // The Worker (and this class's own endpoints) reach MCP_SESSIONS through the gateway this class hands it.
   const wiring = wiringOf(source) ?? {};
   wiring.sessions = durableSessionGateway;

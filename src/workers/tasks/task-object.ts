@@ -25,6 +25,7 @@ import type { TaskRecord, TaskStorage } from "../../tasks/task-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
 import { wiringOf } from "../durable-wiring.ts";
+import { definitionFailureOf, failedObjectClass } from "../definition-failure.ts";
 import { durableTaskGateway, type TaskObjectRpc } from "./task-gateway.ts";
 
 function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
@@ -57,6 +58,9 @@ export type TaskEndpointResolver = (tenant: string, env: McpEnv) => Promise<Endp
  * export const McpTaskObject = createTaskObject(worker);
  */
 export function createTaskObject(source: McpWorker<never> | McpServer | ServerOptions | TaskEndpointResolver, options: WorkerOptions = {}): TaskObjectClass {
+  // A Worker whose definitions are wrong answers with its error under development; so does its class.
+  const failure = definitionFailureOf(source);
+  if (failure) return failedObjectClass(failure) as unknown as TaskObjectClass;
   // The Worker (and this class's own endpoints) reach MCP_TASKS through the gateway this class hands it.
   const wiring = wiringOf(source) ?? {};
   wiring.tasks = durableTaskGateway;
