@@ -51,7 +51,7 @@ export function loadOrAnswer<E>(make: () => McpWorker<E>, development: boolean |
     console.error(
       `edge-mcp: the Worker's definitions are wrong (fix the file and save: wrangler dev reloads it; wrangler deploy refuses it): ${error.message}`,
     );
-    const failed = { fetch: () => errorResponse(misconfigured(error)), [FAILED]: error };
-    return failed as McpWorker<E>;
+    const failed: McpWorker<E> & { [FAILED]: DefinitionError } = { fetch: () => errorResponse(misconfigured(error)), [FAILED]: error };
+    return failed;
   }
 }

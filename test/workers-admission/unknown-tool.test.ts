@@ -41,4 +41,13 @@ describe("an unknown tool name where an app-only tool exists", () => {
     const modernCall = await resultOf(await call("gallery", "shop_cart_updat", authorization));
     expect(modernCall.error).toMatchObject({ code: -32602, message: "Unknown tool: shop_cart_updat" });
   });
+
+  it("suggests a tool a model may see, to a client with or without the apps extension", async () => {
+    const authorization = await bearer({ tenant: "gallery", scope: "cart:write" });
+    const opened = await initialize("gallery", authorization);
+    const called = await resultOf(await inSession("gallery", opened.sessionId as string, "tools/call", { name: "pics_shw", arguments: {} }, authorization));
+    expect(called.error).toMatchObject({ code: -32602, message: "Unknown tool: pics_shw; did you mean pics_show?" });
+    const modernCall = await resultOf(await call("gallery", "pics_shw", authorization));
+    expect(modernCall.error).toMatchObject({ code: -32602, message: "Unknown tool: pics_shw; did you mean pics_show?" });
+  });
 });

@@ -13,7 +13,9 @@ import { classifyMessage, type RequestId } from "../../core/jsonrpc.ts";
 import { callerKey, type Principal } from "../../core/principal.ts";
 import { DORMANT } from "../../core/shape-anchor.ts";
 import { resolveTool } from "../../server/tools/call-tool.ts";
+import type { TransportContext } from "../../server/context/transport.ts";
 import type { CompiledTool } from "../../server/tools/compile-tool.ts";
+import type { ToolFilter } from "../../server/tools/tool-filter.ts";
 import type { Endpoint } from "../endpoint.ts";
 import { logMessage } from "../debug-log.ts";
 import { checkHeaderParams } from "./header-params.ts";
@@ -249,14 +251,21 @@ function resolveAuthorized(
 
 /**
  * The tools an unknown name's error may suggest: those this caller may call (its scopes, grants and
- * tenant). When a feature hides tools by request (apps' app-only tools), what the caller sees is not
- * known here, so nothing is suggested rather than a tool it could not list.
+ * tenant). When a feature hides tools by request (apps' app-only tools), only those a model may
+ * read: the feature filters' "model" view, which needs nothing of the request but the caller's
+ * own filter, so no hidden tool is ever named.
  */
-function suggestable(endpoint: Endpoint, admission: Admission): ((name: string) => boolean) | undefined {
-  const tools = endpoint.server.tools;
-  if (tools.hidesTools) return undefined;
-  const filter = endpoint.authorizer?.toolFilter?.(admission.principal);
-  return filter ? (tool) => filter.allows(tool) : () => true;
+function suggestable(endpoint: Endpoint, admission: Admission): (name: string) => boolean {
+  // Worked out only for an unknown name: a known tool's call never asks.
+  let view: ToolFilter | undefined | false = false;
+  return (tool) => {
+    if (view === false) {
+      const tools = endpoint.server.tools;
+      const filter = endpoint.authorizer?.toolFilter?.(admission.principal);
+      view = tools.hidesTools ? tools.viewFor({ toolFilter: filter } as TransportContext, "model") : filter;
+    }
+    return view === undefined || view.allows(tool);
+  };
 }
 
 async function checkRateLimits(

@@ -52,11 +52,11 @@ describe("tools/call of an unknown tool over HTTP", () => {
     }
   });
 
-  it("suggests nothing where a feature hides tools by request (what the caller sees is not known at admission)", async () => {
+  it("where a feature hides tools, suggests only among those its model view shows", async () => {
     const app = createMcpApp({ server: createServer({ info, tools, features: [hiding] }) });
-    for (const name of ["admin_rest", "get_wether"]) {
-      const reply = await modern(app, "tools/call", { name, arguments: {} });
-      expect(reply.body["error"]).toMatchObject({ code: -32602, message: `Unknown tool: ${name}` });
-    }
+    const hidden = await modern(app, "tools/call", { name: "admin_rest", arguments: {} });
+    expect(hidden.body["error"]).toMatchObject({ code: -32602, message: "Unknown tool: admin_rest" });
+    const shown = await modern(app, "tools/call", { name: "get_wether", arguments: {} });
+    expect(shown.body["error"]).toMatchObject({ code: -32602, message: "Unknown tool: get_wether; did you mean get_weather?" });
   });
 });
