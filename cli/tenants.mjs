@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adminApiBackend } from "./tenants-admin-api.mjs";
+import { SECRETS_USAGE, runTenantSecrets } from "./tenant-secrets.mjs";
 import { UsageError } from "./usage-error.mjs";
 
 export const TENANTS_USAGE = `edge-mcp tenants <command> [options]
@@ -17,6 +18,7 @@ export const TENANTS_USAGE = `edge-mcp tenants <command> [options]
   diff FILE         say for each tenant of FILE whether it is new, changed or the same as stored
   disable ID        remove the tenant's host and path routes (its requests get 404), keeping its config
   delete ID         remove the tenant's config and routes
+  secrets …         a tenant's sealed secrets, through --url only (below)
 
 options (every command but validate):
   --url URL         work through the Worker's admin API at URL (token in MCP_ADMIN_TOKEN): a change
@@ -27,7 +29,9 @@ options (every command but validate):
   --config FILE     the wrangler config (default: wrangler's own lookup)
 
 A change is in force on every isolate within the Worker's keyedTenants() ttlMs (default 60 s) plus KV's
-propagation (up to 60 s); see docs/tenants.md, "Many tenants".`;
+propagation (up to 60 s); see docs/tenants.md, "Many tenants".
+
+${SECRETS_USAGE}`;
 
 /**
  * @typedef {{ binding: string, local: boolean, persistTo: string | undefined, config: string | undefined, url: string | undefined, positional: string[] }} TenantsOptions
@@ -263,6 +267,8 @@ export async function runTenants(args, out = { log: (l) => process.stdout.write(
       out.log(`${command === "delete" ? "deleted" : "disabled"} tenant ${target}`);
       return 0;
     }
+    case "secrets":
+      return runTenantSecrets(options.positional, options.url, out);
     default:
       throw new UsageError(command === undefined ? "edge-mcp tenants needs a command" : `unknown tenants command '${command}'`);
   }

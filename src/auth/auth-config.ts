@@ -51,11 +51,12 @@ export interface AuthConfigInput {
   anonymousList?: AnonymousList;
   /** Issuers with one placeholder and an allowlist of its values (multi-tenant identity providers such as Entra ID). */
   issuerTemplates?: { template: string; allowed: string[]; jwksUri?: string; keys?: JWK[] }[];
-  /** RFC 7662 token introspection; the client secret is read from the named secret binding. */
+  /** RFC 7662 token introspection; the client secret is read from the named secret binding, or the tenant's named secret. */
   introspection?: {
     endpoint: string;
     clientId: string;
-    clientSecretBinding: string;
+    clientSecretBinding?: string;
+    clientSecretName?: string;
     issuer: string;
     requireAudience?: boolean;
     timeoutMs?: number;

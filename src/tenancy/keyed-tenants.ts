@@ -81,12 +81,17 @@ export class KeyedTenants implements TenantLookup {
   }
 
   /** The tenants admin API: writes checked configs, and this isolate forgets what it held of a tenant it changed. */
-  admin(request: Request, token: string | undefined): Promise<Response> {
+  admin(request: Request, token: string | undefined, secretKeys?: string): Promise<Response> {
     const forget = (id: string) => {
       this.#tenants.delete(tenantKey(id));
       this.#routes.clear();
     };
-    return handleTenantsAdmin(request, token, { kv: this.#options.kv, forget, ...(this.#options.records ? { records: this.#options.records } : {}) });
+    return handleTenantsAdmin(request, token, {
+      kv: this.#options.kv,
+      forget,
+      secretKeys,
+      ...(this.#options.records ? { records: this.#options.records } : {}),
+    });
   }
 
   /** The tenants served at the request's host, for its AI Catalog: the host's own tenant (path tenants are not listed). */

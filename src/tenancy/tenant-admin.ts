@@ -8,6 +8,7 @@
  *   PUT    /admin/tenants/<id>            store a tenant's config (checked first; its routes follow it)
  *   POST   /admin/tenants/<id>/disable    remove its routes (its requests get 404), keep its config
  *   DELETE /admin/tenants/<id>            remove its config and routes
+ *   …      /admin/tenants/<id>/secrets    its sealed secrets (tenant-secrets-admin.ts)
  */
 
 import { constantTimeEqual } from "../core/bytes.ts";
@@ -15,6 +16,7 @@ import { isObject } from "../core/json.ts";
 import { checkTenants } from "./tenant-check.ts";
 import { hostKey, pathKey, tenantKey } from "./tenant-keys.ts";
 import type { TenantRecords } from "./tenant-records.ts";
+import { handleTenantSecrets } from "./tenant-secrets-admin.ts";
 
 /** The path of the tenants admin API. */
 export const TENANTS_ADMIN_PATH = "/admin/tenants";
@@ -58,6 +60,8 @@ export interface TenantStoreAccess {
   records?: TenantRecords;
   /** Forgets what this isolate holds of a tenant, so that its next request reads it. */
   forget: (id: string) => void;
+  /** MCP_SECRETS_KEY: the tenants' secrets routes are on when it is set. */
+  secretKeys?: string | undefined;
 }
 
 /**
@@ -99,7 +103,7 @@ export async function handleTenantsAdmin(request: Request, token: string | undef
   if (given === undefined || !constantTimeEqual(given, token) || url.search.toLowerCase().includes("token"))
     return new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer realm="edge-mcp admin"' } });
   const rest = url.pathname.slice(TENANTS_ADMIN_PATH.length);
-  const [, id, action, extra] = rest.split("/");
+  const [, id, action, extra, ...more] = rest.split("/");
   try {
     if (id === undefined || id === "") {
       if (request.method === "GET") {
@@ -113,6 +117,7 @@ export async function handleTenantsAdmin(request: Request, token: string | undef
       if (request.method === "POST") return await store(access, await readBody(request));
       return problem(405, "Method Not Allowed: /admin/tenants answers GET and POST", { allow: "GET, POST" });
     }
+    if (ID.test(id) && action === "secrets" && more.length === 0) return await handleTenantSecrets(request, kv, access.secretKeys, id, extra || undefined);
     if (!ID.test(id) || extra !== undefined || (action !== undefined && action !== "disable")) return problem(404, "Not Found");
     const stored = await kv.get(tenantKey(id), "text");
     if (action === "disable") {

@@ -13,8 +13,8 @@ export interface TenantLookup {
   byId(id: string): Promise<TenantDirectory | undefined>;
   /** The tenants served at the request's host, for its AI Catalog. */
   at(request: Request): Promise<ResolvedTenant[]>;
-  /** The tenants admin API (`/admin/tenants`) of a store that has one; `token` is MCP_ADMIN_TOKEN. */
-  admin?(request: Request, token: string | undefined): Promise<Response>;
+  /** The tenants admin API (`/admin/tenants`) of a store that has one; `token` is MCP_ADMIN_TOKEN, `secretKeys` MCP_SECRETS_KEY. */
+  admin?(request: Request, token: string | undefined, secretKeys?: string): Promise<Response>;
 }
 
 /** The lookup of a whole tenants document, already read. */

@@ -47,6 +47,8 @@ export interface MultiTenantEnv extends McpEnv {
   MCP_LOADER?: WorkerLoader;
   /** The operator's token: turns on the usage view (with observability()) and the tenants admin API (with keyedTenants()). */
   MCP_ADMIN_TOKEN?: string;
+  /** Seals the tenants' secrets (with keyedTenants()): `<id>:<32 bytes, base64url>`, comma-separated, the first sealing. */
+  MCP_SECRETS_KEY?: string;
 }
 
 export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDepth" | "responseMode" | "debug" | "development"> {
@@ -174,7 +176,9 @@ function tenantAppOptions(
   // Any tenant with auth may check a proof (a bound token is honoured everywhere); the guard is used only then.
   const replay = auth && durable.quotaCounter ? { replay: quotaReplayGuard(durable.quotaCounter, tenant.id) } : {};
   // Issuer templates, introspection, an authorization server's binding: the secret and binding come from env.
-  const sources = auth && options.tokenSources ? options.tokenSources.sources(auth, env, tenant.id) : {};
+  const store = options.tenantStore;
+  const secrets = store && ((name: string) => store.secret(env, tenant.id, name));
+  const sources = auth && options.tokenSources ? options.tokenSources.sources(auth, env, tenant.id, secrets) : {};
   return {
     server,
     env,
@@ -298,7 +302,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         const tenants = await state.tenants();
         const url = new URL(request.url);
         // The tenants admin API of a keyed store (keyedTenants()); off unless MCP_ADMIN_TOKEN is set.
-        if (tenants.admin && /^\/admin\/tenants(?:\/|$)/.test(url.pathname)) return await tenants.admin(request, env.MCP_ADMIN_TOKEN);
+        if (tenants.admin && /^\/admin\/tenants(?:\/|$)/.test(url.pathname)) return await tenants.admin(request, env.MCP_ADMIN_TOKEN, env.MCP_SECRETS_KEY);
         if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, await tenants.at(request));
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;

@@ -15,6 +15,8 @@ export interface RunOptions {
   allowFailure?: boolean;
   /** Variables added to the command's environment. */
   env?: Record<string, string>;
+  /** What the command reads on its standard input (none: it is closed). */
+  input?: string;
 }
 
 // npm sets npm_* variables for the scripts it runs (this test runs under `npm test`); a nested npm
@@ -46,7 +48,13 @@ export function commandEnv(): NodeJS.ProcessEnv {
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 180_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...commandEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...commandEnv(), ...options.env },
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

@@ -129,6 +129,23 @@ describe("edge-mcp tenants", () => {
       });
       expect(disable.code).toBe(0);
       expect((await hello(dev.baseUrl, "api.test")).status).toBe(404);
+      // A tenant's secret: the value goes in on standard input, and no command shows it again.
+      const secrets = (input: string | undefined, ...args: string[]) =>
+        run(process.execPath, [join(ROOT, "bin/edge-mcp.mjs"), "tenants", "secrets", ...args, ...viaApi], {
+          cwd: ROOT,
+          allowFailure: true,
+          env: withToken,
+          ...(input === undefined ? {} : { input }),
+        });
+      const sealed = await secrets("upstream-s3cret\n", "put", "api", "upstream");
+      expect(sealed.stdout, sealed.stderr).toMatch(/sealed upstream for tenant api under key fixture/);
+      const listed = await secrets(undefined, "list", "api");
+      expect(listed.stdout).toMatch(/^upstream\tkey fixture\t\d{4}-/);
+      expect(listed.stdout + listed.stderr).not.toContain("upstream-s3cret");
+      expect((await secrets("", "put", "api", "empty")).stderr).toMatch(/standard input, and it was empty/);
+      expect((await secrets(undefined, "rotate", "api")).stdout).toMatch(/re-sealed 0 secrets of tenant api under key fixture/);
+      expect((await secrets(undefined, "delete", "api", "upstream")).stdout).toMatch(/deleted upstream of tenant api/);
+      expect((await secrets(undefined, "delete", "api", "upstream")).stderr).toMatch(/404 tenant api has no secret upstream/);
       // Without the token the API refuses, and says why.
       const refused = await cli("list", ...viaApi);
       expect(refused.code).not.toBe(0);

@@ -13,8 +13,11 @@ export interface IntrospectionVerifierOptions {
   endpoint: string;
   /** This resource server's client id at the authorization server. */
   clientId: string;
-  /** Its client secret (from a secret binding); sent with HTTP Basic authentication (RFC 6749 §2.3.1). */
-  clientSecret: string;
+  /**
+   * Its client secret (from a secret binding), or a reader of it (a tenant secret, read when asked);
+   * sent with HTTP Basic authentication (RFC 6749 §2.3.1).
+   */
+  clientSecret: string | (() => Promise<string>);
   /** The authorization server's issuer identifier: the principal's issuer. A response naming another `iss` is refused. */
   issuer: string;
   /** A response must name the resource in `aud` (default true). */
@@ -85,11 +88,19 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
     { cacheSeconds: options.cacheSeconds ?? 30, negativeCacheSeconds: options.negativeCacheSeconds ?? 5, cacheEntries: options.cacheEntries ?? 1000 },
     now,
   );
-  const authorization = basic(options.clientId, options.clientSecret);
+  const secret = options.clientSecret;
+  const fixed = typeof secret === "string" ? basic(options.clientId, secret) : undefined;
   const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
   const ask = async (token: string): Promise<Record<string, unknown>> => {
     let response: Response;
+    let authorization = fixed;
+    if (authorization === undefined)
+      try {
+        authorization = basic(options.clientId, await (secret as () => Promise<string>)());
+      } catch (error) {
+        throw unavailable("cannot be asked: its client secret cannot be read", error);
+      }
     try {
       response = await send(options.endpoint, {
         method: "POST",

@@ -20,7 +20,9 @@ export interface IntrospectionConfig extends TokenCacheConfig {
   /** This resource server's client id at the authorization server. */
   readonly clientId: string;
   /** The name of the secret binding (env) that holds the client secret; the secret is never configured. */
-  readonly clientSecretBinding: string;
+  readonly clientSecretBinding?: string | undefined;
+  /** Or the name of the tenant's own secret that holds it (tenant secrets, with keyedTenants() and MCP_SECRETS_KEY). */
+  readonly clientSecretName?: string | undefined;
   /** The authorization server's issuer identifier: the principal's `issuer`; a response naming another `iss` is refused. */
   readonly issuer: string;
   /** When true (the default), a response must name this resource in `aud`. */
@@ -39,6 +41,7 @@ export interface AuthorizationServerBindingConfig extends TokenCacheConfig {
 
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const CLIENT_ID = /^[\x21-\x7E]{1,256}$/;
+const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function integer(value: unknown, field: string, min: number, max: number, fallback: number, fail: ConfigFail): number {
   if (value === undefined) return fallback;
@@ -70,6 +73,7 @@ const INTROSPECTION_FIELDS = [
   "endpoint",
   "clientId",
   "clientSecretBinding",
+  "clientSecretName",
   "issuer",
   "requireAudience",
   "timeoutMs",
@@ -85,16 +89,21 @@ export function parseIntrospection(value: unknown, fail: ConfigFail): Introspect
     return undefined;
   }
   refuseUnknown(value, INTROSPECTION_FIELDS, "introspection", fail);
-  const { endpoint, clientId, clientSecretBinding, requireAudience } = value;
+  const { endpoint, clientId, clientSecretBinding, clientSecretName, requireAudience } = value;
   if (!isHttpsOrLoopback(endpoint)) fail("introspection.endpoint", "must be an https URL (http only on 127.0.0.1, localhost or [::1])");
   if (typeof clientId !== "string" || !CLIENT_ID.test(clientId)) fail("introspection.clientId", "must be a client id (1-256 visible ASCII characters)");
-  if (typeof clientSecretBinding !== "string" || !BINDING.test(clientSecretBinding))
+  if ((clientSecretBinding === undefined) === (clientSecretName === undefined))
+    fail("introspection", "needs exactly one of clientSecretBinding (a secret binding's name) and clientSecretName (a tenant secret's name)");
+  else if (clientSecretBinding !== undefined && (typeof clientSecretBinding !== "string" || !BINDING.test(clientSecretBinding)))
     fail("introspection.clientSecretBinding", "must be the name of a secret binding (e.g. INTROSPECTION_SECRET), never the secret itself");
+  else if (clientSecretName !== undefined && (typeof clientSecretName !== "string" || !SECRET_NAME.test(clientSecretName)))
+    fail("introspection.clientSecretName", "must be the name of one of the tenant's secrets (1-64 letters, digits, _, - or .), never the secret itself");
   if (requireAudience !== undefined && typeof requireAudience !== "boolean") fail("introspection.requireAudience", "must be true or false");
   return {
     endpoint: endpoint as string,
     clientId: clientId as string,
-    clientSecretBinding: clientSecretBinding as string,
+    ...(clientSecretBinding === undefined ? {} : { clientSecretBinding: clientSecretBinding as string }),
+    ...(clientSecretName === undefined ? {} : { clientSecretName: clientSecretName as string }),
     issuer: issuerOf(value["issuer"], "introspection", fail),
     requireAudience: requireAudience !== false,
     timeoutMs: integer(value["timeoutMs"], "introspection.timeoutMs", 100, 30_000, 5000, fail),

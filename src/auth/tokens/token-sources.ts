@@ -39,6 +39,32 @@ export function checkTokenSourceConfig(config: AuthConfig, tenantId: string): vo
   checkedSources(config, tenantId);
 }
 
+/** The client secret held in the secret binding `name`. */
+function boundSecret(read: (name: string) => unknown, name: string, tenantId: string): string {
+  const secret = read(name);
+  if (typeof secret !== "string" || secret === "")
+    throw new DefinitionError(`tenant "${tenantId}": auth.introspection.clientSecretBinding: the secret ${name} is not set (wrangler secret put ${name})`);
+  return secret;
+}
+
+/** The reader of the tenant's own secret `name`, where the Worker keeps tenant secrets. */
+function ownSecret(tenantSecret: TenantSecretReader | undefined, name: string, tenantId: string): () => Promise<string> {
+  if (!tenantSecret)
+    throw new DefinitionError(
+      `tenant "${tenantId}": auth.introspection.clientSecretName needs tenant secrets: createMultiTenantWorker({ tenantStore: keyedTenants() }) with MCP_SECRETS_KEY set`,
+    );
+  const read = tenantSecret(name);
+  // The client sees 503 "Authorization unavailable"; the operator reads which secret and why here.
+  return () =>
+    read().catch((error: unknown) => {
+      console.error(`edge-mcp: tenant "${tenantId}": auth.introspection.clientSecretName: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    });
+}
+
+/** A reader of one of a tenant's own secrets, by name (tenant secrets of keyedTenants()). */
+export type TenantSecretReader = (name: string) => () => Promise<string>;
+
 /** What {@link configuredTokenSources} gives `createAuthorizer`: spread it into its options. */
 export interface TokenSources {
   tokenVerifier?: TokenVerifier | undefined;
@@ -58,22 +84,18 @@ export interface TokenSources {
  *   return createAuthorizer(config, configuredTokenSources(config, env));
  * }
  */
-export function configuredTokenSources(config: AuthConfig, env: object, tenantId = "default"): TokenSources {
+export function configuredTokenSources(config: AuthConfig, env: object, tenantId = "default", tenantSecret?: TenantSecretReader): TokenSources {
   const bindings = env as Record<string, unknown>;
   const { introspection, authorizationServer, issuerTemplates } = checkedSources(config, tenantId);
   const keyOptions = config.jwksCooldownSeconds === undefined ? {} : { jwksCooldownMs: config.jwksCooldownSeconds * 1000 };
   const sources: TokenSources = issuerTemplates === undefined ? {} : { issuerTemplates: createTemplateIssuers(issuerTemplates, keyOptions) };
   const read = (name: string): unknown => (Object.hasOwn(bindings, name) ? bindings[name] : undefined);
   if (introspection) {
-    const secret = read(introspection.clientSecretBinding);
-    if (typeof secret !== "string" || secret === "")
-      throw new DefinitionError(
-        `tenant "${tenantId}": auth.introspection.clientSecretBinding: the secret ${introspection.clientSecretBinding} is not set (wrangler secret put ${introspection.clientSecretBinding})`,
-      );
-    const { clientSecretBinding: _name, ...settings } = introspection;
+    const { clientSecretBinding, clientSecretName, ...settings } = introspection;
     sources.tokenVerifier = createIntrospectionVerifier({
       ...settings,
-      clientSecret: secret,
+      clientSecret:
+        clientSecretName === undefined ? boundSecret(read, clientSecretBinding as string, tenantId) : ownSecret(tenantSecret, clientSecretName, tenantId),
       grants: config.grants,
       clockSkewSeconds: config.clockSkewSeconds,
     });
