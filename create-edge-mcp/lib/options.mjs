@@ -6,6 +6,7 @@ export const TEMPLATES = {
   "multi-tenant": "tenants from a config document, a tool service Worker, rate limits, sessions",
   auth: "OAuth 2.1 resource server: your identity provider's tokens, plus API keys",
   apps: "an MCP App: a tool whose interactive page (ext-apps' App) is built into static assets",
+  oauth: "its own OAuth authorization server: users sign in with your OpenID provider, tools act as them",
 };
 
 // A Worker name (and an npm package name): lowercase letters, digits and single dashes, at most 50

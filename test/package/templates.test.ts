@@ -26,6 +26,8 @@ interface Case {
   bundles: Record<string, string>;
   /** Resources each client reads: their URI, mime type and what their text holds. */
   reads?: { uri: string; mimeType: string; text: RegExp }[];
+  /** Users sign in at the Worker's own authorization server: clients without a token get 401 and find it from the metadata. */
+  signIn?: boolean;
 }
 
 const CASES: Case[] = [
@@ -78,6 +80,15 @@ const CASES: Case[] = [
     bundles: { "`apps`": "wrangler.toml" },
     // The page built by `npm run build:app` (npm test runs it), served from static assets with ext-apps' App inlined.
     reads: [{ uri: "ui://counter/app.html", mimeType: "text/html;profile=mcp-app", text: /<h1 id="label">counter<\/h1>[\s\S]*ui\/initialize/ }],
+  },
+  {
+    template: "oauth",
+    configs: ["wrangler.toml"],
+    path: "/mcp",
+    tools: ["whoami", "profile"],
+    calls: [],
+    signIn: true,
+    bundles: { "`oauth`": "wrangler.toml" },
   },
 ];
 
@@ -184,7 +195,22 @@ describe.each(CASES)("the $template template", (c) => {
       await server?.stop();
     });
 
-    it.each(["v1 (2025-11-25)", "v2 (2026-07-28)"])(
+    it.runIf(c.signIn === true)("asks a client without a token to sign in at the Worker's own authorization server", async () => {
+      const base = server?.baseUrl ?? "";
+      const answer = await fetch(`${base}${c.path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+      });
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("www-authenticate")).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource${c.path}"`);
+      const resource = await (await fetch(`${base}/.well-known/oauth-protected-resource${c.path}`)).json<{ authorization_servers: string[] }>();
+      expect(resource.authorization_servers).toEqual([base]);
+      const metadata = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json<Record<string, unknown>>();
+      expect(metadata).toMatchObject({ issuer: base, code_challenge_methods_supported: ["S256"], client_id_metadata_document_supported: true });
+    });
+
+    (c.signIn ? it.skip : it).each(["v1 (2025-11-25)", "v2 (2026-07-28)"])(
       "serves the %s client: lists the tools and calls each",
       async (which) => {
         const url = `${server?.baseUrl}${c.path}`;

@@ -31,7 +31,7 @@ describe("parseOptions", () => {
   });
 
   it.each([
-    [["--template", "fancy"], /unknown template "fancy"; choose basic, multi-tenant, auth, apps/],
+    [["--template", "fancy"], /unknown template "fancy"; choose basic, multi-tenant, auth, apps, oauth/],
     [["--template"], /--template needs a value/],
     [["--name", "My Server"], /--name "My Server" is not a usable name/],
     [["--name", "a--b"], /not a usable name/],

@@ -26,8 +26,8 @@ function allFiles(dir: string): string[] {
 }
 
 describe("create-edge-mcp", () => {
-  it("has exactly the four templates the README names", () => {
-    expect(TEMPLATES.sort()).toEqual(["apps", "auth", "basic", "multi-tenant"]);
+  it("has exactly the five templates the README names", () => {
+    expect(TEMPLATES.sort()).toEqual(["apps", "auth", "basic", "multi-tenant", "oauth"]);
   });
 
   it("is released with edge-mcp under the same version, which it pins", async () => {
