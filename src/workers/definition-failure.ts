@@ -5,7 +5,7 @@
  * the Worker.
  */
 
-import { DurableObject, env as loadEnv } from "cloudflare:workers";
+import { env as loadEnv } from "cloudflare:workers";
 import { DefinitionError } from "../core/definition-error.ts";
 import { misconfigured } from "../core/missing-bindings.ts";
 import { errorResponse } from "../http/responses.ts";
@@ -17,19 +17,6 @@ const FAILED = Symbol("edge-mcp.definitionFailure");
 /** The definition error a Worker made by {@link loadOrAnswer} answers with, if it is one. */
 export function definitionFailureOf(value: unknown): DefinitionError | undefined {
   return typeof value === "object" && value !== null && FAILED in value ? (value as { [FAILED]: DefinitionError })[FAILED] : undefined;
-}
-
-/**
- * The Durable Object class exported beside a Worker whose definitions are wrong (`createSessionObject`,
- * `createTaskObject`): it loads, so wrangler dev keeps running, and answers like the Worker. The Worker
- * answers every request itself, so no request of its own reaches it.
- */
-export function failedObjectClass(error: DefinitionError): new (ctx: DurableObjectState, env: never) => DurableObject {
-  return class FailedDefinitionObject extends DurableObject {
-    override fetch(): Response {
-      return errorResponse(misconfigured(error));
-    }
-  };
 }
 
 /** True when the Worker loads under development: `development` if given, else the MCP_DEV var of the env it loads with. */

@@ -21,7 +21,8 @@ import type { SessionStorage } from "../../session/session-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
 import { wiringOf } from "../durable-wiring.ts";
-import { definitionFailureOf, failedObjectClass } from "../definition-failure.ts";
+import { definitionFailureOf } from "../definition-failure.ts";
+import { failedObjectClass } from "../failed-object.ts";
 import { sessionRoutes } from "../../http/sessions/session-routes.ts";
 import { ADMISSION_HEADER, CREATE_HEADER, SESSION_HEADER, durableSessionGateway, openingOf } from "./session-gateway.ts";
 

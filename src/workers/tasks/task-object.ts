@@ -25,7 +25,8 @@ import type { TaskRecord, TaskStorage } from "../../tasks/task-record.ts";
 import { makingOf, workerEndpoints, type WorkerOptions } from "../create-worker.ts";
 import type { McpEnv, McpWorker } from "../env.ts";
 import { wiringOf } from "../durable-wiring.ts";
-import { definitionFailureOf, failedObjectClass } from "../definition-failure.ts";
+import { definitionFailureOf } from "../definition-failure.ts";
+import { failedObjectClass } from "../failed-object.ts";
 import { durableTaskGateway, type TaskObjectRpc } from "./task-gateway.ts";
 
 function durableTaskStorage(storage: DurableObjectStorage): TaskStorage {
