@@ -16,7 +16,9 @@ import { freePort } from "./bench-workerd.mjs";
 const args = process.argv.slice(2);
 const N = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 2000);
 const DIRECT = args.includes("--direct");
-const PROGRAM = args.includes("--program") ? String(args[args.indexOf("--program") + 1]) : 'const xs = []; for (let i = 0; i < 100; i++) xs.push(i * 2); return await tools.hello({ name: "m" + xs.length });';
+const PROGRAM = args.includes("--program")
+  ? String(args[args.indexOf("--program") + 1])
+  : 'const xs = []; for (let i = 0; i < 100; i++) xs.push(i * 2); return await tools.hello({ name: "m" + xs.length });';
 const STEP = 500;
 const port = await freePort();
 const inspectorPort = await freePort();
@@ -32,7 +34,13 @@ const wrangler = spawn(
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_SEND_ERROR_REPORTS: "false",
+      WRANGLER_HIDE_BANNER: "true",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
   },
 );
 const stop = () => {
@@ -82,11 +90,17 @@ function workerdPids() {
       }
     });
 }
-const rssMiB = () =>
-  workerdPids().reduce((sum, pid) => {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-    return sum + (line ? Number(line[1]) / 1024 : 0);
-  }, 0);
+/** One process's RSS, in MiB. */
+const rssOf = (pid) => {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : 0;
+};
+const rssMiB = () => workerdPids().reduce((sum, pid) => sum + rssOf(pid), 0);
+// wrangler dev runs two workerd processes: the Worker's (with its Dynamic Workers) and its own proxy's.
+const perProcess = () =>
+  workerdPids()
+    .map((pid) => `${pid}: ${rssOf(pid).toFixed(1)}`)
+    .join(", ");
 
 /** The used JS heap of the Worker wrangler's inspector shows (the parent), before and after HeapProfiler.collectGarbage. */
 async function parentHeap() {
@@ -134,19 +148,21 @@ for (;;) {
 for (let i = 0; i < 20; i++) await run();
 const rows = [];
 const t0 = performance.now();
-rows.push({ programs: 0, rssMiB: rssMiB(), seconds: 0 });
+rows.push({ programs: 0, rssMiB: rssMiB(), seconds: 0, each: perProcess() });
 for (let i = 1; i <= N; i++) {
   await run();
-  if (i % STEP === 0 || i === N) rows.push({ programs: i, rssMiB: rssMiB(), seconds: (performance.now() - t0) / 1000 });
+  if (i % STEP === 0 || i === N) rows.push({ programs: i, rssMiB: rssMiB(), seconds: (performance.now() - t0) / 1000, each: perProcess() });
 }
 await new Promise((resolve) => setTimeout(resolve, 3000));
-rows.push({ programs: `${N} + 3 s idle`, rssMiB: rssMiB(), seconds: (performance.now() - t0) / 1000 });
+rows.push({ programs: `${N} + 3 s idle`, rssMiB: rssMiB(), seconds: (performance.now() - t0) / 1000, each: perProcess() });
 console.log(`workerd RSS over ${N} sequential ${DIRECT ? "direct hello" : "execute"} calls (globex, pids ${workerdPids().join(",")}):`);
-for (const row of rows) console.log(`  ${String(row.programs).padStart(16)}  ${row.rssMiB.toFixed(1).padStart(7)} MiB  ${row.seconds.toFixed(1).padStart(6)} s`);
+for (const row of rows)
+  console.log(`  ${String(row.programs).padStart(16)}  ${row.rssMiB.toFixed(1).padStart(7)} MiB  ${row.seconds.toFixed(1).padStart(6)} s   (${row.each})`);
 const first = rows[0]?.rssMiB ?? 0;
 const last = rows.at(-2)?.rssMiB ?? 0;
 console.log(`  growth: ${(last - first).toFixed(1)} MiB, ${(((last - first) * 1024) / N).toFixed(1)} KiB a program`);
 const heap = await Promise.race([parentHeap(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
-if (heap) console.log(`  the parent isolate's JS heap: ${heap.before} MiB used, ${heap.after} MiB after a forced collection (RSS then ${rssMiB().toFixed(1)} MiB)`);
+if (heap)
+  console.log(`  the parent isolate's JS heap: ${heap.before} MiB used, ${heap.after} MiB after a forced collection (RSS then ${rssMiB().toFixed(1)} MiB)`);
 stop();
 process.exit(0);

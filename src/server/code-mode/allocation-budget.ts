@@ -373,6 +373,23 @@ function installIteratorWrappers(kit) {
   perStep((/* @__PURE__ */ new Map()).entries(), 24);
   perStep((/* @__PURE__ */ new Set()).values(), 16);
   if (typeof Intl === "object" && typeof Intl.Segmenter === "function") perStep(new Intl.Segmenter().segment("")[Symbol.iterator](), 96);
+  const grows = (proto, key, bytes) => {
+    const has = proto.has;
+    replace(
+      proto,
+      key,
+      (original) => ({
+        [key](entry) {
+          if (!apply2(has, this, [entry])) charge(bytes);
+          return apply2(original, this, arguments);
+        }
+      })[key]
+    );
+  };
+  grows(Map.prototype, "set", 24);
+  grows(Set.prototype, "add", 16);
+  grows(WeakMap.prototype, "set", 24);
+  grows(WeakSet.prototype, "add", 16);
   replace(
     Object,
     "getOwnPropertyDescriptors",

@@ -179,6 +179,7 @@ export function catastrophicPart(source, flags) {
     depth = 0,
     found = "";
   const code = (/** @type {number} */ i) => /** @type {number} */ (apply(charCodeAt, s, [i]));
+  /** @returns {never} */
   const fail = () => {
     throw new SyntaxError("unreadable");
   };
