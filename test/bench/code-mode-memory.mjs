@@ -1,16 +1,14 @@
-// Code mode's memory over many programs (bench README, "Code mode"): starts `wrangler dev` of the multi-tenant example
+// Code mode's memory over many programs (docs/code-mode.md, "The sandbox"): starts `wrangler dev` of the multi-tenant example
 // on free loopback ports, runs N sequential `execute` calls on the globex tenant and prints the workerd processes' RSS
 // (Linux /proc) at 0, 500, 1000, ... N programs, then once more after a few seconds idle. A loader that keeps every
 // program's Worker shows as RSS that keeps rising; a bounded one levels off.
 // `--direct` makes the same number of direct `hello` calls instead (the baseline: what workerd under wrangler dev grows
-// by per request with no code mode at all). At the end the parent isolate's JS heap is read over the inspector,
-// before and after a forced collection, so growth the parent's heap holds and growth outside it can be told apart.
+// by per request with no code mode at all). Each row also gives each of wrangler's two workerd processes.
 //   node test/bench/code-mode-memory.mjs [N=2000] [--direct] [--program <body of an execute>]
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./bundling.mjs";
-import { WebSocket } from "ws";
 import { freePort } from "./bench-workerd.mjs";
 
 const args = process.argv.slice(2);
@@ -102,38 +100,6 @@ const perProcess = () =>
     .map((pid) => `${pid}: ${rssOf(pid).toFixed(1)}`)
     .join(", ");
 
-/** The used JS heap of the Worker wrangler's inspector shows (the parent), before and after HeapProfiler.collectGarbage. */
-async function parentHeap() {
-  try {
-    const [target] = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`, { signal: AbortSignal.timeout(5000) })).json();
-    const socket = new WebSocket(target.webSocketDebuggerUrl);
-    await new Promise((opened, failed) => {
-      socket.once("open", opened);
-      socket.once("error", failed);
-    });
-    let next = 0;
-    const waiting = new Map();
-    socket.on("message", (data) => {
-      const message = JSON.parse(String(data));
-      waiting.get(message.id)?.(message.result);
-    });
-    const send = (method) =>
-      new Promise((answered) => {
-        waiting.set(++next, answered);
-        socket.send(JSON.stringify({ id: next, method, params: {} }));
-      });
-    const mib = (usage) => (usage.usedSize / 1048576).toFixed(1);
-    const before = mib(await send("Runtime.getHeapUsage"));
-    await send("HeapProfiler.collectGarbage");
-    const after = mib(await send("Runtime.getHeapUsage"));
-    socket.close();
-    return { before, after };
-  } catch (error) {
-    console.error(`(the inspector could not be read: ${error})`);
-    return undefined;
-  }
-}
-
 const deadline = Date.now() + 90_000;
 for (;;) {
   try {
@@ -160,9 +126,6 @@ for (const row of rows)
   console.log(`  ${String(row.programs).padStart(16)}  ${row.rssMiB.toFixed(1).padStart(7)} MiB  ${row.seconds.toFixed(1).padStart(6)} s   (${row.each})`);
 const first = rows[0]?.rssMiB ?? 0;
 const last = rows.at(-2)?.rssMiB ?? 0;
-console.log(`  growth: ${(last - first).toFixed(1)} MiB, ${(((last - first) * 1024) / N).toFixed(1)} KiB a program`);
-const heap = await Promise.race([parentHeap(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
-if (heap)
-  console.log(`  the parent isolate's JS heap: ${heap.before} MiB used, ${heap.after} MiB after a forced collection (RSS then ${rssMiB().toFixed(1)} MiB)`);
+console.log(`  growth: ${(last - first).toFixed(1)} MiB, ${(((last - first) * 1024) / N).toFixed(1)} KiB a call`);
 stop();
 process.exit(0);
