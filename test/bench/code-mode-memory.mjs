@@ -1,4 +1,4 @@
-// Code mode's memory over many programs (docs/code-mode.md, "The sandbox"): starts `wrangler dev` of the multi-tenant example
+// Code mode's memory over many programs (docs/code-mode.md): starts `wrangler dev` of the multi-tenant example
 // on free loopback ports, runs N sequential `execute` calls on the globex tenant and prints the workerd processes' RSS
 // (Linux /proc) at 0, 500, 1000, ... N programs, then once more after a few seconds idle. A loader that keeps every
 // program's Worker shows as RSS that keeps rising; a bounded one levels off.

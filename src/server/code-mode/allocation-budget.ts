@@ -927,6 +927,14 @@ function installRegExpWrappers(kit) {
     return exec;
   });
   constructorOf(globalThis, "RegExp", (args) => ({ bytes: 0, args }), check);
+  if (typeof URLPattern === "function") {
+    constructorOf(globalThis, "URLPattern", () => {
+      throw limitError(
+        "execute stopped: URLPattern is not available to a program (its regular expressions run where they cannot be checked); match URLs with URL and a regular expression",
+        void 0
+      );
+    });
+  }
 }
 
 function installTextWrappers(kit) {

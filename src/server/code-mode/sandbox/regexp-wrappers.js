@@ -72,4 +72,14 @@ export function installRegExpWrappers(kit) {
     return exec;
   });
   constructorOf(globalThis, "RegExp", (args) => ({ bytes: 0, args }), check);
+  // URLPattern runs its regular-expression groups from the runtime's own code, through exec: a refusal thrown there
+  // would abort the whole runtime, and a group left unchecked would backtrack unseen. So it is not offered at all.
+  if (typeof URLPattern === "function") {
+    constructorOf(globalThis, "URLPattern", () => {
+      throw limitError(
+        "execute stopped: URLPattern is not available to a program (its regular expressions run where they cannot be checked); match URLs with URL and a regular expression",
+        undefined,
+      );
+    });
+  }
 }
