@@ -95,9 +95,11 @@ const rssOf = (pid) => {
 };
 const rssMiB = () => workerdPids().reduce((sum, pid) => sum + rssOf(pid), 0);
 // wrangler dev runs two workerd processes: the Worker's (with its Dynamic Workers) and its own proxy's.
+// The Worker's process is the one with an inspector address.
+const roleOf = (pid) => (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr") ? "Worker" : "proxy");
 const perProcess = () =>
   workerdPids()
-    .map((pid) => `${pid}: ${rssOf(pid).toFixed(1)}`)
+    .map((pid) => `${roleOf(pid)} ${rssOf(pid).toFixed(1)}`)
     .join(", ");
 
 const deadline = Date.now() + 90_000;
