@@ -40,7 +40,7 @@ describe("a regular expression that can backtrack catastrophically is refused be
     ["new RegExp (refused where it is made)", `const re = new RegExp("(a+)+$");\nreturn re.test("x");`, "(a+)+$"],
     ["RegExp called without new", `return RegExp("(a|a)*").source;`, "(a|a)*"],
     ["a subclass of RegExp", `class Mine extends RegExp {}\nreturn new Mine("(a+)+$").test(${A});`, "(a+)+$"],
-    ["a harmless pattern recompiled with compile()", `const re = /b/;\nre.compile("(a+)+$");\nreturn re.test(${A});`, "(a+)+$"],
+    ["a harmless pattern, once matched, recompiled with compile()", `const re = /b/;\nre.test("b");\nre.compile("(a+)+$");\nreturn re.test(${A});`, "(a+)+$"],
     ["the i flag folding letters into one class", `return /(a|A)+$/i.test(${A});`, "(a|A)+$"],
     ["a repetition of a count (a+){10}", `return /(a+){10}$/.test(${A});`, "(a+){10}$"],
     ["exec taken from the prototype and called on the pattern", `const exec = RegExp.prototype.exec;\nreturn exec.call(/(a+)+$/, ${A});`, "(a+)+$"],

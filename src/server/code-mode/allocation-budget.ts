@@ -889,7 +889,9 @@ function installRegExpWrappers(kit) {
   const flagGetters = [getOwn(RP, "ignoreCase").get, getOwn(RP, "dotAll").get, getOwn(RP, "unicode").get, getOwn(RP, "unicodeSets")?.get];
   const verdicts = /* @__PURE__ */ new Map();
   let kept = 0;
+  const passed = /* @__PURE__ */ new WeakSet(), passedHas = WeakSet.prototype.has, passedAdd = WeakSet.prototype.add, passedDelete = WeakSet.prototype.delete;
   function check(rx, above) {
+    if (apply2(passedHas, passed, [rx])) return;
     let source, flags;
     try {
       source = apply2(sourceOf, rx, []);
@@ -910,7 +912,10 @@ function installRegExpWrappers(kit) {
         apply2(mapSet, verdicts, [key, part]);
       }
     }
-    if (part === "") return;
+    if (part === "") {
+      apply2(passedAdd, passed, [rx]);
+      return;
+    }
     const shown = (text) => text.length > 200 ? apply2(slice, text, [0, 200]) + "\\u2026" : text;
     throw limitError(
       "execute stopped: the regular expression /" + shown(source) + "/" + flags + " can backtrack catastrophically (" + shown(part) + " repeats a part whose repetitions can split the same text in more than one way); make each repetition start with a character the one before cannot end with",
@@ -927,6 +932,20 @@ function installRegExpWrappers(kit) {
     return exec;
   });
   constructorOf(globalThis, "RegExp", (args) => ({ bytes: 0, args }), check);
+  if (typeof RP.compile === "function") {
+    replace(
+      RP,
+      "compile",
+      (original) => ({
+        compile() {
+          apply2(passedDelete, passed, [this]);
+          const compiled = apply2(original, this, arguments);
+          apply2(passedDelete, passed, [this]);
+          return compiled;
+        }
+      }).compile
+    );
+  }
   if (typeof URLPattern === "function") {
     constructorOf(globalThis, "URLPattern", () => {
       throw limitError(

@@ -26,8 +26,15 @@ export function installRegExpWrappers(kit) {
   const flagGetters = [getOwn(RP, "ignoreCase").get, getOwn(RP, "dotAll").get, getOwn(RP, "unicode").get, getOwn(RP, "unicodeSets")?.get];
   const verdicts = new Map();
   let kept = 0;
+  // The regular expressions already found safe, so a pattern used in a loop costs one lookup a match; compile(), the
+  // one way to change an object's pattern, takes it out again.
+  const passed = new WeakSet(),
+    passedHas = WeakSet.prototype.has,
+    passedAdd = WeakSet.prototype.add,
+    passedDelete = WeakSet.prototype.delete;
   /** Throws the LimitError for a regular expression whose pattern can backtrack catastrophically; anything else passes. */
   function check(rx, above) {
+    if (apply(passedHas, passed, [rx])) return;
     let source, flags;
     try {
       source = apply(sourceOf, rx, []);
@@ -49,7 +56,10 @@ export function installRegExpWrappers(kit) {
         apply(mapSet, verdicts, [key, part]);
       }
     }
-    if (part === "") return;
+    if (part === "") {
+      apply(passedAdd, passed, [rx]);
+      return;
+    }
     const shown = (text) => (text.length > 200 ? apply(slice, text, [0, 200]) + "…" : text);
     throw limitError(
       "execute stopped: the regular expression /" +
@@ -72,6 +82,21 @@ export function installRegExpWrappers(kit) {
     return exec;
   });
   constructorOf(globalThis, "RegExp", (args) => ({ bytes: 0, args }), check);
+  if (typeof RP.compile === "function") {
+    replace(
+      RP,
+      "compile",
+      (original) =>
+        ({
+          compile() {
+            apply(passedDelete, passed, [this]);
+            const compiled = apply(original, this, arguments);
+            apply(passedDelete, passed, [this]);
+            return compiled;
+          },
+        }).compile,
+    );
+  }
   // URLPattern runs its regular-expression groups from the runtime's own code, through exec: a refusal thrown there
   // would abort the whole runtime, and a group left unchecked would backtrack unseen. So it is not offered at all.
   if (typeof URLPattern === "function") {
