@@ -78,6 +78,8 @@ describe("a memory bomb fails alone, with the allocation limit and its line", ()
       "const big = new Array(2e5).fill(0);\nreturn Object.keys(Object.getOwnPropertyDescriptors(big)).length;",
       2,
     ],
+    ["a Set filled from an iterator of 300,000 keys", "const keys = new Array(3e5).keys();\nreturn new Set(keys).size;", 2],
+    ["a Map made from the entries of a big array", "const pairs = new Array(2e5).fill(0).entries();\nreturn new Map(pairs).size;", 2],
     ["a Request with a body", 'return await new Request("http://x/", { method: "POST", body: "b".repeat(10) }).text();', 1],
     [
       "a program that catches the limit and allocates on",

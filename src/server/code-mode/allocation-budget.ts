@@ -14,7 +14,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
     pin,
     put,
     charge,
-    apply,
+    apply: apply2,
     originalOf,
     perElement,
     fix,
@@ -35,8 +35,8 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
   const P = Array.prototype;
   constructorOf(globalThis, "Array", (args) => {
     const n = args[0];
-    const one = args.length === 1 && typeof n === "number" && n >= 0 && n <= 4294967295 && trunc(n) === n;
-    return { bytes: (one ? n : args.length) * 8, args };
+    const one2 = args.length === 1 && typeof n === "number" && n >= 0 && n <= 4294967295 && trunc(n) === n;
+    return { bytes: (one2 ? n : args.length) * 8, args };
   });
   replace(
     Array,
@@ -46,7 +46,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
         const pinned = pin(items, true), args = [pinned.target];
         for (let i = 1; i < arguments.length; i++) put(args, i, arguments[i]);
         charge(pinned.length * 8);
-        return apply(original, originalOf(this), args);
+        return apply2(original, originalOf(this), args);
       }
     }).from
   );
@@ -56,7 +56,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
     (original) => ({
       of() {
         charge(arguments.length * 8);
-        return apply(original, originalOf(this), arguments);
+        return apply2(original, originalOf(this), arguments);
       }
     }).of
   );
@@ -68,7 +68,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
         fromAsync(items, mapFn, thisArg) {
           const pinned = pin(items, true);
           charge(pinned.length * 8);
-          return apply(original, originalOf(this), [pinned.target, mapFn, thisArg]);
+          return apply2(original, originalOf(this), [pinned.target, mapFn, thisArg]);
         }
       }).fromAsync
     );
@@ -83,7 +83,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
       slice(start, end) {
         const pinned = pin(this);
         charge(span(pinned.length, start, end) * 8);
-        return apply(original, pinned.target, arguments);
+        return apply2(original, pinned.target, arguments);
       }
     }).slice
   );
@@ -95,7 +95,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
         const pinned = pin(this), n = pinned.length;
         const end = arguments.length < 2 ? void 0 : typeof count === "number" && typeof start === "number" ? (trunc(start) < 0 ? max(n + trunc(start), 0) : min(trunc(start), n)) + max(trunc(count) || 0, 0) : n;
         charge((arguments.length === 0 ? 0 : span(n, start, end)) * 8 + max(arguments.length - 2, 0) * 8);
-        return unpin(apply(original, pinned.target, arguments), pinned, this);
+        return unpin(apply2(original, pinned.target, arguments), pinned, this);
       }
     }).splice
   );
@@ -106,7 +106,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
       (original) => ({
         m() {
           charge(arguments.length * 8);
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       }).m
     );
@@ -115,9 +115,9 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
     join(separator) {
       const pinned = pin(this), o = pinned.target, n = pinned.length;
       const sep = local || separator === void 0 ? "," : toStr(separator);
-      if (apply(setHas, joining, [o])) return "";
+      if (apply2(setHas, joining, [o])) return "";
       charge(max(n - 1, 0) * sep.length * 2);
-      apply(setAdd, joining, [o]);
+      apply2(setAdd, joining, [o]);
       try {
         let out = "";
         for (let i = 0; i < n; i++) {
@@ -128,7 +128,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
         }
         return out;
       } finally {
-        apply(setDelete, joining, [o]);
+        apply2(setDelete, joining, [o]);
       }
     }
   }).join;
@@ -193,7 +193,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
         charge(pinned.length * 8);
         for (let k = 0; k < pinned.length; k++) {
           if (!(k in o)) continue;
-          const e = apply(mapper, thisArg, [o[k], k, this]);
+          const e = apply2(mapper, thisArg, [o[k], k, this]);
           if (isArray(e)) {
             const inner = pin(e);
             charge(inner.length * 8);
@@ -207,7 +207,7 @@ export const ALLOCATION_BUDGET_MODULE = `function installArrayWrappers(kit) {
 }
 
 function installBodyWrappers(kit) {
-  const { constructorOf, maxBytes, isObject, bufferBytes, getOwn, apply } = kit;
+  const { constructorOf, maxBytes, isObject, bufferBytes, getOwn, apply: apply2 } = kit;
   const refused = (args) => ({ bytes: maxBytes + 1, args });
   for (const name of ["DecompressionStream", "CompressionStream"]) constructorOf(globalThis, name, refused);
   const blobSize = typeof Blob === "function" && getOwn(Blob.prototype, "size") ? getOwn(Blob.prototype, "size").get : void 0;
@@ -218,7 +218,7 @@ function installBodyWrappers(kit) {
     const bytes = bufferBytes(body);
     if (bytes >= 0) return bytes;
     try {
-      return blobSize ? apply(blobSize, body, []) : -1;
+      return blobSize ? apply2(blobSize, body, []) : -1;
     } catch {
       return -1;
     }
@@ -247,7 +247,7 @@ function installBufferWrappers(kit) {
     typedLength,
     pin,
     put,
-    apply,
+    apply: apply2,
     taBytes,
     replace,
     charge,
@@ -287,7 +287,7 @@ function installBufferWrappers(kit) {
   }
   const elementBytes = (x) => {
     const n = typedLength(x);
-    return n > 0 ? apply(taBytes, x, []) / n : 8;
+    return n > 0 ? apply2(taBytes, x, []) / n : 8;
   };
   for (const key of ["map", "filter", "slice", "toSorted", "toReversed", "with", "sort"]) {
     replace(
@@ -297,7 +297,7 @@ function installBufferWrappers(kit) {
         m() {
           const n = typedLength(this);
           charge(max(n, 0) * (key === "filter" ? 8 : elementBytes(this)));
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       }).m
     );
@@ -312,7 +312,7 @@ function installBufferWrappers(kit) {
         m(separator) {
           const sep = key === "join" && separator !== void 0 ? toStr(separator) : separator;
           charge(max(typedLength(this), 0) * (key === "join" && sep !== void 0 ? sep.length + 24 : 48) * 2);
-          return apply(original, this, key === "join" ? [sep] : arguments);
+          return apply2(original, this, key === "join" ? [sep] : arguments);
         }
       }).m
     );
@@ -332,8 +332,8 @@ function installBufferWrappers(kit) {
       "slice",
       (original) => ({
         slice(start, end) {
-          charge(span(apply(bytesOf, this, []), start, end));
-          return apply(original, this, arguments);
+          charge(span(apply2(bytesOf, this, []), start, end));
+          return apply2(original, this, arguments);
         }
       }).slice
     );
@@ -344,9 +344,9 @@ function installBufferWrappers(kit) {
         key,
         (original) => ({
           m(length) {
-            const now = apply(bytesOf, this, []), next = length === void 0 ? now : +length;
+            const now = apply2(bytesOf, this, []), next = length === void 0 ? now : +length;
             charge(toLength(next) - (key === "resize" || key === "grow" ? now : 0));
-            return apply(original, this, length === void 0 ? [] : [next]);
+            return apply2(original, this, length === void 0 ? [] : [next]);
           }
         }).m
       );
@@ -355,7 +355,7 @@ function installBufferWrappers(kit) {
 }
 
 function installIteratorWrappers(kit) {
-  const { replace, charge, apply, ownKeys, getProto, OriginalObject } = kit;
+  const { replace, charge, apply: apply2, ownKeys, getProto, OriginalObject } = kit;
   const perStep = (iterator, bytes) => {
     const proto = getProto(iterator);
     replace(
@@ -364,22 +364,39 @@ function installIteratorWrappers(kit) {
       (original) => ({
         next() {
           charge(bytes);
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       }).next
     );
   };
-  perStep(apply(String.prototype.matchAll, "", [/x/g]), 64);
+  perStep(apply2(String.prototype.matchAll, "", [/x/g]), 64);
   perStep((/* @__PURE__ */ new Map()).entries(), 24);
   perStep((/* @__PURE__ */ new Set()).values(), 16);
   if (typeof Intl === "object" && typeof Intl.Segmenter === "function") perStep(new Intl.Segmenter().segment("")[Symbol.iterator](), 96);
+  const grows = (proto, key, bytes) => {
+    const has = proto.has;
+    replace(
+      proto,
+      key,
+      (original) => ({
+        [key](entry) {
+          if (!apply2(has, this, [entry])) charge(bytes);
+          return apply2(original, this, arguments);
+        }
+      })[key]
+    );
+  };
+  grows(Map.prototype, "set", 24);
+  grows(Set.prototype, "add", 16);
+  grows(WeakMap.prototype, "set", 24);
+  grows(WeakSet.prototype, "add", 16);
   replace(
     Object,
     "getOwnPropertyDescriptors",
     (original) => ({
       getOwnPropertyDescriptors(object) {
         if (object !== null && object !== void 0) charge(ownKeys(OriginalObject(object)).length * 96);
-        return apply(original, this, arguments);
+        return apply2(original, this, arguments);
       }
     }).getOwnPropertyDescriptors
   );
@@ -390,10 +407,552 @@ function installIteratorWrappers(kit) {
       (original) => ({
         [key]() {
           charge(arguments.length * 2);
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       })[key]
     );
+  }
+}
+
+var MAX_CODE_POINT = 1114111;
+var MAX_DEPTH = 100;
+var apply = Reflect.apply;
+var charCodeAt = String.prototype.charCodeAt;
+var range = (lo, hi, next) => ({ lo, hi, next });
+var ALL = range(0, MAX_CODE_POINT, null);
+function union(a, b) {
+  if (a === null) return b;
+  if (b === null) return a;
+  const head = { next: null };
+  let end = head;
+  let open = null;
+  while (a !== null || b !== null) {
+    let take;
+    if (b === null || a !== null && a.lo <= b.lo) {
+      take = /** @type {Range} */
+      a;
+      a = take.next;
+    } else {
+      take = b;
+      b = take.next;
+    }
+    if (open !== null && take.lo <= open.hi + 1) {
+      if (take.hi > open.hi) open.hi = take.hi;
+    } else {
+      open = range(take.lo, take.hi, null);
+      end.next = open;
+      end = open;
+    }
+  }
+  return head.next;
+}
+function overlaps(a, b) {
+  while (a !== null && b !== null) {
+    if (a.hi < b.lo) a = a.next;
+    else if (b.hi < a.lo) b = b.next;
+    else return true;
+  }
+  return false;
+}
+function complement(a) {
+  const head = { next: null };
+  let end = head;
+  let from = 0;
+  for (let r = a; r !== null; r = r.next) {
+    if (r.lo > from) end = end.next = range(from, r.lo - 1, null);
+    from = r.hi + 1;
+  }
+  if (from <= MAX_CODE_POINT) end.next = range(from, MAX_CODE_POINT, null);
+  return head.next;
+}
+function normalise(list) {
+  if (list === null || list.next === null) return list === null ? null : range(list.lo, list.hi, null);
+  let left = null;
+  let right = null;
+  for (let r = (
+    /** @type {Ranges} */
+    list
+  ), odd = true; r !== null; r = r.next, odd = !odd) {
+    if (odd) left = range(r.lo, r.hi, left);
+    else right = range(r.lo, r.hi, right);
+  }
+  return union(normalise(left), normalise(right));
+}
+function fold(a) {
+  let more = null;
+  for (let r = a; r !== null; r = r.next) {
+    for (let from = 65; from <= 97; from += 32) {
+      const lo = r.lo > from ? r.lo : from, hi = r.hi < from + 25 ? r.hi : from + 25, shift = from === 65 ? 32 : -32;
+      if (lo <= hi) more = range(lo + shift, hi + shift, more);
+    }
+  }
+  return union(a, normalise(more));
+}
+var one = (c) => range(c, c, null);
+function ranges(...pairs) {
+  let list = null;
+  for (let i = pairs.length - 2; i >= 0; i -= 2) list = range(
+    /** @type {number} */
+    pairs[i],
+    /** @type {number} */
+    pairs[i + 1],
+    list
+  );
+  return list;
+}
+var DIGIT = ranges(48, 57);
+var WORD = ranges(48, 57, 65, 90, 95, 95, 97, 122);
+var SPACE = ranges(9, 13, 32, 32, 160, 160, 5760, 5760, 8192, 8202, 8232, 8233, 8239, 8239, 8287, 8287, 12288, 12288, 65279, 65279);
+var LINE_ENDS = ranges(10, 10, 13, 13, 8232, 8233);
+var NOTHING = { empty: true, first: null, last: null, head: null, tail: null, headU: null, tailU: null, alternatives: null };
+var character = (set) => ({ empty: false, first: set, last: set, head: null, tail: null, headU: null, tailU: null, alternatives: null });
+var then = (a, b) => ({
+  empty: a.empty && b.empty,
+  first: a.empty ? union(a.first, b.first) : a.first,
+  last: b.empty ? union(a.last, b.last) : b.last,
+  head: a.empty ? union(a.head, b.head) : a.head,
+  headU: a.empty ? union(a.headU, b.headU) : a.headU,
+  tail: b.empty ? union(a.tail, b.tail) : b.tail,
+  tailU: b.empty ? union(a.tailU, b.tailU) : b.tailU,
+  alternatives: null
+});
+var or = (a, b) => ({
+  empty: a.empty || b.empty,
+  first: union(a.first, b.first),
+  last: union(a.last, b.last),
+  head: union(a.head, b.head),
+  headU: union(a.headU, b.headU),
+  tail: union(a.tail, b.tail),
+  tailU: union(a.tailU, b.tailU),
+  alternatives: null
+});
+function catastrophicPart(source, flags) {
+  let ignoreCase = false, unicode = false, sets = false, dotAll = false;
+  for (let i = 0; i < flags.length; i++) {
+    const f = flags[i];
+    if (f === "i") ignoreCase = true;
+    else if (f === "u") unicode = true;
+    else if (f === "v") unicode = sets = true;
+    else if (f === "s") dotAll = true;
+  }
+  const s = source;
+  const ch = (i) => i < s.length ? s[i] : "";
+  let at = 0, depth = 0, found = "";
+  const code = (i) => (
+    /** @type {number} */
+    apply(charCodeAt, s, [i])
+  );
+  const fail = () => {
+    throw new SyntaxError("unreadable");
+  };
+  const folded = (set) => ignoreCase ? fold(set) : set;
+  const codePoint = () => {
+    const c = code(at++);
+    if (unicode && c >= 55296 && c <= 56319 && at < s.length) {
+      const d = code(at);
+      if (d >= 56320 && d <= 57343) {
+        at++;
+        return (c - 55296) * 1024 + (d - 56320) + 65536;
+      }
+    }
+    return c;
+  };
+  const hex = (count) => {
+    let n = 0;
+    for (let k = 0; k < count; k++) {
+      const c = at < s.length ? code(at) : -1;
+      const v = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (v < 0) return -1;
+      n = n * 16 + v;
+      at++;
+    }
+    return n;
+  };
+  const skipPast = (close) => {
+    while (at < s.length && ch(at) !== close) at++;
+    if (at >= s.length) fail();
+    at++;
+  };
+  const escape = (inClass) => {
+    if (at >= s.length) fail();
+    const c = ch(at++);
+    switch (c) {
+      case "d":
+        return DIGIT;
+      case "D":
+        return complement(DIGIT);
+      case "w":
+        return WORD;
+      case "W":
+        return complement(WORD);
+      case "s":
+        return SPACE;
+      case "S":
+        return complement(SPACE);
+      case "b":
+        return inClass ? one(8) : "none";
+      case "B":
+        return "none";
+      case "n":
+        return one(10);
+      case "r":
+        return one(13);
+      case "t":
+        return one(9);
+      case "v":
+        return one(11);
+      case "f":
+        return one(12);
+      case "0":
+        return one(0);
+      case "c": {
+        const k = at < s.length ? code(at) : -1;
+        if (k >= 65 && k <= 90 || k >= 97 && k <= 122) {
+          at++;
+          return one(k % 32);
+        }
+        return one(92);
+      }
+      case "x": {
+        const start = at, n = hex(2);
+        if (n >= 0) return one(n);
+        at = start;
+        return one(120);
+      }
+      case "u": {
+        if (unicode && ch(at) === "{") {
+          at++;
+          let n2 = 0;
+          while (at < s.length && ch(at) !== "}") {
+            const v = hex(1);
+            if (v < 0) fail();
+            n2 = n2 * 16 + v;
+            if (n2 > MAX_CODE_POINT) fail();
+          }
+          skipPast("}");
+          return one(n2);
+        }
+        const start = at, n = hex(4);
+        if (n >= 0) return one(n);
+        at = start;
+        return one(117);
+      }
+      case "p":
+      case "P":
+        if (unicode) {
+          if (ch(at) !== "{") fail();
+          skipPast("}");
+          return ALL;
+        }
+        return one(code(at - 1));
+      case "k":
+        if (unicode || ch(at) === "<") {
+          if (inClass) return one(107);
+          if (ch(at) !== "<") fail();
+          skipPast(">");
+          return "any";
+        }
+        return one(107);
+      default: {
+        const k = code(at - 1);
+        if (k >= 49 && k <= 57) {
+          if (inClass) return one(k);
+          while (at < s.length && code(at) >= 48 && code(at) <= 57) at++;
+          return "any";
+        }
+        at--;
+        return one(codePoint());
+      }
+    }
+  };
+  const characterClass = () => {
+    let negated = false;
+    if (ch(at) === "^") {
+      negated = true;
+      at++;
+    }
+    let list = null;
+    let all = null;
+    let nested = false;
+    for (; ; ) {
+      if (at >= s.length) fail();
+      const c = ch(at);
+      if (c === "]") {
+        at++;
+        break;
+      }
+      if (sets && c === "[") {
+        nested = true;
+        let inner = 1;
+        at++;
+        while (inner > 0) {
+          if (at >= s.length) fail();
+          const d = ch(at++);
+          if (d === "\\\\") at++;
+          else if (d === "[") inner++;
+          else if (d === "]") inner--;
+        }
+        continue;
+      }
+      let item;
+      let low = -1;
+      if (c === "\\\\") {
+        at++;
+        item = escape(true);
+        if (item !== null && item !== "any" && item !== "none" && item.next === null && item.lo === item.hi) low = item.lo;
+      } else {
+        low = codePoint();
+        item = one(low);
+      }
+      if (low >= 0 && ch(at) === "-" && at + 1 < s.length && ch(at + 1) !== "]") {
+        const back = at;
+        at++;
+        let upper;
+        if (ch(at) === "\\\\") {
+          at++;
+          upper = escape(true);
+        } else upper = one(codePoint());
+        if (upper !== null && upper !== "any" && upper !== "none" && upper.next === null && upper.lo === upper.hi) {
+          if (upper.lo < low) fail();
+          list = range(low, upper.lo, list);
+          continue;
+        }
+        at = back;
+      }
+      if (item === "any") all = ALL;
+      else if (item !== "none") for (let r = item; r !== null; r = r.next) list = range(r.lo, r.hi, list);
+    }
+    let set = nested ? ALL : union(normalise(list), all);
+    set = folded(set);
+    return negated ? complement(set) : set;
+  };
+  const number = () => {
+    let n = -1;
+    while (at < s.length && code(at) >= 48 && code(at) <= 57) {
+      n = (n < 0 ? 0 : n) * 10 + (code(at) - 48);
+      if (n > 1e9) n = 1e9;
+      at++;
+    }
+    return n;
+  };
+  const quantifier = () => {
+    const c = ch(at);
+    if (c === "*" || c === "+" || c === "?") {
+      at++;
+      if (ch(at) === "?") at++;
+      return c === "*" ? { min: 0, max: Infinity } : c === "+" ? { min: 1, max: Infinity } : { min: 0, max: 1 };
+    }
+    if (c !== "{") return null;
+    const start = at;
+    at++;
+    const min = number();
+    let max = min;
+    if (min >= 0 && ch(at) === ",") {
+      at++;
+      const m = number();
+      max = m < 0 ? Infinity : m;
+    }
+    if (min < 0 || ch(at) !== "}") {
+      if (unicode) fail();
+      at = start;
+      return null;
+    }
+    at++;
+    if (ch(at) === "?") at++;
+    return { min, max };
+  };
+  const check = (body, max, start, end = at) => {
+    if (found !== "" || max < 3) return;
+    const always = max > 16;
+    const tail = always ? body.tail : body.tailU, head = always ? body.head : body.headU;
+    let bad = overlaps(tail, body.first) || overlaps(head, body.last);
+    if (!bad && always) {
+      for (let a = body.alternatives; a !== null && !bad; a = a.next) {
+        for (let b = a.next; b !== null && !bad; b = b.next) bad = overlaps(a.first, b.first);
+      }
+    }
+    if (bad) {
+      let text = "";
+      for (let i = start; i < end; i++) text += ch(i);
+      found = text;
+    }
+  };
+  const alternation = () => {
+    let shape = sequence();
+    if (ch(at) !== "|") return shape;
+    let alternatives = { first: shape.first, next: null };
+    while (ch(at) === "|") {
+      at++;
+      const next = sequence();
+      alternatives = { first: next.first, next: alternatives };
+      shape = or(shape, next);
+    }
+    shape.alternatives = alternatives;
+    return shape;
+  };
+  const sequence = () => {
+    let shape = null;
+    while (at < s.length && ch(at) !== "|" && ch(at) !== ")") {
+      const next = term();
+      shape = shape === null ? next : then(shape, next);
+    }
+    return shape ?? NOTHING;
+  };
+  const term = () => {
+    const start = at;
+    const c = ch(at++);
+    let atom;
+    let zeroWidth = false;
+    if (c === "^" || c === "$") {
+      atom = NOTHING;
+      zeroWidth = true;
+    } else if (c === ".") atom = character(dotAll ? ALL : complement(LINE_ENDS));
+    else if (c === "[") atom = character(characterClass());
+    else if (c === "\\\\") {
+      const set = escape(false);
+      if (set === "none") {
+        atom = NOTHING;
+        zeroWidth = true;
+      } else if (set === "any") atom = { ...character(ALL), empty: true };
+      else atom = character(folded(set));
+    } else if (c === "(") {
+      let look = false;
+      if (ch(at) === "?") {
+        const d = ch(at + 1);
+        if (d === ":") at += 2;
+        else if (d === "=" || d === "!") {
+          at += 2;
+          look = true;
+        } else if (d === "<" && (ch(at + 2) === "=" || ch(at + 2) === "!")) {
+          at += 3;
+          look = true;
+        } else if (d === "<") {
+          at += 2;
+          skipPast(">");
+        } else {
+          at++;
+          while (at < s.length && ch(at) !== ":") {
+            if (ch(at) === "i") ignoreCase = true;
+            at++;
+          }
+          if (at >= s.length) fail();
+          at++;
+        }
+      }
+      if (++depth > MAX_DEPTH) fail();
+      const inner = alternation();
+      depth--;
+      if (ch(at) !== ")") fail();
+      at++;
+      if (look) {
+        atom = NOTHING;
+        zeroWidth = true;
+      } else atom = inner;
+    } else if (c === ")" || c === "*" || c === "+" || c === "?" || c === "|") fail();
+    else {
+      at--;
+      atom = character(folded(one(codePoint())));
+    }
+    const q = quantifier();
+    if (q === null) return atom;
+    if (zeroWidth) return NOTHING;
+    check(atom, q.max, start);
+    const varying = q.max > q.min;
+    const unbounded = q.max === Infinity;
+    return {
+      empty: atom.empty || q.min === 0,
+      first: atom.first,
+      last: atom.last,
+      head: varying ? union(atom.first, atom.head) : atom.head,
+      tail: varying ? union(atom.first, atom.tail) : atom.tail,
+      headU: unbounded ? union(atom.first, atom.headU) : atom.headU,
+      tailU: unbounded ? union(atom.first, atom.tailU) : atom.tailU,
+      alternatives: null
+    };
+  };
+  try {
+    alternation();
+    if (at !== s.length) fail();
+  } catch {
+    return s.length > 200 ? "the whole pattern" : s;
+  }
+  return found;
+}
+
+var MAX_VERDICTS = 512;
+function installRegExpWrappers(kit) {
+  const { replace, constructorOf, apply: apply2, getOwn, limitError, mapGet, mapSet } = kit;
+  const RP = RegExp.prototype;
+  const sourceOf = getOwn(RP, "source").get;
+  const slice = String.prototype.slice;
+  const FLAGS = "isuv";
+  const flagGetters = [getOwn(RP, "ignoreCase").get, getOwn(RP, "dotAll").get, getOwn(RP, "unicode").get, getOwn(RP, "unicodeSets")?.get];
+  const verdicts = /* @__PURE__ */ new Map();
+  let kept = 0;
+  const passed = /* @__PURE__ */ new WeakSet(), passedHas = WeakSet.prototype.has, passedAdd = WeakSet.prototype.add, passedDelete = WeakSet.prototype.delete;
+  function check(rx, above) {
+    if (apply2(passedHas, passed, [rx])) return;
+    let source, flags;
+    try {
+      source = apply2(sourceOf, rx, []);
+      flags = "";
+      for (let i = 0; i < 4; i++) {
+        const getter = flagGetters[i];
+        if (getter !== void 0 && apply2(getter, rx, [])) flags += FLAGS[i];
+      }
+    } catch {
+      return;
+    }
+    const key = flags + "/" + source;
+    let part = apply2(mapGet, verdicts, [key]);
+    if (part === void 0) {
+      part = catastrophicPart(source, flags);
+      if (kept < MAX_VERDICTS) {
+        kept++;
+        apply2(mapSet, verdicts, [key, part]);
+      }
+    }
+    if (part === "") {
+      apply2(passedAdd, passed, [rx]);
+      return;
+    }
+    const shown = (text) => text.length > 200 ? apply2(slice, text, [0, 200]) + "\\u2026" : text;
+    throw limitError(
+      "execute stopped: the regular expression /" + shown(source) + "/" + flags + " can backtrack catastrophically (" + shown(part) + " repeats a part whose repetitions can split the same text in more than one way); make each repetition start with a character the one before cannot end with",
+      above
+    );
+  }
+  replace(RP, "exec", (original) => {
+    const exec = {
+      exec() {
+        check(this, exec);
+        return apply2(original, this, arguments);
+      }
+    }.exec;
+    return exec;
+  });
+  constructorOf(globalThis, "RegExp", (args) => ({ bytes: 0, args }), check);
+  if (typeof RP.compile === "function") {
+    replace(
+      RP,
+      "compile",
+      (original) => ({
+        compile() {
+          apply2(passedDelete, passed, [this]);
+          const compiled = apply2(original, this, arguments);
+          apply2(passedDelete, passed, [this]);
+          return compiled;
+        }
+      }).compile
+    );
+  }
+  if (typeof URLPattern === "function") {
+    constructorOf(globalThis, "URLPattern", () => {
+      throw limitError(
+        "execute stopped: URLPattern is not available to a program (its regular expressions run where they cannot be checked); match URLs with URL and a regular expression",
+        void 0
+      );
+    });
   }
 }
 
@@ -401,7 +960,7 @@ function installTextWrappers(kit) {
   const {
     isFinite,
     getOwn,
-    apply,
+    apply: apply2,
     OriginalString,
     toStr,
     isObject,
@@ -430,13 +989,13 @@ function installTextWrappers(kit) {
   } = kit;
   const SP = String.prototype, RP = RegExp.prototype, OriginalJSON = JSON;
   const REPLACE = Symbol.replace, SPLIT = Symbol.split, MATCH = Symbol.match;
-  const charCodeAt = SP.charCodeAt, includes = SP.includes, globalOf = getOwn(RP, "global").get;
+  const charCodeAt2 = SP.charCodeAt, includes = SP.includes, globalOf = getOwn(RP, "global").get;
   const stringValueOf = SP.valueOf, numberValueOf = Number.prototype.valueOf, ObjectPrototype = Object.prototype, RegExpPrototype = RP;
   const MapPrototype = Map.prototype, SetPrototype = Set.prototype, mapForEach = Map.prototype.forEach, setForEach = Set.prototype.forEach;
   const weakMapGet = WeakMap.prototype.get, weakMapSet = WeakMap.prototype.set;
   const hasSlot = (valueOf, v) => {
     try {
-      apply(valueOf, v, []);
+      apply2(valueOf, v, []);
       return true;
     } catch {
       return false;
@@ -457,7 +1016,7 @@ function installTextWrappers(kit) {
       m() {
         const s = thisString(this, key);
         charge(s.length * bytes);
-        return apply(original, s, arguments);
+        return apply2(original, s, arguments);
       }
     }).m
   );
@@ -470,7 +1029,7 @@ function installTextWrappers(kit) {
       repeat(count) {
         const s = thisString(this, "repeat"), n = trunc(+count) || 0;
         if (n >= 0 && isFinite(n)) charge(s.length * n * 2);
-        return apply(original, s, [n]);
+        return apply2(original, s, [n]);
       }
     }).repeat
   );
@@ -482,7 +1041,7 @@ function installTextWrappers(kit) {
         m(maxLength, fill) {
           const s = thisString(this, key), n = toLength(maxLength), f = fill === void 0 ? void 0 : toStr(fill);
           if (n > s.length && f !== "") charge(n * 2);
-          return apply(original, s, [n, f]);
+          return apply2(original, s, [n, f]);
         }
       }).m
     );
@@ -500,7 +1059,7 @@ function installTextWrappers(kit) {
           total += part.length;
         }
         charge(total * 2);
-        return apply(original, s, parts);
+        return apply2(original, s, parts);
       }
     }).concat
   );
@@ -512,32 +1071,32 @@ function installTextWrappers(kit) {
         if (this === void 0 || this === null) throw new TypeError("String.prototype.split called on null or undefined");
         if (separator !== void 0 && separator !== null) {
           const splitter = separator[SPLIT];
-          if (splitter !== void 0 && splitter !== null) return apply(splitter, separator, [this, limit]);
+          if (splitter !== void 0 && splitter !== null) return apply2(splitter, separator, [this, limit]);
         }
         const s = toStr(this), most = limit === void 0 ? 4294967295 : limit >>> 0, sep = separator === void 0 ? void 0 : toStr(separator);
         charge(min(s.length + 1, most) * 8);
-        return apply(original, s, [sep, most]);
+        return apply2(original, s, [sep, most]);
       }
     }).split
   );
   const replacedBytes = (s, matches, r) => {
     let dollars = 0, context = false;
     for (let i = 0; i < r.length; i++) {
-      if (apply(charCodeAt, r, [i]) !== 36) continue;
+      if (apply2(charCodeAt2, r, [i]) !== 36) continue;
       dollars++;
-      const next = apply(charCodeAt, r, [i + 1]);
+      const next = apply2(charCodeAt2, r, [i + 1]);
       if (next === 96 || next === 39) context = true;
     }
     return (s.length + matches * r.length + dollars * s.length + (context ? matches * s.length : 0)) * 2;
   };
   const chargedReplacer = (f) => function() {
-    const out = toStr(apply(f, void 0, arguments));
+    const out = toStr(apply2(f, void 0, arguments));
     charge(out.length * 2);
     return out;
   };
   const isRegExpObject = (x) => {
     try {
-      return typeof apply(globalOf, x, []) === "boolean";
+      return typeof apply2(globalOf, x, []) === "boolean";
     } catch {
       return false;
     }
@@ -555,21 +1114,21 @@ function installTextWrappers(kit) {
               const matcher = pattern[MATCH];
               if (matcher !== void 0 ? !!matcher : isRegExpObject(pattern)) {
                 const flags = pattern.flags;
-                if (flags === void 0 || flags === null || !apply(includes, toStr(flags), ["g"]))
+                if (flags === void 0 || flags === null || !apply2(includes, toStr(flags), ["g"]))
                   throw new TypeError("replaceAll must be called with a global RegExp");
               }
             }
             const replacer = pattern[REPLACE];
-            if (replacer !== void 0 && replacer !== null) return apply(replacer, pattern, [this, replacement]);
+            if (replacer !== void 0 && replacer !== null) return apply2(replacer, pattern, [this, replacement]);
           }
           const s = toStr(this), p = toStr(pattern);
           if (typeof replacement === "function") {
             charge(s.length * 2);
-            return apply(original, s, [p, chargedReplacer(replacement)]);
+            return apply2(original, s, [p, chargedReplacer(replacement)]);
           }
           const r = toStr(replacement);
           charge(replacedBytes(s, all ? p.length > 0 ? trunc(s.length / p.length) : s.length + 1 : 1, r));
-          return apply(original, s, [p, r]);
+          return apply2(original, s, [p, r]);
         }
       }).m
     );
@@ -579,14 +1138,14 @@ function installTextWrappers(kit) {
     REPLACE,
     (original) => ({
       m(string, replacement) {
-        const s = toStr(string), global = plainRegExp(this) ? apply(globalOf, this, []) : true;
+        const s = toStr(string), global = plainRegExp(this) ? apply2(globalOf, this, []) : true;
         if (typeof replacement === "function") {
           charge(s.length * 2);
-          return apply(original, this, [s, chargedReplacer(replacement)]);
+          return apply2(original, this, [s, chargedReplacer(replacement)]);
         }
         const r = toStr(replacement);
         charge(replacedBytes(s, global ? s.length + 1 : 1, r));
-        return apply(original, this, [s, r]);
+        return apply2(original, this, [s, r]);
       }
     }).m
   );
@@ -596,8 +1155,8 @@ function installTextWrappers(kit) {
     (original) => ({
       m(string) {
         const s = toStr(string);
-        if (!plainRegExp(this) || apply(globalOf, this, [])) charge((s.length + 1) * 8);
-        return apply(original, this, [s]);
+        if (!plainRegExp(this) || apply2(globalOf, this, [])) charge((s.length + 1) * 8);
+        return apply2(original, this, [s]);
       }
     }).m
   );
@@ -608,7 +1167,7 @@ function installTextWrappers(kit) {
       m(string, limit) {
         const s = toStr(string);
         charge((s.length + 1) * 8);
-        return apply(original, this, [s, limit]);
+        return apply2(original, this, [s, limit]);
       }
     }).m
   );
@@ -643,7 +1202,7 @@ function installTextWrappers(kit) {
     (original) => ({
       stringify(value, replacer, space) {
         if (isArray(replacer)) {
-          const out = apply(original, OriginalJSON, [value, replacer, space]);
+          const out = apply2(original, OriginalJSON, [value, replacer, space]);
           if (typeof out === "string") charge(out.length * 2);
           return out;
         }
@@ -652,20 +1211,20 @@ function installTextWrappers(kit) {
         const gap = typeof space === "number" ? min(10, max(0, trunc(space) || 0)) : typeof space === "string" ? min(10, space.length) : 0;
         const depths = gap > 0 ? /* @__PURE__ */ new WeakMap() : void 0;
         const visit = function(key, v) {
-          if (user) v = apply(user, this, [key, v]);
+          if (user) v = apply2(user, this, [key, v]);
           if (isObject(v) && !isArray(v) && !isProxy(v) && getProto(v) !== ObjectPrototype) {
             if (hasSlot(stringValueOf, v)) v = toStr(v);
             else if (hasSlot(numberValueOf, v)) v = +v;
           }
           let depth = 0;
           if (depths) {
-            depth = (apply(weakMapGet, depths, [this]) ?? 0) + 1;
-            if (isObject(v)) apply(weakMapSet, depths, [v, depth]);
+            depth = (apply2(weakMapGet, depths, [this]) ?? 0) + 1;
+            if (isObject(v)) apply2(weakMapSet, depths, [v, depth]);
           }
           charge((key.length + 4 + depth * gap + (typeof v === "string" ? v.length : isObject(v) ? 2 : 24)) * 2);
           return v;
         };
-        return apply(original, OriginalJSON, [value, visit, space]);
+        return apply2(original, OriginalJSON, [value, visit, space]);
       }
     }).stringify
   );
@@ -676,7 +1235,7 @@ function installTextWrappers(kit) {
       parse(text, reviver) {
         const s = toStr(text);
         charge(s.length * 4);
-        return apply(original, OriginalJSON, [s, reviver]);
+        return apply2(original, OriginalJSON, [s, reviver]);
       }
     }).parse
   );
@@ -693,8 +1252,8 @@ function installTextWrappers(kit) {
         total += 8;
         return;
       }
-      if (apply(setHas, seen, [v])) return;
-      apply(setAdd, seen, [v]);
+      if (apply2(setHas, seen, [v])) return;
+      apply2(setAdd, seen, [v]);
       const bytes = bufferBytes(v);
       if (bytes >= 0) {
         total += bytes;
@@ -707,7 +1266,7 @@ function installTextWrappers(kit) {
       }
       const proto = getProto(v);
       if (proto === MapPrototype)
-        apply(mapForEach, v, [
+        apply2(mapForEach, v, [
           (value, key) => {
             total += 16;
             visit(key);
@@ -715,7 +1274,7 @@ function installTextWrappers(kit) {
           }
         ]);
       else if (proto === SetPrototype)
-        apply(setForEach, v, [
+        apply2(setForEach, v, [
           (value) => {
             total += 8;
             visit(value);
@@ -734,7 +1293,7 @@ function installTextWrappers(kit) {
       "structuredClone",
       (original) => ({
         structuredClone() {
-          const copy = apply(original, void 0, arguments);
+          const copy = apply2(original, void 0, arguments);
           charge(sizeOf(copy));
           return copy;
         }
@@ -749,7 +1308,7 @@ function installTextWrappers(kit) {
         encode(input) {
           const s = input === void 0 ? "" : toStr(input);
           charge(s.length * 3);
-          return apply(original, this, [s]);
+          return apply2(original, this, [s]);
         }
       }).encode
     );
@@ -761,7 +1320,7 @@ function installTextWrappers(kit) {
       (original) => ({
         decode(input) {
           charge(max(bufferBytes(input), 0) * 2);
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       }).decode
     );
@@ -784,10 +1343,10 @@ function installTextWrappers(kit) {
       key,
       (original) => ({
         m(input) {
-          if (arguments.length === 0) return apply(original, void 0, []);
+          if (arguments.length === 0) return apply2(original, void 0, []);
           const s = toStr(input);
           charge(s.length * bytes);
-          return apply(original, void 0, [s]);
+          return apply2(original, void 0, [s]);
         }
       }).m
     );
@@ -795,7 +1354,7 @@ function installTextWrappers(kit) {
   const blobSize = typeof Blob === "function" && getOwn(Blob.prototype, "size") ? getOwn(Blob.prototype, "size").get : void 0;
   const sizeOfBlob = (x) => {
     try {
-      return blobSize ? apply(blobSize, x, []) : -1;
+      return blobSize ? apply2(blobSize, x, []) : -1;
     } catch {
       return -1;
     }
@@ -803,7 +1362,7 @@ function installTextWrappers(kit) {
   for (const name of ["Blob", "File"]) {
     constructorOf(globalThis, name, (args) => {
       if (args[0] === void 0 || args[0] === null || typeof args[0] !== "object") return { bytes: 0, args };
-      const parts = apply(arrayFrom, OriginalArray, [args[0]]), copy = [parts];
+      const parts = apply2(arrayFrom, OriginalArray, [args[0]]), copy = [parts];
       let bytes = 0;
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i], buffer = isObject(part) ? bufferBytes(part) : -1, blob = buffer < 0 && isObject(part) ? sizeOfBlob(part) : -1;
@@ -825,8 +1384,8 @@ function installTextWrappers(kit) {
       "json",
       (original) => ({
         json(data) {
-          apply(chargedStringify, OriginalJSON, [data]);
-          return apply(original, this, arguments);
+          apply2(chargedStringify, OriginalJSON, [data]);
+          return apply2(original, this, arguments);
         }
       }).json
     );
@@ -847,7 +1406,7 @@ function installTextWrappers(kit) {
       (original) => ({
         m(o) {
           charge(indexed(o) * bytes);
-          return apply(original, owner, arguments);
+          return apply2(original, owner, arguments);
         }
       }).m
     );
@@ -860,7 +1419,7 @@ function installTextWrappers(kit) {
         let n = 0;
         for (let i = 1; i < arguments.length; i++) n += indexed(arguments[i]);
         charge(n * 24);
-        return apply(original, OriginalObject, arguments);
+        return apply2(original, OriginalObject, arguments);
       }
     }).assign
   );
@@ -872,7 +1431,7 @@ function installTextWrappers(kit) {
       (original) => ({
         m(values) {
           charge((isArray(values) && !isProxy(values) ? values.length : 0) * 160);
-          return apply(original, this, arguments);
+          return apply2(original, this, arguments);
         }
       }).m
     );
@@ -904,7 +1463,7 @@ function installTextWrappers(kit) {
           grow(delta) {
             const n = +delta;
             charge(toLength(n) * unit);
-            return apply(original, this, arguments.length > 1 ? [n, arguments[1]] : [n]);
+            return apply2(original, this, arguments.length > 1 ? [n, arguments[1]] : [n]);
           }
         }).grow
       );
@@ -916,7 +1475,7 @@ var installed = false;
 function installAllocationBudget(maxBytes) {
   if (installed) throw new TypeError("the allocation budget is installed once per run");
   installed = true;
-  const R = Reflect, apply = R.apply, construct = R.construct, reflectGet = R.get, ownKeys = R.ownKeys;
+  const R = Reflect, apply2 = R.apply, construct = R.construct, reflectGet = R.get, ownKeys = R.ownKeys;
   const define = Object.defineProperty, getOwn = Object.getOwnPropertyDescriptor, getProto = Object.getPrototypeOf;
   const OriginalProxy = Proxy, OriginalError = Error, capture = (
     /** @type {{ captureStackTrace?: (error: Error, above: Function) => void }} */
@@ -937,15 +1496,16 @@ function installAllocationBudget(maxBytes) {
       if (!(bytes <= 0)) used += bytes;
       if (!(used <= maxBytes)) over = true;
     }
-    if (over) {
-      const e = new OriginalError(message);
-      define(e, "name", { value: "LimitError", writable: true, configurable: true });
-      if (capture) capture(e, charge);
-      throw e;
-    }
+    if (over) throw limitError(message, charge);
+  }
+  function limitError(text, above) {
+    const e = new OriginalError(text);
+    define(e, "name", { value: "LimitError", writable: true, configurable: true });
+    if (capture) capture(e, above);
+    return e;
   }
   const proxies = /* @__PURE__ */ new WeakSet();
-  const isProxy = (x) => apply(weakHas, proxies, [x]);
+  const isProxy = (x) => apply2(weakHas, proxies, [x]);
   const toStr = (v) => {
     if (typeof v === "string") return v;
     if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
@@ -959,7 +1519,7 @@ function installAllocationBudget(maxBytes) {
   const typedLength = (x) => {
     if (!isView(x)) return -1;
     try {
-      return apply(taLength, x, []);
+      return apply2(taLength, x, []);
     } catch {
       return -1;
     }
@@ -968,16 +1528,16 @@ function installAllocationBudget(maxBytes) {
   const bufferBytes = (x) => {
     if (isView(x)) {
       try {
-        return apply(taBytes, x, []);
+        return apply2(taBytes, x, []);
       } catch {
-        return apply(dvBytes, x, []);
+        return apply2(dvBytes, x, []);
       }
     }
     try {
-      return apply(abBytes, x, []);
+      return apply2(abBytes, x, []);
     } catch {
       try {
-        return sabBytes ? apply(sabBytes, x, []) : -1;
+        return sabBytes ? apply2(sabBytes, x, []) : -1;
       } catch {
         return -1;
       }
@@ -994,7 +1554,7 @@ function installAllocationBudget(maxBytes) {
       return {
         target: {
           [ITERATOR]() {
-            return apply(iterator, x, []);
+            return apply2(iterator, x, []);
           }
         },
         length: 0
@@ -1036,35 +1596,43 @@ function installAllocationBudget(maxBytes) {
       m() {
         const pinned = pin(this);
         charge(pinned.length * bytes + (extra ? extra(pinned.length, arguments) : 0));
-        return unpin(apply(original, pinned.target, arguments), pinned, this);
+        return unpin(apply2(original, pinned.target, arguments), pinned, this);
       }
     }).m
   );
   const originals = /* @__PURE__ */ new Map();
-  function constructorOf(global, name, estimate) {
+  function constructorOf(global, name, estimate, check) {
     const owner = ownerOf(global, name), original = owner === null ? void 0 : getOwn(owner, name).value;
     if (typeof original !== "function") return;
-    const wrapper = new OriginalProxy(original, {
+    const traps = {
       apply(target, self, args) {
         const a = estimate(args);
         charge(a.bytes);
-        return apply(target, self, a.args);
+        const made = apply2(target, self, a.args);
+        if (check) check(made, traps.apply);
+        return made;
       },
       construct(target, args, newTarget) {
         const a = estimate(args);
         charge(a.bytes);
-        return construct(target, a.args, newTarget === wrapper ? target : newTarget);
+        const made = construct(target, a.args, newTarget === wrapper ? target : newTarget);
+        if (check) check(made, traps.construct);
+        return made;
       },
       get(target, key, receiver) {
         return key === SPECIES ? void 0 : reflectGet(target, key, receiver);
       }
-    });
-    apply(mapSet, originals, [wrapper, original]);
+    };
+    const wrapper = new OriginalProxy(original, traps);
+    apply2(mapSet, originals, [wrapper, original]);
     define(original.prototype, "constructor", { value: wrapper, writable: true, enumerable: false, configurable: false });
     define(owner, name, { value: wrapper, writable: false, enumerable: false, configurable: false });
   }
-  const originalOf = (self) => apply(mapGet, originals, [self]) ?? self;
+  const originalOf = (self) => apply2(mapGet, originals, [self]) ?? self;
   const kit = {
+    limitError,
+    mapGet,
+    mapSet,
     isFinite,
     constructorOf,
     trunc,
@@ -1072,7 +1640,7 @@ function installAllocationBudget(maxBytes) {
     pin,
     put,
     charge,
-    apply,
+    apply: apply2,
     originalOf,
     perElement,
     fix,
@@ -1109,11 +1677,12 @@ function installAllocationBudget(maxBytes) {
   installTextWrappers(kit);
   installBodyWrappers(kit);
   installIteratorWrappers(kit);
+  installRegExpWrappers(kit);
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy2(target, handler) {
     if (new.target === void 0) throw new TypeError("Constructor Proxy requires 'new'");
     const p = new OriginalProxy(target, handler);
-    apply(weakAdd, proxies, [p]);
+    apply2(weakAdd, proxies, [p]);
     return p;
   };
   define(RecordedProxy, "prototype", { value: void 0 });
@@ -1122,8 +1691,8 @@ function installAllocationBudget(maxBytes) {
     "revocable",
     {
       revocable(target, handler) {
-        const r = apply(revocable, OriginalProxy, [target, handler]);
-        apply(weakAdd, proxies, [r.proxy]);
+        const r = apply2(revocable, OriginalProxy, [target, handler]);
+        apply2(weakAdd, proxies, [r.proxy]);
         return r;
       }
     }.revocable

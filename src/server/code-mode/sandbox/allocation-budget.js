@@ -11,6 +11,7 @@ import { installArrayWrappers } from "./array-wrappers.js";
 import { installBodyWrappers } from "./body-wrappers.js";
 import { installBufferWrappers } from "./buffer-wrappers.js";
 import { installIteratorWrappers } from "./iterator-wrappers.js";
+import { installRegExpWrappers } from "./regexp-wrappers.js";
 import { installTextWrappers } from "./text-wrappers.js";
 
 /** @typedef {Record<string, any>} BudgetKit What the wrappers take from installAllocationBudget: its charge and the built-ins it captured. */
@@ -75,12 +76,14 @@ export function installAllocationBudget(maxBytes) {
       if (!(bytes <= 0)) used += bytes;
       if (!(used <= maxBytes)) over = true;
     }
-    if (over) {
-      const e = new OriginalError(message);
-      define(e, "name", { value: "LimitError", writable: true, configurable: true });
-      if (capture) capture(e, charge);
-      throw e;
-    }
+    if (over) throw limitError(message, charge);
+  }
+  // A LimitError whose stack starts at the caller of `above` (the program's line).
+  function limitError(text, above) {
+    const e = new OriginalError(text);
+    define(e, "name", { value: "LimitError", writable: true, configurable: true });
+    if (capture) capture(e, above);
+    return e;
   }
   const proxies = new WeakSet();
   const isProxy = (x) => apply(weakHas, proxies, [x]);
@@ -189,34 +192,43 @@ export function installAllocationBudget(maxBytes) {
           },
         }).m,
     );
-  // A constructor behind a proxy: charged by estimate(args) before it builds; Symbol.species reads
+  // A constructor behind a proxy: charged by estimate(args) before it builds, and what it built given to check (which
+  // may throw), if any; Symbol.species reads
   // undefined, so methods that make a copy (charged themselves) build the plain kind, not through it.
   const originals = new Map();
-  function constructorOf(global, name, estimate) {
+  function constructorOf(global, name, estimate, check) {
     const owner = ownerOf(global, name),
       original = owner === null ? undefined : getOwn(owner, name).value;
     if (typeof original !== "function") return;
-    const wrapper = new OriginalProxy(original, {
+    const traps = {
       apply(target, self, args) {
         const a = estimate(args);
         charge(a.bytes);
-        return apply(target, self, a.args);
+        const made = apply(target, self, a.args);
+        if (check) check(made, traps.apply);
+        return made;
       },
       construct(target, args, newTarget) {
         const a = estimate(args);
         charge(a.bytes);
-        return construct(target, a.args, newTarget === wrapper ? target : newTarget);
+        const made = construct(target, a.args, newTarget === wrapper ? target : newTarget);
+        if (check) check(made, traps.construct);
+        return made;
       },
       get(target, key, receiver) {
         return key === SPECIES ? undefined : reflectGet(target, key, receiver);
       },
-    });
+    };
+    const wrapper = new OriginalProxy(original, traps);
     apply(mapSet, originals, [wrapper, original]);
     define(original.prototype, "constructor", { value: wrapper, writable: true, enumerable: false, configurable: false });
     define(owner, name, { value: wrapper, writable: false, enumerable: false, configurable: false });
   }
   const originalOf = (self) => apply(mapGet, originals, [self]) ?? self;
   const kit = {
+    limitError,
+    mapGet,
+    mapSet,
     isFinite,
     constructorOf,
     trunc,
@@ -261,6 +273,7 @@ export function installAllocationBudget(maxBytes) {
   installTextWrappers(kit);
   installBodyWrappers(kit);
   installIteratorWrappers(kit);
+  installRegExpWrappers(kit);
   // Proxy: every proxy the program makes is recorded, so pin() never takes one for a genuine array.
   const revocable = OriginalProxy.revocable;
   const RecordedProxy = function Proxy(target, handler) {

@@ -1,5 +1,5 @@
 // @ts-check
-/** Sandbox JavaScript: the allocation budget's charges for built-in iterators whose length is not known up front, descriptors and argument lists. */
+/** Sandbox JavaScript: the allocation budget's charges for built-in iterators whose length is not known up front, collections that grow an entry a call, descriptors and argument lists. */
 
 /**
  * @param {import("./allocation-budget.js").BudgetKit} kit what installAllocationBudget took before the program could
@@ -27,6 +27,26 @@ export function installIteratorWrappers(kit) {
   perStep(new Map().entries(), 24);
   perStep(new Set().values(), 16);
   if (typeof Intl === "object" && typeof Intl.Segmenter === "function") perStep(new Intl.Segmenter().segment("")[Symbol.iterator](), 96);
+  // A collection grows by one entry a call of set or add (and so does its constructor, which calls them): charged when
+  // the key is new (24 bytes a Map entry, 16 a Set entry), so updating an entry costs nothing.
+  const grows = (/** @type {any} */ proto, /** @type {string} */ key, /** @type {number} */ bytes) => {
+    const has = proto.has;
+    replace(
+      proto,
+      key,
+      (original) =>
+        ({
+          [key](entry) {
+            if (!apply(has, this, [entry])) charge(bytes);
+            return apply(original, this, arguments);
+          },
+        })[key],
+    );
+  };
+  grows(Map.prototype, "set", 24);
+  grows(Set.prototype, "add", 16);
+  grows(WeakMap.prototype, "set", 24);
+  grows(WeakSet.prototype, "add", 16);
   // One descriptor object a key, counted before they are made.
   replace(
     Object,
