@@ -1,0 +1,170 @@
+/** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
+
+import { resolveProvider } from "./account-provider.ts";
+import type { AccountOwner } from "./account-store.ts";
+import type { AccountsSettings } from "./connected-accounts.ts";
+import { openConnectState, type ConnectState } from "./connect-state.ts";
+
+/** A Worker's fetch, as the routes wrap it. */
+export interface AccountsFetcher<E> {
+  fetch(request: Request, env: E, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+export const CONNECT_PATH = "/accounts/connect";
+export const CALLBACK_PATH = "/accounts/callback";
+/** Addresses tracked per isolate by the routes' rate limit (oldest forgotten first). */
+const MAX_TRACKED = 4096;
+
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  // The confirmation must not be framed (clickjacking); the pages load nothing.
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+}
+
+function page(status: number, title: string, body: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return new Response(html, { status, headers: PAGE_HEADERS });
+}
+
+const REFUSED: Record<string, string> = {
+  malformed: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
+  forged: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
+  expired: "This connect link has expired (links work for ten minutes). Go back to your MCP client and run the tool again for a new link.",
+  used: "This connect link was already used or has expired. Each link works once: go back to your MCP client and run the tool again for a new link.",
+};
+
+function refused(problem: string): Response {
+  return page(400, "Cannot connect the account", `<p>${escapeHtml(REFUSED[problem] ?? REFUSED["malformed"] ?? "")}</p>`);
+}
+
+/** Who the link is for, as the page shows it: the principal's subject and issuer. */
+function ownerText(state: ConnectState): string {
+  return `${state.subject} (signed in with ${state.issuer})`;
+}
+
+/** The routes in front of a Worker: everything else passes through unchanged. */
+export function connectRoutes<E>(settings: AccountsSettings<E>, worker: AccountsFetcher<E>): AccountsFetcher<E> {
+  const perMinute = settings.options.routesPerMinute ?? 30;
+  const windows = new Map<string, { start: number; count: number }>();
+
+  function limited(request: Request): boolean {
+    const address = request.headers.get("cf-connecting-ip") ?? "local";
+    const now = Date.now();
+    const window = windows.get(address);
+    if (window === undefined || now - window.start >= 60_000) {
+      windows.delete(address);
+      if (windows.size >= MAX_TRACKED) windows.delete(windows.keys().next().value as string);
+      windows.set(address, { start: now, count: 1 });
+      return false;
+    }
+    window.count++;
+    return window.count > perMinute;
+  }
+
+  async function stateOf(env: E, text: string | null): Promise<ConnectState | Response> {
+    const opened = await openConnectState(await settings.keys(env), text);
+    if (typeof opened === "string") return refused(opened);
+    // Tenant-scoped: the provider must be declared for the tenant the link was minted in.
+    if (settings.providerOf(opened.tenant, opened.provider) === undefined) return refused("malformed");
+    return opened;
+  }
+
+  async function connect(request: Request, env: E): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "GET") {
+      const state = await stateOf(env, url.searchParams.get("state"));
+      if (state instanceof Response) return state;
+      const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+      const declared = settings.providerOf(state.tenant, state.provider);
+      const title = declared?.title ?? state.provider;
+      const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
+      if (challenge === undefined) return refused("used");
+      const text = url.searchParams.get("state") ?? "";
+      return page(
+        200,
+        `Connect ${title}`,
+        `<p>The MCP user <strong>${escapeHtml(ownerText(state))}</strong> is linking a <strong>${escapeHtml(title)}</strong> account. ` +
+          `Tools will act as the ${escapeHtml(title)} account you sign in with next, for that user only.</p>` +
+          `<p>If you did not start this from your own MCP client, close this page: someone may be trying to use your ${escapeHtml(title)} account.</p>` +
+          `<form method="post" action="${CONNECT_PATH}"><input type="hidden" name="state" value="${escapeHtml(text)}"><button type="submit" id="connect">Connect ${escapeHtml(title)}</button></form>`,
+      );
+    }
+    if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, POST" } });
+    // The confirmation posts from this origin only (a cross-site form cannot skip the page).
+    const origin = request.headers.get("origin");
+    if (origin !== null && origin !== new URL(settings.baseUrl(env)).origin)
+      return page(403, "Cannot connect the account", "<p>This form was sent from another site.</p>");
+    const length = Number(request.headers.get("content-length") ?? "0");
+    if (length > 4096) return refused("malformed");
+    const form = await request.formData().catch(() => undefined);
+    const text = form?.get("state");
+    const state = await stateOf(env, typeof text === "string" ? text : null);
+    if (state instanceof Response) return state;
+    const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+    const declared = settings.providerOf(state.tenant, state.provider);
+    if (declared === undefined) return refused("malformed");
+    const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
+    if (challenge === undefined) return refused("used");
+    const provider = await resolveProvider(state.provider, declared, env);
+    const target = new URL(provider.authorizationEndpoint);
+    for (const [name, value] of Object.entries(provider.authorizationParams)) target.searchParams.set(name, value);
+    target.searchParams.set("response_type", "code");
+    target.searchParams.set("client_id", provider.clientId);
+    target.searchParams.set("redirect_uri", `${settings.baseUrl(env)}${CALLBACK_PATH}`);
+    if (provider.scopes.length > 0) target.searchParams.set("scope", provider.scopes.join(" "));
+    target.searchParams.set("state", String(text));
+    target.searchParams.set("code_challenge", challenge);
+    target.searchParams.set("code_challenge_method", "S256");
+    return new Response(null, { status: 303, headers: { location: target.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  }
+
+  async function callback(request: Request, env: E): Promise<Response> {
+    if (request.method !== "GET") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET" } });
+    const url = new URL(request.url);
+    const state = await stateOf(env, url.searchParams.get("state"));
+    if (state instanceof Response) return state;
+    const declared = settings.providerOf(state.tenant, state.provider);
+    const title = declared?.title ?? state.provider;
+    const code = url.searchParams.get("code");
+    if (declared === undefined) return refused("malformed");
+    if (code === null || code === "" || code.length > 2048) {
+      const error = url.searchParams.get("error");
+      return page(
+        400,
+        `${title} was not connected`,
+        `<p>${escapeHtml(title)} answered ${escapeHtml((error ?? "without a code").slice(0, 64))}. Go back to your MCP client and try again.</p>`,
+      );
+    }
+    const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+    const provider = await resolveProvider(state.provider, declared, env);
+    const outcome = await settings
+      .object(env, owner)
+      .finishConnect(owner, settings.keyName, state.nonce, provider, code, `${settings.baseUrl(env)}${CALLBACK_PATH}`);
+    if (outcome === "used") return refused("used");
+    if (outcome !== "connected") {
+      console.warn(JSON.stringify({ event: "accounts.connect_failed", provider: state.provider, tenant: state.tenant, reason: outcome }));
+      return page(502, `${title} was not connected`, `<p>${escapeHtml(title)} did not complete the connection. Go back to your MCP client and try again.</p>`);
+    }
+    return page(
+      200,
+      `Connected ${title}`,
+      `<p id="connected">Connected ${escapeHtml(title)} for ${escapeHtml(ownerText(state))}. You can close this page and go back to your MCP client.</p>`,
+    );
+  }
+
+  return {
+    async fetch(request, env, ctx) {
+      const path = new URL(request.url).pathname;
+      if (path !== CONNECT_PATH && path !== CALLBACK_PATH) return worker.fetch(request, env, ctx);
+      if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
+      return path === CONNECT_PATH ? connect(request, env) : callback(request, env);
+    },
+  };
+}
