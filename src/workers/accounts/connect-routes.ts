@@ -21,7 +21,8 @@ const PAGE_HEADERS = {
   // The confirmation must not be framed (clickjacking); the pages load nothing.
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer the browser sends `Origin: null` with the confirmation's POST.
+  "referrer-policy": "same-origin",
 };
 
 function escapeHtml(text: string): string {
