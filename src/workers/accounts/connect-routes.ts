@@ -2,7 +2,7 @@
 
 import { resolveProvider } from "./account-provider.ts";
 import type { AccountOwner } from "./account-store.ts";
-import type { AccountsSettings } from "./connected-accounts.ts";
+import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
 
 /** A Worker's fetch, as the routes wrap it. */

@@ -5,29 +5,15 @@ import { ToolError } from "../../core/tool-error.ts";
 import type { Feature } from "../../server/feature.ts";
 import type { TransportContext } from "../../server/context/transport.ts";
 import { InputRequired, checkCapabilities, type InputRequest } from "../../server/inputs/input.ts";
-import { AccountKeys } from "./account-keys.ts";
-import { resolveProvider, type AccountProvider, type AccountSetting, type ResolvedProvider } from "./account-provider.ts";
+import { resolveProvider, type ResolvedProvider } from "./account-provider.ts";
 import type { AccountOwner } from "./account-store.ts";
-import { accountsObjectName, type AccountAnswer, type McpAccountsObject } from "./accounts-object.ts";
+import type { AccountAnswer } from "./accounts-object.ts";
+import { accountsSettings, type AccountsSettings, type ConnectedAccountsOptions } from "./accounts-settings.ts";
 import { connectRoutes, type AccountsFetcher } from "./connect-routes.ts";
 import { signConnectState } from "./connect-state.ts";
 
 /** 2025-11-25 "URL Elicitation Required": the call needs the user to visit a URL first. */
 export const URL_ELICITATION_REQUIRED = -32042;
-
-/** Options of {@link connectedAccounts}. */
-export interface ConnectedAccountsOptions<E> {
-  /** The providers users connect, by name (`[A-Za-z0-9_-]`); or the providers of each tenant (undefined: none). */
-  readonly providers: Readonly<Record<string, AccountProvider<E>>> | ((tenant: string) => Readonly<Record<string, AccountProvider<E>>> | undefined);
-  /** The Worker secret holding the keys that seal tokens and sign connect links (default `MCP_ACCOUNTS_KEY`). */
-  readonly key?: string;
-  /** The Durable Object binding of {@link McpAccountsObject} (default `MCP_ACCOUNTS`). */
-  readonly binding?: string;
-  /** The Worker's public origin (`https://mcp.example.com`): connect links and the provider's redirect URI start with it. */
-  readonly baseUrl: AccountSetting<E>;
-  /** Connect routes per client address and minute, per isolate (default 30). */
-  readonly routesPerMinute?: number;
-}
 
 /** What a handler reads as `ctx.accounts`. */
 export interface HandlerAccounts {
@@ -48,27 +34,12 @@ declare module "../../server/context/handler-context.ts" {
   }
 }
 
-/** The settings the feature and the routes share, gathered once. */
-export interface AccountsSettings<E> {
-  readonly keyName: string;
-  readonly bindingName: string;
-  readonly options: ConnectedAccountsOptions<E>;
-  /** The provider's declaration for a tenant, or undefined when that tenant has no provider of this name. */
-  providerOf(tenant: string, name: string): AccountProvider<E> | undefined;
-  keys(env: E): Promise<AccountKeys>;
-  baseUrl(env: E): string;
-  /** The principal's accounts object. */
-  object(env: E, owner: AccountOwner): DurableObjectStub<McpAccountsObject>;
-}
-
 /** Connected accounts: `feature` goes into `createServer({ features })`, `routes(worker)` is the Worker to export. */
 export interface ConnectedAccounts<E> {
   readonly feature: Feature;
   /** Wraps a Worker (`createWorker`, `createOAuthWorker`) with the connect routes `/accounts/connect` and `/accounts/callback`. */
   routes<W extends AccountsFetcher<E>>(worker: W): AccountsFetcher<E>;
 }
-
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Lets tools act for their user on other services. Declare the providers, add the feature to the
@@ -86,41 +57,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * ```
  */
 export function connectedAccounts<E extends object>(options: ConnectedAccountsOptions<E>): ConnectedAccounts<E> {
-  const keyName = options.key ?? "MCP_ACCOUNTS_KEY";
-  const bindingName = options.binding ?? "MCP_ACCOUNTS";
-  if (typeof options.providers !== "function") {
-    for (const name of Object.keys(options.providers)) {
-      if (!NAME.test(name)) throw new Error(`connectedAccounts: the provider name "${name}" must be 1 to 64 of A-Z a-z 0-9 _ -`);
-    }
-  }
-  let ring: { secret: unknown; keys: Promise<AccountKeys> } | undefined;
-  const settings: AccountsSettings<E> = {
-    keyName,
-    bindingName,
-    options,
-    providerOf(tenant, name) {
-      const providers = typeof options.providers === "function" ? options.providers(tenant) : options.providers;
-      return providers !== undefined && NAME.test(name) && Object.hasOwn(providers, name) ? providers[name] : undefined;
-    },
-    keys(env) {
-      const secret = (env as Record<string, unknown>)[keyName];
-      if (ring !== undefined && ring.secret === secret) return ring.keys;
-      const keys = AccountKeys.from(typeof secret === "string" ? secret : undefined, keyName);
-      ring = { secret, keys };
-      return keys;
-    },
-    baseUrl(env) {
-      const value = typeof options.baseUrl === "function" ? options.baseUrl(env) : options.baseUrl;
-      if (value === undefined || value === "")
-        throw new Error("connectedAccounts: baseUrl is empty; set it (or the var it reads) to the Worker's public origin");
-      return value.replace(/\/$/, "");
-    },
-    object(env, owner) {
-      const namespace = (env as Record<string, unknown>)[bindingName] as DurableObjectNamespace<McpAccountsObject> | undefined;
-      if (namespace === undefined) throw new Error(`connectedAccounts: the Durable Object binding ${bindingName} (class McpAccountsObject) is missing`);
-      return namespace.get(namespace.idFromName(accountsObjectName(owner)));
-    },
-  };
+  const settings = accountsSettings(options);
   return {
     feature: {
       name: "connected-accounts",
