@@ -45,7 +45,8 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
       {
         client_id: DEV_CLIENT.clientId,
         client_secret: DEV_CLIENT.clientSecret,
-        redirect_uris: workerOrigins.map((origin) => `${origin}/oauth/callback`),
+        // /accounts/identify: the browser that opens a connect link signs in through the same client.
+        redirect_uris: workerOrigins.flatMap((origin) => [`${origin}/oauth/callback`, `${origin}/accounts/identify`]),
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
       },

@@ -48,19 +48,26 @@ async function connectUrlOf(client: Client): Promise<{ url: string; elicitationI
   return { url: elicitation?.url ?? "", elicitationId: elicitation?.elicitationId ?? "" };
 }
 
-/** Follows a connect URL in a fresh browser context: the confirmation, the provider's login as `user` and consent, to the callback page; its text. */
+/**
+ * Follows a connect URL in a fresh browser context: the sign-in as `user` at the Worker's provider, the
+ * confirmation, the provider's consent for the accounts client, to the callback page (or a page that
+ * refuses); the confirmation's text and the last page's.
+ */
 async function connectInBrowser(url: string, user: string): Promise<{ confirmation: string; final: string }> {
   const { dev, browser } = started();
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
+  let confirmation = "";
   try {
     await page.goto(url, { waitUntil: "domcontentloaded" });
-    const confirmation = await page.$eval("body", (body) => body.innerText);
-    for (let step = 0; step < 10; step++) {
-      if (page.url().startsWith(`${dev.baseUrl}/accounts/callback`)) return { confirmation, final: await page.$eval("body", (body) => body.innerText) };
+    for (let step = 0; step < 12; step++) {
+      const final = page.url().startsWith(`${dev.baseUrl}/accounts/`) && !(await page.$("#connect")) && !(await page.$("form"));
+      if (final) return { confirmation, final: await page.$eval("body", (body) => body.innerText) };
       const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
-      if (await page.$("#connect")) await page.click("#connect");
-      else if (await page.$("input[name=login]")) {
+      if (await page.$("#connect")) {
+        confirmation = await page.$eval("body", (body) => body.innerText);
+        await page.click("#connect");
+      } else if (await page.$("input[name=login]")) {
         await page.type("input[name=login]", user);
         await page.type("input[name=password]", "any-password");
         await page.click("button[type=submit]");
@@ -116,6 +123,18 @@ describe("connected accounts through the oauth example", () => {
     await connectInBrowser(url, "grace");
     expect(text(await grace.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are Grace Hopper (sub grace).");
     expect(text(await ada?.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are Ada Lovelace (sub ada).");
+  });
+
+  it("refuses a connect link forwarded to another user: a browser signed in as mallory cannot link her account to carol", async () => {
+    const { dev, site, browser } = started();
+    const carol = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "carol" });
+    const { url } = await connectUrlOf(carol.client);
+    const { confirmation, final } = await connectInBrowser(url, "mallory");
+    expect(confirmation).toBe("");
+    expect(final).toContain("This connect link was made for another user");
+    // Carol's link still works for carol.
+    expect((await connectInBrowser(url, "carol")).final).toContain("Connected the fixture provider for");
+    expect(text(await carol.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are carol (sub carol).");
   });
 
   it("answers a 2026-07-28 call with the URL request in input_required", async () => {

@@ -75,6 +75,8 @@ const accounts = connectedAccounts<Env>({
     },
   },
   baseUrl: (e) => e.PUBLIC_URL,
+  // The browser that opens a connect link signs in here first: a link forwarded to someone else is refused.
+  signIn: signIn.browserSignIn,
 });
 
 const whoamiUpstream = defineTool({

@@ -3,6 +3,7 @@
 import { AccountKeys } from "./account-keys.ts";
 import type { AccountProvider, AccountSetting } from "./account-provider.ts";
 import type { AccountOwner } from "./account-store.ts";
+import type { BrowserSignIn } from "./browser-identity.ts";
 import { accountsObjectName, type McpAccountsObject } from "./accounts-object.ts";
 
 /** Options of {@link connectedAccounts}. */
@@ -15,6 +16,12 @@ export interface ConnectedAccountsOptions<E> {
   readonly binding?: string;
   /** The Worker's public origin (`https://mcp.example.com`): connect links and the provider's redirect URI start with it. */
   readonly baseUrl: AccountSetting<E>;
+  /**
+   * The Worker's own sign-in (`signIn.browserSignIn` of `edge-mcp/oauth`): the browser that opens a
+   * connect link signs in first, and a browser signed in as anyone but the link's principal is
+   * refused (a forwarded link). Without it, the confirmation page is the only check.
+   */
+  readonly signIn?: BrowserSignIn<E>;
   /** Connect routes per client address and minute, per isolate (default 30). */
   readonly routesPerMinute?: number;
 }

@@ -1,6 +1,7 @@
 /** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
 
 import { resolveProvider } from "./account-provider.ts";
+import { IDENTIFY_PATH, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
@@ -43,6 +44,16 @@ const REFUSED: Record<string, string> = {
 
 function refused(problem: string): Response {
   return page(400, "Cannot connect the account", `<p>${escapeHtml(REFUSED[problem] ?? REFUSED["malformed"] ?? "")}</p>`);
+}
+
+/** The page of a browser signed in as someone other than the link's principal (a forwarded link). */
+function notTheirs(): Response {
+  return page(
+    403,
+    "This link is for another user",
+    "<p>This connect link was made for another user of the MCP server than the one you signed in as. " +
+      "It is refused so that your account is not linked to theirs. If you were sent this link, do not use it.</p>",
+  );
 }
 
 /** Who the link is for, as the page shows it: the principal's subject and issuer. */
@@ -88,6 +99,10 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
       const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
       if (challenge === undefined) return refused("used");
       const text = url.searchParams.get("state") ?? "";
+      // Where the Worker signs users in, the browser signs in first: it must be the link's principal.
+      const signIn = settings.options.signIn;
+      if (signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state)))
+        return identifyRedirect(signIn, await settings.keys(env), env, settings.baseUrl(env), state, text);
       return page(
         200,
         `Connect ${title}`,
@@ -111,6 +126,7 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
     const declared = settings.providerOf(state.tenant, state.provider);
     if (declared === undefined) return refused("malformed");
+    if (settings.options.signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state))) return notTheirs();
     const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
     if (challenge === undefined) return refused("used");
     const provider = await resolveProvider(state.provider, declared, env);
@@ -160,11 +176,25 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     );
   }
 
+  async function identify(request: Request, env: E): Promise<Response> {
+    const signIn = settings.options.signIn;
+    if (signIn === undefined || request.method !== "GET") return new Response("Not Found", { status: 404 });
+    const text = new URL(request.url).searchParams.get("state");
+    const state = await stateOf(env, text);
+    if (state instanceof Response) return state;
+    const outcome = await identifyCallback(signIn, await settings.keys(env), env, settings.baseUrl(env), request, state, text ?? "");
+    if (outcome === "mismatch") return notTheirs();
+    if (outcome === "failed")
+      return page(400, "Cannot connect the account", "<p>The sign-in did not complete in this browser. Open the connect link again from your MCP client.</p>");
+    return outcome;
+  }
+
   return {
     async fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
-      if (path !== CONNECT_PATH && path !== CALLBACK_PATH) return worker.fetch(request, env, ctx);
+      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env, ctx);
       if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
+      if (path === IDENTIFY_PATH) return identify(request, env);
       return path === CONNECT_PATH ? connect(request, env) : callback(request, env);
     },
   };
