@@ -20,6 +20,11 @@ export interface AccountOwner {
   readonly subject: string;
 }
 
+/** The name of the object that keeps a principal's accounts in a tenant (JSON: no choice of subject collides). */
+export function accountsObjectName(owner: AccountOwner): string {
+  return JSON.stringify(["accounts", owner.tenant, owner.issuer, owner.subject]);
+}
+
 /** An account record (`account:<provider>`): the tokens sealed, or none once disconnected. */
 interface AccountRecord {
   readonly sealed?: string;

@@ -20,11 +20,6 @@ import { AccountStore, type AccountOwner, type AccountSummary, type TokenAnswer 
 /** What the object answers a token request with: a token, a connect record, or why neither (no token in it). */
 export type AccountAnswer = TokenAnswer | { readonly kind: "unavailable"; readonly message: string };
 
-/** The name of the object that keeps a principal's accounts in a tenant (JSON: no choice of subject collides). */
-export function accountsObjectName(owner: AccountOwner): string {
-  return JSON.stringify(["accounts", owner.tenant, owner.issuer, owner.subject]);
-}
-
 export class McpAccountsObject extends DurableObject<Record<string, unknown>> {
   #store: Promise<AccountStore> | undefined;
 

@@ -2,9 +2,9 @@
 
 import { AccountKeys } from "./account-keys.ts";
 import type { AccountProvider, AccountSetting } from "./account-provider.ts";
-import type { AccountOwner } from "./account-store.ts";
+import { accountsObjectName, type AccountOwner } from "./account-store.ts";
 import type { BrowserSignIn } from "./browser-identity.ts";
-import { accountsObjectName, type McpAccountsObject } from "./accounts-object.ts";
+import type { McpAccountsObject } from "./accounts-object.ts";
 
 /** Options of {@link connectedAccounts}. */
 export interface ConnectedAccountsOptions<E> {
