@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AccountKeys } from "../../../../src/workers/accounts/account-keys.ts";
-import { AccountStore, type AccountOwner, type AccountStorage } from "../../../../src/workers/accounts/account-store.ts";
 import { accountsSettings } from "../../../../src/workers/accounts/accounts-settings.ts";
 import type { AccountProvider, ResolvedProvider } from "../../../../src/workers/accounts/account-provider.ts";
 import { connectRoutes } from "../../../../src/workers/accounts/connect-routes.ts";
 import { signConnectState } from "../../../../src/workers/accounts/connect-state.ts";
+import { memoryNamespace } from "./memory-namespace.ts";
 
 const KEY = "k".repeat(43);
 const BASE = "https://mcp.test";
@@ -19,36 +18,6 @@ interface Env {
   MCP_ACCOUNTS: unknown;
 }
 
-/** The accounts namespace, in memory: one AccountStore per object name, as McpAccountsObject keeps one per principal. */
-function memoryNamespace() {
-  const stores = new Map<string, { storage: AccountStorage; store?: AccountStore }>();
-  const storageOf = (): AccountStorage => {
-    const map = new Map<string, unknown>();
-    return {
-      get: async <T>(key: string) => map.get(key) as T | undefined,
-      put: async (key, value) => void map.set(key, value),
-      delete: async (key) => map.delete(key),
-      list: async <T>({ prefix }: { prefix: string }) => new Map([...map].filter(([key]) => key.startsWith(prefix)) as [string, T][]),
-    };
-  };
-  const storeFor = async (name: string, owner: AccountOwner) => {
-    let entry = stores.get(name);
-    if (entry === undefined) stores.set(name, (entry = { storage: storageOf() }));
-    entry.store ??= new AccountStore(entry.storage, await AccountKeys.from(KEY, "KEY"), owner);
-    return entry.store;
-  };
-  return {
-    idFromName: (name: string) => name,
-    get: (name: string) => ({
-      token: async (owner: AccountOwner, _key: string, provider: ResolvedProvider) => (await storeFor(name, owner)).token(provider),
-      connectChallenge: async (owner: AccountOwner, _key: string, nonce: string, provider: string) =>
-        (await storeFor(name, owner)).connectChallenge(nonce, provider),
-      finishConnect: async (owner: AccountOwner, _key: string, nonce: string, provider: ResolvedProvider, code: string, redirectUri: string) =>
-        (await (await storeFor(name, owner)).finishConnect(nonce, provider, code, redirectUri)) ? "connected" : "used",
-    }),
-  };
-}
-
 const ADA = { tenant: "acme", issuer: "https://as.test", subject: "ada" };
 
 function setup(signIn?: Parameters<typeof accountsSettings<Env>>[0]["signIn"]) {
@@ -59,7 +28,7 @@ function setup(signIn?: Parameters<typeof accountsSettings<Env>>[0]["signIn"]) {
   });
   const next = vi.fn(() => new Response("the MCP Worker"));
   const routes = connectRoutes(settings, { fetch: next });
-  const env: Env = { MCP_ACCOUNTS_KEY: KEY, MCP_ACCOUNTS: memoryNamespace() };
+  const env: Env = { MCP_ACCOUNTS_KEY: KEY, MCP_ACCOUNTS: memoryNamespace(KEY) };
   // A pending connect in ada's object, as ctx.accounts.token makes one.
   const link = async (owner = ADA, provider = "fixture") => {
     const resolved: ResolvedProvider = {
