@@ -62,7 +62,7 @@ function ownerText(state: ConnectState): string {
 }
 
 /** The routes in front of a Worker: everything else passes through unchanged. */
-export function connectRoutes<E>(settings: AccountsSettings<E>, worker: AccountsFetcher<E>): AccountsFetcher<E> {
+export function connectRoutes<E>(settings: AccountsSettings<E>, worker: AccountsFetcher<never>): AccountsFetcher<E> {
   const perMinute = settings.options.routesPerMinute ?? 30;
   const windows = new Map<string, { start: number; count: number }>();
 
@@ -192,7 +192,7 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
   return {
     async fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
-      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env, ctx);
+      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env as never, ctx);
       if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
       if (path === IDENTIFY_PATH) return identify(request, env);
       return path === CONNECT_PATH ? connect(request, env) : callback(request, env);

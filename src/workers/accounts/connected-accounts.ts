@@ -37,8 +37,12 @@ declare module "../../server/context/handler-context.ts" {
 /** Connected accounts: `feature` goes into `createServer({ features })`, `routes(worker)` is the Worker to export. */
 export interface ConnectedAccounts<E> {
   readonly feature: Feature;
-  /** Wraps a Worker (`createWorker`, `createOAuthWorker`) with the connect routes `/accounts/connect` and `/accounts/callback`. */
-  routes<W extends AccountsFetcher<E>>(worker: W): AccountsFetcher<E>;
+  /**
+   * Wraps a Worker (`createWorker`, `createMultiTenantWorker`, `createOAuthWorker`) with the connect
+   * routes `/accounts/connect`, `/accounts/identify` and `/accounts/callback`; other paths pass through
+   * with the same env (its type is this feature's `E`: make it include what the wrapped Worker reads).
+   */
+  routes(worker: AccountsFetcher<never>): AccountsFetcher<E>;
 }
 
 /**
