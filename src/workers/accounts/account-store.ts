@@ -1,6 +1,6 @@
 /** One principal's connected accounts in one tenant: tokens sealed at rest, refresh single-flight, one-time connect records. */
 
-import { randomToken, sha256, toBase64Url } from "../../core/bytes.ts";
+import { randomToken, sha256, sha256Hex, toBase64Url } from "../../core/bytes.ts";
 import type { AccountKeys } from "./account-keys.ts";
 import { AccountTokenError, tokenRequest, type AccountTokens, type ResolvedProvider } from "./account-provider.ts";
 import { CONNECT_STATE_TTL_MS } from "./connect-state.ts";
@@ -42,6 +42,12 @@ interface ConnectRecord {
 /** What a token request found: a fresh token, or a connect record to send the user to. */
 export type TokenAnswer =
   { readonly kind: "token"; readonly accessToken: string } | { readonly kind: "connect"; readonly nonce: string; readonly expiresAt: number };
+
+/** What a token exchange asks for (RFC 8693 §2.1): the API it is for, and the scope. */
+export interface ExchangeRequest {
+  readonly audience?: string;
+  readonly scope?: string;
+}
 
 /** One account as the list page and the admin call show it: never a token. */
 export interface AccountSummary {
@@ -184,8 +190,40 @@ export class AccountStore {
     return true;
   }
 
+  /**
+   * A token for another audience, exchanged for the account's access token at the provider's token
+   * endpoint (RFC 8693), kept sealed until it expires. A connect record when the account is not connected.
+   */
+  async exchange(provider: ResolvedProvider, request: ExchangeRequest, now = Date.now()): Promise<TokenAnswer> {
+    const key = `exchange:${provider.name}:${(await sha256Hex(JSON.stringify([request.audience ?? null, request.scope ?? null]))).slice(0, 32)}`;
+    const context = this.#context(key);
+    const record = await this.storage.get<{ sealed: string }>(key);
+    const text = record === undefined ? undefined : await this.keys.open(record.sealed, context);
+    const cached = text === undefined ? undefined : (JSON.parse(text) as AccountTokens);
+    if (cached !== undefined && isFresh(cached, now)) return { kind: "token", accessToken: cached.accessToken };
+    const subject = await this.token(provider, now);
+    if (subject.kind !== "token") return subject;
+    const exchanged = await tokenRequest(provider, {
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      subject_token: subject.accessToken,
+      subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      requested_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      ...(request.audience === undefined ? {} : { audience: request.audience }),
+      ...(request.scope === undefined ? {} : { scope: request.scope }),
+    });
+    // Only the access token is kept: an exchanged token is not refreshed, it is exchanged again.
+    const kept: AccountTokens = {
+      accessToken: exchanged.accessToken,
+      obtainedAt: exchanged.obtainedAt,
+      ...(exchanged.expiresAt === undefined ? {} : { expiresAt: exchanged.expiresAt }),
+    };
+    await this.storage.put(key, { sealed: await this.keys.seal(JSON.stringify(kept), context) });
+    return { kind: "token", accessToken: kept.accessToken };
+  }
+
   /** Forgets an account's tokens (the user's disconnect, or an admin's). */
   async disconnect(provider: string): Promise<boolean> {
+    for (const key of (await this.storage.list({ prefix: `exchange:${provider}:` })).keys()) await this.storage.delete(key);
     return this.storage.delete(`account:${provider}`);
   }
 

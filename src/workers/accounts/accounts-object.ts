@@ -5,7 +5,8 @@
  * Storage (key-value API): `owner` (the tenant, issuer and subject it serves, written on first
  * use; a call for anyone else is refused), `account:<provider>` (the tokens sealed with AES-GCM
  * under the Worker secret's first key, bound to owner and provider; or `disconnected`), and
- * `connect:<nonce>` (a pending connect: provider, sealed PKCE verifier, expiry ten minutes on).
+ * `connect:<nonce>` (a pending connect: provider, sealed PKCE verifier, expiry ten minutes on),
+ * `exchange:<provider>:<digest of audience and scope>` (a token exchanged for the account's, sealed, until it expires).
  * Lifecycle: an account lives until the user or an admin disconnects it, or the provider refuses
  * its refresh token (then it is marked disconnected). A connect record is deleted when its
  * callback arrives, and expired ones when the next is made.
@@ -15,7 +16,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { AccountKeys } from "./account-keys.ts";
 import { AccountTokenError, type ResolvedProvider } from "./account-provider.ts";
-import { AccountStore, type AccountOwner, type AccountSummary, type TokenAnswer } from "./account-store.ts";
+import { AccountStore, type AccountOwner, type AccountSummary, type ExchangeRequest, type TokenAnswer } from "./account-store.ts";
 
 /** What the object answers a token request with: a token, a connect record, or why neither (no token in it). */
 export type AccountAnswer = TokenAnswer | { readonly kind: "unavailable"; readonly message: string };
@@ -40,6 +41,17 @@ export class McpAccountsObject extends DurableObject<Record<string, unknown>> {
     const store = await this.#storeFor(owner, keyName);
     try {
       return await store.token(provider);
+    } catch (error) {
+      if (error instanceof AccountTokenError) return { kind: "unavailable", message: error.message };
+      throw error;
+    }
+  }
+
+  /** A token exchanged for the account's (RFC 8693), a connect record, or why neither (RPC). */
+  async exchange(owner: AccountOwner, keyName: string, provider: ResolvedProvider, request: ExchangeRequest): Promise<AccountAnswer> {
+    const store = await this.#storeFor(owner, keyName);
+    try {
+      return await store.exchange(provider, request);
     } catch (error) {
       if (error instanceof AccountTokenError) return { kind: "unavailable", message: error.message };
       throw error;

@@ -25,6 +25,12 @@ export interface HandlerAccounts {
    * 2025-11-25 the error -32042; the client's retry after the user connected runs the call again.
    */
   token(provider: string): Promise<string>;
+  /**
+   * A token for another API, exchanged for the account's access token at the provider's token
+   * endpoint (RFC 8693 token exchange), cached until it expires. Asks the user to connect as
+   * {@link token} does.
+   */
+  exchange(provider: string, request: { audience?: string; scope?: string }): Promise<string>;
 }
 
 declare module "../../server/context/handler-context.ts" {
@@ -73,33 +79,44 @@ export function connectedAccounts<E extends object>(options: ConnectedAccountsOp
 
 /** `ctx.accounts` of one request. */
 function handlerAccounts<E extends object>(settings: AccountsSettings<E>, transport: TransportContext): HandlerAccounts {
+  async function answer(
+    name: string,
+    ask: (object: ReturnType<AccountsSettings<E>["object"]>, owner: AccountOwner, provider: ResolvedProvider) => Promise<AccountAnswer>,
+  ): Promise<string> {
+    const { tenant, principal } = transport.admission;
+    if (principal === undefined) throw new ToolError(`connecting ${name} needs a signed-in user, and this call has none`);
+    const declared = settings.providerOf(tenant, name);
+    if (declared === undefined) throw new Error(`ctx.accounts: no connected account provider "${name}" is declared for this tenant`);
+    const env = (transport.endpoint.env ?? {}) as E;
+    const provider = await resolveProvider(name, declared, env);
+    const owner: AccountOwner = { tenant, issuer: principal.issuer, subject: principal.subject };
+    const found = await ask(settings.object(env, owner), owner, provider);
+    if (found.kind === "token") return found.accessToken;
+    if (found.kind === "unavailable") throw new ToolError(`${provider.title} cannot be reached for this user now: ${found.message}. Try again later.`);
+    const state = await signConnectState(await settings.keys(env), { ...owner, provider: name, nonce: found.nonce, expiresAt: found.expiresAt });
+    const url = `${settings.baseUrl(env)}/accounts/connect?state=${encodeURIComponent(state)}`;
+    const message = `Connect your ${provider.title} account so that this tool can act for you there.`;
+    if (transport.era === "modern") {
+      // 2026-07-28: the URL request ends this run with input_required; the client's retry runs the call again.
+      const requests: Record<string, InputRequest> = {
+        [`connect_${name}`]: { method: "elicitation/create", params: { mode: "url", message, url, elicitationId: found.nonce } },
+      };
+      checkCapabilities(transport.clientCapabilities, requests);
+      throw new InputRequired(requests);
+    }
+    // 2025-11-25 "URL Elicitation Required Error": no session needed; the client retries after the user connected.
+    throw new ProtocolError(URL_ELICITATION_REQUIRED, `This request needs you to connect your ${provider.title} account first.`, {
+      data: { elicitations: [{ mode: "url", elicitationId: found.nonce, url, message }] },
+    });
+  }
   return {
-    async token(name) {
-      const { tenant, principal } = transport.admission;
-      if (principal === undefined) throw new ToolError(`connecting ${name} needs a signed-in user, and this call has none`);
-      const declared = settings.providerOf(tenant, name);
-      if (declared === undefined) throw new Error(`ctx.accounts.token: no connected account provider "${name}" is declared for this tenant`);
-      const env = (transport.endpoint.env ?? {}) as E;
-      const provider: ResolvedProvider = await resolveProvider(name, declared, env);
-      const owner: AccountOwner = { tenant, issuer: principal.issuer, subject: principal.subject };
-      const answer: AccountAnswer = await settings.object(env, owner).token(owner, settings.keyName, provider);
-      if (answer.kind === "token") return answer.accessToken;
-      if (answer.kind === "unavailable") throw new ToolError(`${provider.title} cannot be reached for this user now: ${answer.message}. Try again later.`);
-      const state = await signConnectState(await settings.keys(env), { ...owner, provider: name, nonce: answer.nonce, expiresAt: answer.expiresAt });
-      const url = `${settings.baseUrl(env)}/accounts/connect?state=${encodeURIComponent(state)}`;
-      const message = `Connect your ${provider.title} account so that this tool can act for you there.`;
-      if (transport.era === "modern") {
-        // 2026-07-28: the URL request ends this run with input_required; the client's retry runs the call again.
-        const requests: Record<string, InputRequest> = {
-          [`connect_${name}`]: { method: "elicitation/create", params: { mode: "url", message, url, elicitationId: answer.nonce } },
-        };
-        checkCapabilities(transport.clientCapabilities, requests);
-        throw new InputRequired(requests);
-      }
-      // 2025-11-25 "URL Elicitation Required Error": no session needed; the client retries after the user connected.
-      throw new ProtocolError(URL_ELICITATION_REQUIRED, `This request needs you to connect your ${provider.title} account first.`, {
-        data: { elicitations: [{ mode: "url", elicitationId: answer.nonce, url, message }] },
-      });
-    },
+    token: (name) => answer(name, (object, owner, provider) => object.token(owner, settings.keyName, provider)),
+    exchange: (name, request) =>
+      answer(name, (object, owner, provider) =>
+        object.exchange(owner, settings.keyName, provider, {
+          ...(request.audience === undefined ? {} : { audience: request.audience }),
+          ...(request.scope === undefined ? {} : { scope: request.scope }),
+        }),
+      ),
   };
 }

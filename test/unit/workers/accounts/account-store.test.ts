@@ -40,6 +40,11 @@ function fakeProvider(options: { expiresIn?: number; delayMs?: number } = {}) {
     calls.push(body);
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const grant = body.get("grant_type");
+    if (grant === "urn:ietf:params:oauth:grant-type:token-exchange") {
+      if (!(body.get("subject_token") ?? "").startsWith("access-")) return Response.json({ error: "invalid_grant" }, { status: 400 });
+      serial++;
+      return Response.json({ access_token: `exchanged-${serial}`, issued_token_type: "urn:ietf:params:oauth:token-type:access_token", expires_in: 600 });
+    }
     const valid =
       grant === "authorization_code"
         ? body.get("code") === "good-code" && (body.get("code_verifier") ?? "").length >= 43
@@ -160,5 +165,35 @@ describe("AccountStore", () => {
     const init = vi.mocked(fetch).mock.calls[0]?.[1] as RequestInit;
     expect((init.headers as Record<string, string>)["authorization"]).toMatch(/^Basic /);
     expect(provider.calls[0]?.get("client_secret")).toBeNull();
+  });
+
+  it("exchanges the account's token for another audience (RFC 8693), keeps it until it expires, and asks to connect without an account", async () => {
+    const provider = fakeProvider();
+    const storage = memoryStorage();
+    const unconnected = new AccountStore(memoryStorage(), await AccountKeys.from(KEY_A, "KEY"), BOB);
+    expect((await unconnected.exchange(PROVIDER, { audience: "https://api.test" })).kind).toBe("connect");
+    const store = await connected(storage);
+    const first = await store.exchange(PROVIDER, { audience: "https://api.test", scope: "read" });
+    expect(first).toEqual({ kind: "token", accessToken: "exchanged-2" });
+    const call = provider.calls.at(-1);
+    expect(Object.fromEntries(call ?? [])).toMatchObject({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      subject_token: "access-1",
+      subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      audience: "https://api.test",
+      scope: "read",
+    });
+    expect(await store.exchange(PROVIDER, { audience: "https://api.test", scope: "read" })).toEqual(first);
+    expect(provider.grants("urn:ietf:params:oauth:grant-type:token-exchange")).toBe(1);
+    // Another audience is another exchange; an expired one is exchanged again.
+    expect(await store.exchange(PROVIDER, { audience: "https://other.test" })).toEqual({ kind: "token", accessToken: "exchanged-3" });
+    expect(await store.exchange(PROVIDER, { audience: "https://api.test", scope: "read" }, Date.now() + 700_000)).toEqual({
+      kind: "token",
+      accessToken: "exchanged-4",
+    });
+    expect(JSON.stringify([...storage.map])).not.toContain("exchanged-");
+    // Disconnecting forgets the exchanged tokens too.
+    await store.disconnect("fixture");
+    expect([...storage.map.keys()].filter((key) => key.startsWith("exchange:"))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { ToolError } from "../../../../src/core/tool-error.ts";
 import type { FeatureHost } from "../../../../src/server/feature.ts";
 import type { TransportContext } from "../../../../src/server/context/transport.ts";
 import { InputRequired } from "../../../../src/server/inputs/input.ts";
-import { connectedAccounts } from "../../../../src/workers/accounts/connected-accounts.ts";
+import { connectedAccounts, type HandlerAccounts } from "../../../../src/workers/accounts/connected-accounts.ts";
 import { admission, principal } from "../../../admission.ts";
 import { transportContext } from "../../context.ts";
 import { memoryNamespace } from "./memory-namespace.ts";
@@ -28,7 +28,7 @@ function setup() {
     baseUrl: BASE,
   });
   const env = { MCP_ACCOUNTS_KEY: KEY, MCP_ACCOUNTS: memoryNamespace(KEY) };
-  const member = accounts.feature.install({} as FeatureHost).context?.["accounts"] as (transport: TransportContext) => { token(name: string): Promise<string> };
+  const member = accounts.feature.install({} as FeatureHost).context?.["accounts"] as (transport: TransportContext) => HandlerAccounts;
   const base = transportContext();
   const ctx = (tenant: string, who: ReturnType<typeof principal> | undefined, overrides: Partial<TransportContext> = {}) =>
     member(transportContext({ endpoint: { ...base.endpoint, env }, admission: admission(tenant, who), ...overrides }));
@@ -88,6 +88,9 @@ describe("ctx.accounts", () => {
     expect((await routes.fetch(callback, env, {} as ExecutionContext)).status).toBe(200);
     expect(await ctx("acme", principal("ada"), legacy).token("fixture")).toBe("ada-upstream-token");
     await expect(ctx("acme", principal("bob"), legacy).token("fixture")).rejects.toMatchObject({ code: -32042 });
+    // Token exchange goes through the same account: ada's works, bob is asked to connect.
+    expect(await ctx("acme", principal("ada"), legacy).exchange("fixture", { audience: "https://api.test" })).toBe("ada-upstream-token");
+    await expect(ctx("acme", principal("bob"), legacy).exchange("fixture", { audience: "https://api.test" })).rejects.toMatchObject({ code: -32042 });
     // The same subject from another issuer, or in another tenant's object, is another principal.
     await expect(ctx("acme", principal("ada", [], "https://other-issuer.test/"), legacy).token("fixture")).rejects.toMatchObject({ code: -32042 });
   });

@@ -25,6 +25,8 @@ export function memoryNamespace(key: string) {
     idFromName: (name: string) => name,
     get: (name: string) => ({
       token: async (owner: AccountOwner, _key: string, provider: ResolvedProvider) => (await storeFor(name, owner)).token(provider),
+      exchange: async (owner: AccountOwner, _key: string, provider: ResolvedProvider, request: { audience?: string; scope?: string }) =>
+        (await storeFor(name, owner)).exchange(provider, request),
       connectChallenge: async (owner: AccountOwner, _key: string, nonce: string, provider: string) =>
         (await storeFor(name, owner)).connectChallenge(nonce, provider),
       finishConnect: async (owner: AccountOwner, _key: string, nonce: string, provider: ResolvedProvider, code: string, redirectUri: string) =>
