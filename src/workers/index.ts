@@ -31,3 +31,4 @@ export type { ConnectedAccountsOptions } from "./accounts/accounts-settings.ts";
 export { McpAccountsObject } from "./accounts/accounts-object.ts";
 export type { AccountProvider, AccountSetting } from "./accounts/account-provider.ts";
 export type { AccountsFetcher } from "./accounts/connect-routes.ts";
+export type { AccountOwner, AccountSummary } from "./accounts/account-store.ts";

@@ -6,7 +6,7 @@ import type { Feature } from "../../server/feature.ts";
 import type { TransportContext } from "../../server/context/transport.ts";
 import { InputRequired, checkCapabilities, type InputRequest } from "../../server/inputs/input.ts";
 import { resolveProvider, type ResolvedProvider } from "./account-provider.ts";
-import type { AccountOwner } from "./account-store.ts";
+import type { AccountOwner, AccountSummary } from "./account-store.ts";
 import type { AccountAnswer } from "./accounts-object.ts";
 import { accountsSettings, type AccountsSettings, type ConnectedAccountsOptions } from "./accounts-settings.ts";
 import { connectRoutes, type AccountsFetcher } from "./connect-routes.ts";
@@ -49,6 +49,15 @@ export interface ConnectedAccounts<E> {
    * with the same env (its type is this feature's `E`: make it include what the wrapped Worker reads).
    */
   routes(worker: AccountsFetcher<never>): AccountsFetcher<E>;
+  /**
+   * The accounts of one principal in one tenant, for an admin route of your own (behind your admin
+   * auth): `list` shows providers, status and when each was connected (never a token), `disconnect`
+   * forgets a provider's tokens.
+   */
+  admin(env: E): {
+    list(owner: AccountOwner): Promise<AccountSummary[]>;
+    disconnect(owner: AccountOwner, provider: string): Promise<boolean>;
+  };
 }
 
 /**
@@ -74,6 +83,10 @@ export function connectedAccounts<E extends object>(options: ConnectedAccountsOp
       install: () => ({ context: { accounts: (transport: TransportContext) => handlerAccounts(settings, transport) } }),
     },
     routes: (worker) => connectRoutes(settings, worker),
+    admin: (env) => ({
+      list: (owner) => settings.object(env, owner).list(owner, settings.keyName),
+      disconnect: (owner, provider) => settings.object(env, owner).disconnect(owner, settings.keyName, provider),
+    }),
   };
 }
 

@@ -91,6 +91,14 @@ describe("ctx.accounts", () => {
     // Token exchange goes through the same account: ada's works, bob is asked to connect.
     expect(await ctx("acme", principal("ada"), legacy).exchange("fixture", { audience: "https://api.test" })).toBe("ada-upstream-token");
     await expect(ctx("acme", principal("bob"), legacy).exchange("fixture", { audience: "https://api.test" })).rejects.toMatchObject({ code: -32042 });
+    // The admin view: ada's account, no token; disconnecting it makes her connect again.
+    const admin = accounts.admin(env);
+    const ada = { tenant: "acme", issuer: principal("ada").issuer, subject: "ada" };
+    expect(await admin.list(ada)).toEqual([{ provider: "fixture", status: "connected", connectedAt: expect.any(Number) as number }]);
+    expect(JSON.stringify(await admin.list(ada))).not.toContain("ada-upstream-token");
+    expect(await admin.list({ ...ada, subject: "bob" })).toEqual([]);
+    expect(await admin.disconnect(ada, "fixture")).toBe(true);
+    await expect(ctx("acme", principal("ada"), legacy).token("fixture")).rejects.toMatchObject({ code: -32042 });
     // The same subject from another issuer, or in another tenant's object, is another principal.
     await expect(ctx("acme", principal("ada", [], "https://other-issuer.test/"), legacy).token("fixture")).rejects.toMatchObject({ code: -32042 });
   });

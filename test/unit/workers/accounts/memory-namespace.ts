@@ -27,6 +27,8 @@ export function memoryNamespace(key: string) {
       token: async (owner: AccountOwner, _key: string, provider: ResolvedProvider) => (await storeFor(name, owner)).token(provider),
       exchange: async (owner: AccountOwner, _key: string, provider: ResolvedProvider, request: { audience?: string; scope?: string }) =>
         (await storeFor(name, owner)).exchange(provider, request),
+      list: async (owner: AccountOwner) => (await storeFor(name, owner)).list(),
+      disconnect: async (owner: AccountOwner, _key: string, provider: string) => (await storeFor(name, owner)).disconnect(provider),
       connectChallenge: async (owner: AccountOwner, _key: string, nonce: string, provider: string) =>
         (await storeFor(name, owner)).connectChallenge(nonce, provider),
       finishConnect: async (owner: AccountOwner, _key: string, nonce: string, provider: ResolvedProvider, code: string, redirectUri: string) =>
