@@ -26,6 +26,8 @@ export const IDENTIFY_PATH = "/accounts/identify";
 const BROWSER_COOKIE = "mcp_accounts_browser";
 /** Proof that this browser signed in as the principal of one connect link. */
 const SIGNED_IN_COOKIE = "mcp_accounts_signed_in";
+/** Proof that this browser confirmed one connect link: the callback counts only in the browser that confirmed. */
+const CONFIRMED_COOKIE = "mcp_accounts_confirmed";
 const COOKIE_ATTRIBUTES = "Path=/accounts; HttpOnly; SameSite=Lax; Max-Age=600";
 
 function cookieOf(request: Request, name: string): string | undefined {
@@ -115,4 +117,25 @@ export async function identifyCallback<E>(
       "set-cookie": `${SIGNED_IN_COOKIE}=${proof}; ${COOKIE_ATTRIBUTES}${secureFlag(baseUrl)}`,
     },
   });
+}
+
+/**
+ * The cookies a confirmation sets: the browser's random value (kept when it has one) and the proof
+ * that it confirmed this link. A provider URL forwarded to another browser after the confirmation
+ * ends at a callback that browser cannot complete.
+ */
+export async function confirmationCookies(request: Request, keys: AccountKeys, nonce: string, baseUrl: string): Promise<string[]> {
+  const existing = cookieOf(request, BROWSER_COOKIE);
+  const browser = existing !== undefined && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomToken();
+  const proof = await keys.sign(`confirmed\n${nonce}\n${browser}`);
+  const attributes = `${COOKIE_ATTRIBUTES}${secureFlag(baseUrl)}`;
+  return [`${BROWSER_COOKIE}=${browser}; ${attributes}`, `${CONFIRMED_COOKIE}=${proof}; ${attributes}`];
+}
+
+/** True when this browser confirmed the link (see {@link confirmationCookies}). */
+export async function confirmedFor(request: Request, keys: AccountKeys, nonce: string): Promise<boolean> {
+  const browser = cookieOf(request, BROWSER_COOKIE);
+  const proof = cookieOf(request, CONFIRMED_COOKIE);
+  if (browser === undefined || proof === undefined) return false;
+  return keys.verify(`confirmed\n${nonce}\n${browser}`, proof);
 }

@@ -1,7 +1,7 @@
 /** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
 
 import { resolveProvider } from "./account-provider.ts";
-import { IDENTIFY_PATH, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
+import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
@@ -139,7 +139,9 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     target.searchParams.set("state", String(text));
     target.searchParams.set("code_challenge", challenge);
     target.searchParams.set("code_challenge_method", "S256");
-    return new Response(null, { status: 303, headers: { location: target.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+    const headers = new Headers({ location: target.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" });
+    for (const cookie of await confirmationCookies(request, await settings.keys(env), state.nonce, settings.baseUrl(env))) headers.append("set-cookie", cookie);
+    return new Response(null, { status: 303, headers });
   }
 
   async function callback(request: Request, env: E): Promise<Response> {
@@ -159,6 +161,13 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
         `<p>${escapeHtml(title)} answered ${escapeHtml((error ?? "without a code").slice(0, 64))}. Go back to your MCP client and try again.</p>`,
       );
     }
+    // Only the browser that confirmed this link finishes it: a provider URL forwarded after the confirmation does not.
+    if (!(await confirmedFor(request, await settings.keys(env), state.nonce)))
+      return page(
+        403,
+        `${title} was not connected`,
+        "<p>This connection was started in another browser. Open the connect link again from your MCP client.</p>",
+      );
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
     const provider = await resolveProvider(state.provider, declared, env);
     const outcome = await settings

@@ -3,7 +3,7 @@ import { accountsSettings } from "../../../../src/workers/accounts/accounts-sett
 import type { AccountProvider, ResolvedProvider } from "../../../../src/workers/accounts/account-provider.ts";
 import { connectRoutes } from "../../../../src/workers/accounts/connect-routes.ts";
 import { signConnectState } from "../../../../src/workers/accounts/connect-state.ts";
-import { memoryNamespace } from "./memory-namespace.ts";
+import { cookieHeaderOf, memoryNamespace } from "./memory-namespace.ts";
 
 const KEY = "k".repeat(43);
 const BASE = "https://mcp.test";
@@ -46,7 +46,13 @@ function setup(signIn?: Parameters<typeof accountsSettings<Env>>[0]["signIn"]) {
     return signConnectState(await settings.keys(env), { ...owner, provider, nonce: answer.nonce, expiresAt: answer.expiresAt });
   };
   const get = (path: string, init?: RequestInit) => routes.fetch(new Request(`${BASE}${path}`, init), env, {} as ExecutionContext);
-  return { settings, env, next, link, get };
+  /** Confirms a link as a browser does: the cookies the confirmation set, as a Cookie header. */
+  const confirm = async (state: string, cookie = "") => {
+    const response = await get("/accounts/connect", { method: "POST", headers: { origin: BASE, cookie }, body: new URLSearchParams({ state }) });
+    expect(response.status).toBe(303);
+    return cookieHeaderOf(response);
+  };
+  return { settings, env, next, link, get, confirm };
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -96,19 +102,35 @@ describe("connect routes", () => {
   });
 
   it("stores the account at the callback once: the replayed callback and the used link get a clear 400 page", async () => {
-    const { get, link } = setup();
+    const { get, link, confirm } = setup();
     const state = await link();
+    const cookie = await confirm(state);
     vi.stubGlobal("fetch", async () => Response.json({ access_token: "upstream-access", refresh_token: "upstream-refresh", expires_in: 3600 }));
     const callback = `/accounts/callback?state=${encodeURIComponent(state)}&code=good`;
-    const first = await get(callback);
+    const first = await get(callback, { headers: { cookie } });
     expect(first.status).toBe(200);
     const page = await first.text();
     expect(page).toContain("Connected fixture for ada");
     expect(page).not.toContain("upstream-access");
-    for (const again of [await get(callback), await get(`/accounts/connect?state=${encodeURIComponent(state)}`)]) {
+    for (const again of [await get(callback, { headers: { cookie } }), await get(`/accounts/connect?state=${encodeURIComponent(state)}`)]) {
       expect(again.status).toBe(400);
       expect(await again.text()).toContain("already used or has expired");
     }
+  });
+
+  it("finishes a connect only in the browser that confirmed it: the provider URL forwarded to another browser does not link", async () => {
+    const { get, link, confirm } = setup();
+    const state = await link();
+    await confirm(state);
+    const fetched = vi.fn(async () => Response.json({ access_token: "victim-access", expires_in: 3600 }));
+    vi.stubGlobal("fetch", fetched);
+    const callback = `/accounts/callback?state=${encodeURIComponent(state)}&code=victims-code`;
+    const elsewhere = await get(callback);
+    expect(elsewhere.status).toBe(403);
+    expect(await elsewhere.text()).toContain("started in another browser");
+    const otherBrowser = await get(callback, { headers: { cookie: `mcp_accounts_browser=${"z".repeat(32)}; mcp_accounts_confirmed=forged` } });
+    expect(otherBrowser.status).toBe(403);
+    expect(fetched).not.toHaveBeenCalled();
   });
 
   it("refuses a forged, a malformed and a missing state with a clear 400 page", async () => {

@@ -7,7 +7,7 @@ import { InputRequired } from "../../../../src/server/inputs/input.ts";
 import { connectedAccounts, type HandlerAccounts } from "../../../../src/workers/accounts/connected-accounts.ts";
 import { admission, principal } from "../../../admission.ts";
 import { transportContext } from "../../context.ts";
-import { memoryNamespace } from "./memory-namespace.ts";
+import { cookieHeaderOf, memoryNamespace } from "./memory-namespace.ts";
 
 const KEY = "k".repeat(43);
 const BASE = "https://mcp.test";
@@ -84,7 +84,13 @@ describe("ctx.accounts", () => {
     const state = new URL(url).searchParams.get("state") ?? "";
     vi.stubGlobal("fetch", async () => Response.json({ access_token: "ada-upstream-token", expires_in: 3600 }));
     const routes = accounts.routes({ fetch: () => new Response("mcp") });
-    const callback = new Request(`${BASE}/accounts/callback?state=${encodeURIComponent(state)}&code=c`);
+    const confirmed = await routes.fetch(
+      new Request(`${BASE}/accounts/connect`, { method: "POST", headers: { origin: BASE }, body: new URLSearchParams({ state }) }),
+      env,
+      {} as ExecutionContext,
+    );
+    const cookie = cookieHeaderOf(confirmed);
+    const callback = new Request(`${BASE}/accounts/callback?state=${encodeURIComponent(state)}&code=c`, { headers: { cookie } });
     expect((await routes.fetch(callback, env, {} as ExecutionContext)).status).toBe(200);
     expect(await ctx("acme", principal("ada"), legacy).token("fixture")).toBe("ada-upstream-token");
     await expect(ctx("acme", principal("bob"), legacy).token("fixture")).rejects.toMatchObject({ code: -32042 });

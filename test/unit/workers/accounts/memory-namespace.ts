@@ -36,3 +36,12 @@ export function memoryNamespace(key: string) {
     }),
   };
 }
+
+/** The cookies a response sets, as the Cookie header a browser would send back. */
+export function cookieHeaderOf(response: Response): string {
+  const headers = response.headers as unknown as { getSetCookie(): string[] };
+  return headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0] ?? "")
+    .join("; ");
+}
