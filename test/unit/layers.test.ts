@@ -282,7 +282,13 @@ describe("opt-in code stays out of Workers that do not use it", () => {
   });
 
   it("keeps connected accounts out of every Worker builder: connectedAccounts() brings exactly its folder", () => {
-    const entries = ["server/server.ts", "workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/create-tool-service.ts", "oauth/index.ts"];
+    const entries = [
+      "server/server.ts",
+      "workers/create-worker.ts",
+      "workers/create-multi-tenant-worker.ts",
+      "workers/create-tool-service.ts",
+      "oauth/index.ts",
+    ];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
     expect([...core].filter((path) => path.startsWith("workers/accounts/"))).toEqual([]);
     const added = [...reach(join(SRC, "workers/accounts/connected-accounts.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
