@@ -1,7 +1,7 @@
 // npm run dev:oauth -- [--port N] [wrangler flags…]: a local OpenID provider on the next free port, then `wrangler dev` of examples/oauth.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { DEV_CLIENT, freePortFrom, startLocalOidcProvider } from "./local-oidc-provider.mjs";
+import { ACCOUNTS_CLIENT, DEV_CLIENT, freePortFrom, startLocalOidcProvider } from "./local-oidc-provider.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const WRANGLER = fileURLToPath(new URL("../node_modules/.bin/wrangler", import.meta.url));
@@ -23,12 +23,17 @@ function parseArgs(argv) {
 const { port, rest } = parseArgs(process.argv.slice(2));
 const providerPort = await freePortFrom(port + 1);
 const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins });
+// DEV_OAUTH_ACCOUNTS_ACCESS_TTL: seconds the connected accounts' access tokens live (tests shorten it to see a refresh).
+const accountsAccessTtl = Number(process.env.DEV_OAUTH_ACCOUNTS_ACCESS_TTL ?? "3600");
+const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins, accountsAccessTtl });
 console.log(`Local OpenID provider at ${oidc.issuer} (sign in with any user name, e.g. "ada"; any password).`);
 console.log(`MCP endpoint at http://127.0.0.1:${port}/mcp`);
 
 const args = ["dev", "--config", "examples/oauth/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port)];
 args.push("--var", `OIDC_ISSUER:${oidc.issuer}`, "--var", `OIDC_CLIENT_ID:${DEV_CLIENT.clientId}`, "--var", `OIDC_CLIENT_SECRET:${DEV_CLIENT.clientSecret}`);
+// Connected accounts: the local provider again, under its accounts client; the key seals tokens on this machine only.
+args.push("--var", `FIXTURE_CLIENT_ID:${ACCOUNTS_CLIENT.clientId}`, "--var", `FIXTURE_CLIENT_SECRET:${ACCOUNTS_CLIENT.clientSecret}`);
+args.push("--var", "MCP_ACCOUNTS_KEY:local-development-accounts-key-not-for-production", "--var", `PUBLIC_URL:http://127.0.0.1:${port}`);
 args.push(...rest);
 const wrangler = spawn(WRANGLER, args, {
   cwd: ROOT,

@@ -4,6 +4,8 @@ import Provider from "oidc-provider";
 
 /** The client the examples use at the local provider; the secret is for this machine only. */
 export const DEV_CLIENT = { clientId: "edge-mcp-dev", clientSecret: "local-development-secret-not-for-production" };
+/** The client the oauth example connects accounts with (the `fixture` provider of connected accounts). */
+export const ACCOUNTS_CLIENT = { clientId: "edge-mcp-accounts", clientSecret: "local-accounts-secret-not-for-production" };
 
 /** Claims of the test users, by the name typed at the provider's login form (any other name signs in with just that name). */
 const USERS = {
@@ -26,20 +28,43 @@ export async function freePortFrom(from) {
 
 /**
  * Starts oidc-provider on 127.0.0.1:`port` with the dev client, whose redirect URIs are the
- * callbacks of the Worker origins given. Resolves to its issuer and a stop function.
+ * callbacks of the Worker origins given, and the accounts client (`/accounts/callback`), whose
+ * access tokens live `accountsAccessTtl` seconds (default an hour) and whose refresh tokens rotate.
+ * `POST /dev/revoke-accounts?account=<name>` revokes every grant of that user to the accounts
+ * client (what a user does at a provider's "connected apps" page); `GET /dev/accounts-grants` counts
+ * the accounts client's token grants by type. Resolves to its issuer and a stop function.
  */
-export async function startLocalOidcProvider({ port, workerOrigins, quiet = false }) {
+export async function startLocalOidcProvider({ port, workerOrigins, quiet = false, accountsAccessTtl = 3600 }) {
   const issuer = `http://127.0.0.1:${port}`;
+  /** Grants of the accounts client, by account. */
+  const accountGrants = new Map();
+  /** The accounts client's successful token requests, by grant type. */
+  const tokenGrants = { authorization_code: 0, refresh_token: 0 };
   const provider = new Provider(issuer, {
     clients: [
       {
         client_id: DEV_CLIENT.clientId,
         client_secret: DEV_CLIENT.clientSecret,
-        redirect_uris: workerOrigins.map((origin) => `${origin}/oauth/callback`),
+        // /accounts/identify: the browser that opens a connect link signs in through the same client.
+        redirect_uris: workerOrigins.flatMap((origin) => [`${origin}/oauth/callback`, `${origin}/accounts/identify`]),
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      },
+      {
+        client_id: ACCOUNTS_CLIENT.clientId,
+        client_secret: ACCOUNTS_CLIENT.clientSecret,
+        redirect_uris: workerOrigins.map((origin) => `${origin}/accounts/callback`),
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
       },
     ],
+    // The accounts client always gets a refresh token (no offline_access prompt), rotated on each use.
+    issueRefreshToken: (_ctx, client, code) =>
+      client.clientId === ACCOUNTS_CLIENT.clientId || (client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),
+    rotateRefreshToken: (ctx) => ctx.oidc.client?.clientId === ACCOUNTS_CLIENT.clientId,
+    ttl: {
+      AccessToken: (_ctx, _token, client) => (client?.clientId === ACCOUNTS_CLIENT.clientId ? accountsAccessTtl : 3600),
+    },
     // Profile claims in the ID token too (the Worker keeps them for handlers), not only at userinfo.
     conformIdTokenClaims: false,
     claims: { openid: ["sub"], profile: ["name"], email: ["email", "email_verified"] },
@@ -51,6 +76,33 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
     }),
   });
   if (quiet) provider.on("server_error", () => {});
+  provider.on("grant.saved", (grant) => {
+    if (grant.clientId !== ACCOUNTS_CLIENT.clientId) return;
+    if (!accountGrants.has(grant.accountId)) accountGrants.set(grant.accountId, new Set());
+    accountGrants.get(grant.accountId).add(grant.jti);
+  });
+  provider.on("grant.success", (ctx) => {
+    const type = ctx.oidc.params?.grant_type;
+    if (ctx.oidc.client?.clientId === ACCOUNTS_CLIENT.clientId && Object.hasOwn(tokenGrants, type)) tokenGrants[type]++;
+  });
+  provider.use(async (ctx, next) => {
+    if (ctx.path === "/dev/accounts-grants" && ctx.method === "GET") {
+      ctx.body = tokenGrants;
+      return;
+    }
+    if (ctx.path !== "/dev/revoke-accounts" || ctx.method !== "POST") return next();
+    const account = ctx.query.account;
+    let revoked = 0;
+    for (const id of accountGrants.get(account) ?? []) {
+      const grant = await provider.Grant.find(id);
+      if (grant) {
+        await grant.destroy();
+        revoked++;
+      }
+    }
+    accountGrants.delete(account);
+    ctx.body = { revoked };
+  });
   const server = provider.listen(port, "127.0.0.1");
   await new Promise((resolve, reject) => {
     server.once("listening", resolve);

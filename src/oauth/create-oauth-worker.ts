@@ -11,7 +11,8 @@ import { oauthAuthorizer } from "./oauth-authorizer.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
 import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
-import type { EnvValue, Upstream } from "./upstream.ts";
+import type { EnvValue, Upstream, UpstreamCallback, UpstreamRequest } from "./upstream.ts";
+import { userIdOf } from "./user-id.ts";
 
 const MCP_PATH = "/mcp";
 const TOKEN_PATH = "/oauth/token";
@@ -71,6 +72,15 @@ export interface OAuthSignIn<E> {
    * request (a session or task object, a code-mode program).
    */
   upstreamToken(ctx: Pick<HandlerContext, "principal">): string;
+  /**
+   * The same sign-in for a browser outside the MCP client: pass it to `connectedAccounts({ signIn })`
+   * so that the browser opening a connect link signs in first and must be the link's principal.
+   * Register `<origin>/accounts/identify` as a redirect URI at the upstream provider.
+   */
+  readonly browserSignIn: {
+    authorizationUrl(request: UpstreamRequest, env: E): Promise<string>;
+    principal(callback: UpstreamCallback, env: E, origin: string): Promise<{ issuer: string; subject: string }>;
+  };
   /** @internal The settings `createOAuthWorker` reads. */
   readonly settings: OAuthSignInOptions<E>;
   /** @internal Where the requests' principals are bound. */
@@ -99,6 +109,21 @@ export function oauthSignIn<E>(options: OAuthSignInOptions<E>): OAuthSignIn<E> {
       const props = registry.propsOf(ctx.principal);
       if (props === undefined) throw new NotSignedInError("no upstream token for this call: it was not admitted through this Worker's sign-in in this request");
       return props.upstream.accessToken;
+    },
+    browserSignIn: {
+      authorizationUrl: (request, env) => options.upstream.authorizationUrl(request, env),
+      async principal(callback, env, origin) {
+        const identity = await options.upstream.signIn(callback, env);
+        const configured =
+          options.resource === undefined
+            ? (env as { OAUTH_RESOURCE?: string }).OAUTH_RESOURCE
+            : typeof options.resource === "function"
+              ? options.resource(env)
+              : options.resource;
+        // The principal admission makes of this user's tokens: issuer this server's origin, subject the hashed user id.
+        const issuer = configured ? new URL(configured).origin : origin;
+        return { issuer, subject: await userIdOf(identity.issuer, identity.subject) };
+      },
     },
     settings: options,
     registry,

@@ -26,3 +26,9 @@ export { toolServices, type ToolServiceBinding, type ToolServices, type ToolServ
 export { createToolService, type ToolServiceClass, type ToolServiceDefinition } from "./create-tool-service.ts";
 export { tenantCodeMode, type TenantCodeMode } from "./code-mode/tenant-code-mode.ts";
 export { keyedTenants, type KeyedTenantSettings, type KeyedTenantStore } from "./keyed-tenant-store.ts";
+export { connectedAccounts, URL_ELICITATION_REQUIRED, type ConnectedAccounts, type HandlerAccounts } from "./accounts/connected-accounts.ts";
+export type { ConnectedAccountsOptions } from "./accounts/accounts-settings.ts";
+export { McpAccountsObject } from "./accounts/accounts-object.ts";
+export type { AccountProvider, AccountSetting } from "./accounts/account-provider.ts";
+export type { AccountsFetcher } from "./accounts/connect-routes.ts";
+export type { AccountOwner, AccountSummary } from "./accounts/account-store.ts";

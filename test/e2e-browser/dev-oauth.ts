@@ -17,7 +17,7 @@ export interface DevOAuth {
 }
 
 /** Starts the script on a free port (its inspector on another, a fresh KV directory) and waits until /mcp answers. */
-export async function startDevOAuth(): Promise<DevOAuth> {
+export async function startDevOAuth(env: Record<string, string> = {}): Promise<DevOAuth> {
   const [port, inspector] = await freePorts(2);
   const persist = mkdtempSync(join(tmpdir(), "edge-mcp-oauth-kv-"));
   const child = spawn(
@@ -38,7 +38,7 @@ export async function startDevOAuth(): Promise<DevOAuth> {
       cwd: ROOT,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false" },
+      env: { ...process.env, ...env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false" },
     },
   );
   let log = "";

@@ -281,6 +281,21 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect([...reach(join(SRC, "workers/static-assets.ts"))].map((path) => relative(SRC, path)).filter((path) => path.startsWith("server/apps/"))).toEqual([]);
   });
 
+  it("keeps connected accounts out of every Worker builder: connectedAccounts() brings exactly its folder", () => {
+    const entries = [
+      "server/server.ts",
+      "workers/create-worker.ts",
+      "workers/create-multi-tenant-worker.ts",
+      "workers/create-tool-service.ts",
+      "oauth/index.ts",
+    ];
+    const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...core].filter((path) => path.startsWith("workers/accounts/"))).toEqual([]);
+    const added = [...reach(join(SRC, "workers/accounts/connected-accounts.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added.filter((path) => !path.startsWith("workers/accounts/"))).toEqual([]);
+    expect(added).toContain("workers/accounts/connect-routes.ts");
+  });
+
   it("keeps tool services out of createWorker: toolServices() and createToolService() bring in the service modules", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     expect([...core].filter((path) => path.startsWith("modules/service-") || path === "workers/tool-services.ts")).toEqual([]);

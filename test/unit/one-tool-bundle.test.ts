@@ -52,6 +52,20 @@ describe("a one-tool Worker's bundle", () => {
     expect(code).toContain("a session, and this server is stateless");
   }, 60_000);
 
+  it("holds no connected accounts: connectedAccounts() brings them, and a Worker that calls it does", async () => {
+    const markers = ["mcp_accounts_browser", "accounts.connect_failed", "edge-mcp accounts aes"];
+    const code = await oneToolBundle();
+    for (const marker of markers) expect(code).not.toContain(marker);
+    const withAccounts = await bundleAsWrangler({
+      contents:
+        'import { createServer } from "edge-mcp";\nimport { connectedAccounts, createWorker } from "edge-mcp/workers";\n' +
+        'const accounts = connectedAccounts({ providers: { p: { issuer: "https://p.test", clientId: "c" } }, baseUrl: "https://w.test" });\n' +
+        'export default accounts.routes(createWorker(createServer({ info: { name: "w", version: "1" }, features: [accounts.feature] })));\n' +
+        'export { McpAccountsObject } from "edge-mcp/workers";\n',
+    });
+    for (const marker of markers) expect(withAccounts).toContain(marker);
+  }, 60_000);
+
   it("leaves URI templates to defineResource*: a Worker whose resources are skill files bundles no template matcher", async () => {
     const skillOnly = (extra: string) =>
       'import { createServer, defineResourceTemplate, defineSkill } from "edge-mcp";\nimport { createWorker } from "edge-mcp/workers";\n' +

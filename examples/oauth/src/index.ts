@@ -2,7 +2,7 @@
 
 import { env } from "cloudflare:workers";
 import { createServer, defineTool } from "edge-mcp";
-import { createWorker, type McpEnv } from "edge-mcp/workers";
+import { connectedAccounts, createWorker, type McpEnv } from "edge-mcp/workers";
 import { createOAuthWorker, oauthSignIn, oidcUpstream, type OAuthEnv } from "edge-mcp/oauth";
 
 interface Env extends McpEnv, OAuthEnv {
@@ -13,6 +13,16 @@ interface Env extends McpEnv, OAuthEnv {
   /** The upstream API the `profile` tool calls (default: the provider's userinfo endpoint, `<issuer>/me` for oidc-provider). */
   UPSTREAM_API_URL?: string;
   OAUTH_DEV_LOOPBACK_CIMD?: string;
+  /** The Worker's public origin: connect links and the accounts provider's redirect URI start with it. */
+  PUBLIC_URL: string;
+  /** The client of this Worker at the provider users connect (`fixture`: the local OpenID provider again, under another client). */
+  FIXTURE_CLIENT_ID: string;
+  /** A Worker secret: the `fixture` client's secret. */
+  FIXTURE_CLIENT_SECRET?: string;
+  /** A Worker secret: the keys that seal connected accounts' tokens (first seals, all open). */
+  MCP_ACCOUNTS_KEY?: string;
+  /** The API `whoami_upstream` calls as the user (default: the provider's userinfo, `<issuer>/me`). */
+  FIXTURE_API_URL?: string;
 }
 
 const signIn = oauthSignIn<Env>({
@@ -53,6 +63,44 @@ const profile = defineTool({
   },
 });
 
-const server = createServer({ info: { name: "oauth-example", version: "1.0.0" }, tools: [whoami, profile] });
+// Connected accounts: tools act for their user at another provider, with a token of the user's own.
+const accounts = connectedAccounts<Env>({
+  providers: {
+    fixture: {
+      title: "the fixture provider",
+      issuer: (e) => e.OIDC_ISSUER,
+      clientId: (e) => e.FIXTURE_CLIENT_ID,
+      clientSecret: { binding: "FIXTURE_CLIENT_SECRET" },
+      scopes: ["openid", "profile", "email"],
+    },
+  },
+  baseUrl: (e) => e.PUBLIC_URL,
+  // The browser that opens a connect link signs in here first: a link forwarded to someone else is refused.
+  signIn: signIn.browserSignIn,
+});
 
-export default createOAuthWorker(createWorker<Env>(server, { authorizer: signIn.authorizer }), signIn);
+const whoamiUpstream = defineTool({
+  name: "whoami_upstream",
+  description: "Says who the user is at the fixture provider, by calling its API with the user's connected account.",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handler: async (_args, ctx) => {
+    const e = env as Env;
+    const token = await (ctx.accounts as NonNullable<typeof ctx.accounts>).token("fixture");
+    const url = e.FIXTURE_API_URL ?? `${e.OIDC_ISSUER.replace(/\/$/, "")}/me`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json" }, signal: ctx.signal });
+    if (!response.ok) return { content: [{ type: "text", text: `The fixture API answered HTTP ${response.status}.` }], isError: true };
+    const claims = await response.json<Record<string, unknown>>();
+    const name = typeof claims["name"] === "string" ? claims["name"] : String(claims["sub"]);
+    return `At the fixture provider you are ${name} (sub ${String(claims["sub"])}).`;
+  },
+});
+
+const server = createServer({
+  info: { name: "oauth-example", version: "1.0.0" },
+  tools: [whoami, profile, whoamiUpstream],
+  features: [accounts.feature],
+});
+
+export default accounts.routes(createOAuthWorker(createWorker<Env>(server, { authorizer: signIn.authorizer }), signIn));
+export { McpAccountsObject } from "edge-mcp/workers";

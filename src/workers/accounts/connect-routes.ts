@@ -1,0 +1,210 @@
+/** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
+
+import { resolveProvider } from "./account-provider.ts";
+import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
+import type { AccountOwner } from "./account-store.ts";
+import type { AccountsSettings } from "./accounts-settings.ts";
+import { openConnectState, type ConnectState } from "./connect-state.ts";
+
+/** A Worker's fetch, as the routes wrap it. */
+export interface AccountsFetcher<E> {
+  fetch(request: Request, env: E, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+export const CONNECT_PATH = "/accounts/connect";
+export const CALLBACK_PATH = "/accounts/callback";
+/** Addresses tracked per isolate by the routes' rate limit (oldest forgotten first). */
+const MAX_TRACKED = 4096;
+
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  // The confirmation must not be framed (clickjacking); the pages load nothing.
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  // same-origin, not no-referrer: under no-referrer the browser sends `Origin: null` with the confirmation's POST.
+  "referrer-policy": "same-origin",
+};
+
+function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+}
+
+function page(status: number, title: string, body: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return new Response(html, { status, headers: PAGE_HEADERS });
+}
+
+const REFUSED: Record<string, string> = {
+  malformed: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
+  forged: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
+  expired: "This connect link has expired (links work for ten minutes). Go back to your MCP client and run the tool again for a new link.",
+  used: "This connect link was already used or has expired. Each link works once: go back to your MCP client and run the tool again for a new link.",
+};
+
+function refused(problem: string): Response {
+  return page(400, "Cannot connect the account", `<p>${escapeHtml(REFUSED[problem] ?? REFUSED["malformed"] ?? "")}</p>`);
+}
+
+/** The page of a browser signed in as someone other than the link's principal (a forwarded link). */
+function notTheirs(): Response {
+  return page(
+    403,
+    "This link is for another user",
+    "<p>This connect link was made for another user of the MCP server than the one you signed in as. " +
+      "It is refused so that your account is not linked to theirs. If you were sent this link, do not use it.</p>",
+  );
+}
+
+/** Who the link is for, as the page shows it: the principal's subject and issuer. */
+function ownerText(state: ConnectState): string {
+  return `${state.subject} (signed in with ${state.issuer})`;
+}
+
+/** The routes in front of a Worker: everything else passes through unchanged. */
+export function connectRoutes<E>(settings: AccountsSettings<E>, worker: AccountsFetcher<never>): AccountsFetcher<E> {
+  const perMinute = settings.options.routesPerMinute ?? 30;
+  const windows = new Map<string, { start: number; count: number }>();
+
+  function limited(request: Request): boolean {
+    const address = request.headers.get("cf-connecting-ip") ?? "local";
+    const now = Date.now();
+    const window = windows.get(address);
+    if (window === undefined || now - window.start >= 60_000) {
+      windows.delete(address);
+      if (windows.size >= MAX_TRACKED) windows.delete(windows.keys().next().value as string);
+      windows.set(address, { start: now, count: 1 });
+      return false;
+    }
+    window.count++;
+    return window.count > perMinute;
+  }
+
+  async function stateOf(env: E, text: string | null): Promise<ConnectState | Response> {
+    const opened = await openConnectState(await settings.keys(env), text);
+    if (typeof opened === "string") return refused(opened);
+    // Tenant-scoped: the provider must be declared for the tenant the link was minted in.
+    if (settings.providerOf(opened.tenant, opened.provider) === undefined) return refused("malformed");
+    return opened;
+  }
+
+  async function connect(request: Request, env: E): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "GET") {
+      const state = await stateOf(env, url.searchParams.get("state"));
+      if (state instanceof Response) return state;
+      const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+      const declared = settings.providerOf(state.tenant, state.provider);
+      const title = declared?.title ?? state.provider;
+      const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
+      if (challenge === undefined) return refused("used");
+      const text = url.searchParams.get("state") ?? "";
+      // Where the Worker signs users in, the browser signs in first: it must be the link's principal.
+      const signIn = settings.options.signIn;
+      if (signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state)))
+        return identifyRedirect(signIn, await settings.keys(env), env, settings.baseUrl(env), state, text);
+      return page(
+        200,
+        `Connect ${title}`,
+        `<p>The MCP user <strong>${escapeHtml(ownerText(state))}</strong> is linking a <strong>${escapeHtml(title)}</strong> account. ` +
+          `Tools will act as the ${escapeHtml(title)} account you sign in with next, for that user only.</p>` +
+          `<p>If you did not start this from your own MCP client, close this page: someone may be trying to use your ${escapeHtml(title)} account.</p>` +
+          `<form method="post" action="${CONNECT_PATH}"><input type="hidden" name="state" value="${escapeHtml(text)}"><button type="submit" id="connect">Connect ${escapeHtml(title)}</button></form>`,
+      );
+    }
+    if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, POST" } });
+    // The confirmation posts from this origin only (a cross-site form cannot skip the page).
+    const origin = request.headers.get("origin");
+    if (origin !== null && origin !== new URL(settings.baseUrl(env)).origin)
+      return page(403, "Cannot connect the account", "<p>This form was sent from another site.</p>");
+    const length = Number(request.headers.get("content-length") ?? "0");
+    if (length > 4096) return refused("malformed");
+    const form = await request.formData().catch(() => undefined);
+    const text = form?.get("state");
+    const state = await stateOf(env, typeof text === "string" ? text : null);
+    if (state instanceof Response) return state;
+    const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+    const declared = settings.providerOf(state.tenant, state.provider);
+    if (declared === undefined) return refused("malformed");
+    if (settings.options.signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state))) return notTheirs();
+    const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
+    if (challenge === undefined) return refused("used");
+    const provider = await resolveProvider(state.provider, declared, env);
+    const target = new URL(provider.authorizationEndpoint);
+    for (const [name, value] of Object.entries(provider.authorizationParams)) target.searchParams.set(name, value);
+    target.searchParams.set("response_type", "code");
+    target.searchParams.set("client_id", provider.clientId);
+    target.searchParams.set("redirect_uri", `${settings.baseUrl(env)}${CALLBACK_PATH}`);
+    if (provider.scopes.length > 0) target.searchParams.set("scope", provider.scopes.join(" "));
+    target.searchParams.set("state", String(text));
+    target.searchParams.set("code_challenge", challenge);
+    target.searchParams.set("code_challenge_method", "S256");
+    const headers = new Headers({ location: target.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" });
+    for (const cookie of await confirmationCookies(request, await settings.keys(env), state.nonce, settings.baseUrl(env))) headers.append("set-cookie", cookie);
+    return new Response(null, { status: 303, headers });
+  }
+
+  async function callback(request: Request, env: E): Promise<Response> {
+    if (request.method !== "GET") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET" } });
+    const url = new URL(request.url);
+    const state = await stateOf(env, url.searchParams.get("state"));
+    if (state instanceof Response) return state;
+    const declared = settings.providerOf(state.tenant, state.provider);
+    const title = declared?.title ?? state.provider;
+    const code = url.searchParams.get("code");
+    if (declared === undefined) return refused("malformed");
+    if (code === null || code === "" || code.length > 2048) {
+      const error = url.searchParams.get("error");
+      return page(
+        400,
+        `${title} was not connected`,
+        `<p>${escapeHtml(title)} answered ${escapeHtml((error ?? "without a code").slice(0, 64))}. Go back to your MCP client and try again.</p>`,
+      );
+    }
+    // Only the browser that confirmed this link finishes it: a provider URL forwarded after the confirmation does not.
+    if (!(await confirmedFor(request, await settings.keys(env), state.nonce)))
+      return page(
+        403,
+        `${title} was not connected`,
+        "<p>This connection was started in another browser. Open the connect link again from your MCP client.</p>",
+      );
+    const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
+    const provider = await resolveProvider(state.provider, declared, env);
+    const outcome = await settings
+      .object(env, owner)
+      .finishConnect(owner, settings.keyName, state.nonce, provider, code, `${settings.baseUrl(env)}${CALLBACK_PATH}`);
+    if (outcome === "used") return refused("used");
+    if (outcome !== "connected") {
+      console.warn(JSON.stringify({ event: "accounts.connect_failed", provider: state.provider, tenant: state.tenant, reason: outcome }));
+      return page(502, `${title} was not connected`, `<p>${escapeHtml(title)} did not complete the connection. Go back to your MCP client and try again.</p>`);
+    }
+    return page(
+      200,
+      `Connected ${title}`,
+      `<p id="connected">Connected ${escapeHtml(title)} for ${escapeHtml(ownerText(state))}. You can close this page and go back to your MCP client.</p>`,
+    );
+  }
+
+  async function identify(request: Request, env: E): Promise<Response> {
+    const signIn = settings.options.signIn;
+    if (signIn === undefined || request.method !== "GET") return new Response("Not Found", { status: 404 });
+    const text = new URL(request.url).searchParams.get("state");
+    const state = await stateOf(env, text);
+    if (state instanceof Response) return state;
+    const outcome = await identifyCallback(signIn, await settings.keys(env), env, settings.baseUrl(env), request, state, text ?? "");
+    if (outcome === "mismatch") return notTheirs();
+    if (outcome === "failed")
+      return page(400, "Cannot connect the account", "<p>The sign-in did not complete in this browser. Open the connect link again from your MCP client.</p>");
+    return outcome;
+  }
+
+  return {
+    async fetch(request, env, ctx) {
+      const path = new URL(request.url).pathname;
+      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env as never, ctx);
+      if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
+      if (path === IDENTIFY_PATH) return identify(request, env);
+      return path === CONNECT_PATH ? connect(request, env) : callback(request, env);
+    },
+  };
+}

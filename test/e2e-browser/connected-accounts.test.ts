@@ -1,0 +1,193 @@
+// Connected accounts end to end: `npm run dev:oauth` (examples/oauth, its local oidc-provider as the sign-in
+// provider and as the `fixture` provider of connected accounts), the SDK v1 client signed in through Chromium, and
+// `whoami_upstream`, which calls the provider's userinfo API with the user's connected account. The first call
+// answers -32042 with a connect URL; Chromium follows it through the confirmation page and the provider's login;
+// the retried call succeeds; an expired access token is refreshed once for 20 concurrent calls; a revoked grant
+// asks to connect again. A 2026-07-28 call gets the URL request in `input_required`.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.ts";
+import { startDevOAuth, type DevOAuth } from "./dev-oauth.ts";
+import { sdkSignIn, startClientSite, type ClientSite, type TestOAuthProvider } from "./oauth-client.ts";
+
+/** Seconds the connected accounts' access tokens live at the local provider in this run. */
+const ACCESS_TTL = 4;
+
+let dev: DevOAuth | undefined;
+let site: ClientSite | undefined;
+let chromium: { browser: Browser; close(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  [dev, site, chromium] = await Promise.all([startDevOAuth({ DEV_OAUTH_ACCOUNTS_ACCESS_TTL: String(ACCESS_TTL) }), startClientSite(), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await site?.close();
+  await dev?.stop();
+});
+
+function started(): { dev: DevOAuth; site: ClientSite; browser: Browser } {
+  if (!dev || !site || !chromium) throw new Error("not started");
+  return { dev, site, browser: chromium.browser };
+}
+
+const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]?.text ?? "";
+
+/** The connect URL of a call answered with -32042 (2025-11-25 URL elicitation required). */
+async function connectUrlOf(client: Client): Promise<{ url: string; elicitationId: string }> {
+  const error = await client.callTool({ name: "whoami_upstream", arguments: {} }).then(
+    (result) => new Error(`expected -32042, got a result: ${JSON.stringify(result)}`),
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof McpError) || error.code !== -32042) throw error;
+  const elicitation = (error.data as { elicitations: { mode: string; url: string; elicitationId: string }[] }).elicitations[0];
+  expect(elicitation?.mode).toBe("url");
+  return { url: elicitation?.url ?? "", elicitationId: elicitation?.elicitationId ?? "" };
+}
+
+/**
+ * Follows a connect URL in a fresh browser context: the sign-in as `user` at the Worker's provider, the
+ * confirmation, the provider's consent for the accounts client, to the callback page (or a page that
+ * refuses); the confirmation's text and the last page's.
+ */
+async function connectInBrowser(url: string, user: string): Promise<{ confirmation: string; final: string }> {
+  const { dev, browser } = started();
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  let confirmation = "";
+  try {
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    for (let step = 0; step < 12; step++) {
+      const final = page.url().startsWith(`${dev.baseUrl}/accounts/`) && !(await page.$("#connect")) && !(await page.$("form"));
+      if (final) return { confirmation, final: await page.$eval("body", (body) => body.innerText) };
+      const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+      if (await page.$("#connect")) {
+        confirmation = await page.$eval("body", (body) => body.innerText);
+        await page.click("#connect");
+      } else if (await page.$("input[name=login]")) {
+        await page.type("input[name=login]", user);
+        await page.type("input[name=password]", "any-password");
+        await page.click("button[type=submit]");
+      } else if (await page.$("button[type=submit]")) await page.click("button[type=submit]");
+      else throw new Error(`connect stuck at ${page.url()}: ${(await page.content()).slice(0, 500)}`);
+      await navigation;
+    }
+    throw new Error(`connect did not reach the callback: ${page.url()}`);
+  } finally {
+    await context.close();
+  }
+}
+
+async function tokenGrants(): Promise<{ authorization_code: number; refresh_token: number }> {
+  return (await fetch(`${started().dev.issuer}/dev/accounts-grants`)).json() as Promise<{ authorization_code: number; refresh_token: number }>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("connected accounts through the oauth example", () => {
+  let ada: { client: Client; provider: TestOAuthProvider } | undefined;
+
+  it("answers the first call with a URL elicitation, connects in the browser, and the retried call acts as the user", async () => {
+    const { dev, site, browser } = started();
+    ada = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "ada" });
+    const { url, elicitationId } = await connectUrlOf(ada.client);
+    expect(url.startsWith(`${dev.baseUrl}/accounts/connect?state=`)).toBe(true);
+    expect(elicitationId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const { confirmation, final } = await connectInBrowser(url, "ada");
+    expect(confirmation).toContain("is linking a the fixture provider account");
+    expect(final).toContain("Connected the fixture provider for");
+    expect(text(await ada.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are Ada Lovelace (sub ada).");
+    // The link works once: opened again, it is refused with a clear page.
+    const replay = await fetch(url);
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain("already used or has expired");
+  });
+
+  it("refreshes an expired access token once for 20 concurrent calls", async () => {
+    if (!ada) throw new Error("needs the first test");
+    const before = await tokenGrants();
+    await sleep(ACCESS_TTL * 1000 + 500);
+    const client = ada.client;
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.callTool({ name: "whoami_upstream", arguments: {} })));
+    expect(new Set(results.map(text))).toEqual(new Set(["At the fixture provider you are Ada Lovelace (sub ada)."]));
+    expect((await tokenGrants()).refresh_token - before.refresh_token).toBe(1);
+  });
+
+  it("keeps principals apart: grace is asked to connect her own account and never gets ada's", async () => {
+    const { dev, site, browser } = started();
+    const grace = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "grace" });
+    const { url } = await connectUrlOf(grace.client);
+    await connectInBrowser(url, "grace");
+    expect(text(await grace.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are Grace Hopper (sub grace).");
+    expect(text(await ada?.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are Ada Lovelace (sub ada).");
+  });
+
+  it("refuses a connect link forwarded to another user: a browser signed in as mallory cannot link her account to carol", async () => {
+    const { dev, site, browser } = started();
+    const carol = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "carol" });
+    const { url } = await connectUrlOf(carol.client);
+    const { confirmation, final } = await connectInBrowser(url, "mallory");
+    expect(confirmation).toBe("");
+    expect(final).toContain("This connect link was made for another user");
+    // Carol's link still works for carol.
+    expect((await connectInBrowser(url, "carol")).final).toContain("Connected the fixture provider for");
+    expect(text(await carol.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are carol (sub carol).");
+  });
+
+  it("answers a 2026-07-28 call with the URL request in input_required", async () => {
+    const { dev, site, browser } = started();
+    const bob = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "bob" });
+    const token = bob.provider.tokens()?.access_token ?? "";
+    const call = (capabilities: object) =>
+      fetch(`${dev.baseUrl}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "whoami_upstream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "whoami_upstream",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities },
+          },
+        }),
+      });
+    const asked = (await (await call({ elicitation: { url: {} } })).json()) as { result: Record<string, unknown> };
+    expect(asked.result["resultType"]).toBe("input_required");
+    const request = (asked.result["inputRequests"] as Record<string, { method: string; params: { mode: string; url: string } }>)["connect_fixture"];
+    expect(request?.method).toBe("elicitation/create");
+    expect(request?.params.mode).toBe("url");
+    expect(request?.params.url.startsWith(`${dev.baseUrl}/accounts/connect?state=`)).toBe(true);
+    // A client without URL elicitation is told which capability it lacks.
+    const refused = (await (await call({})).json()) as { error: { code: number } };
+    expect(refused.error.code).toBe(-32021);
+  });
+
+  it("asks to connect again after the provider revoked the grant", async () => {
+    if (!ada) throw new Error("needs the first test");
+    const { dev } = started();
+    expect(((await (await fetch(`${dev.issuer}/dev/revoke-accounts?account=ada`, { method: "POST" })).json()) as { revoked: number }).revoked).toBeGreaterThan(
+      0,
+    );
+    await sleep(ACCESS_TTL * 1000 + 500);
+    await connectUrlOf(ada.client);
+  });
+
+  it("never writes an upstream token or the accounts key to the Worker's output", () => {
+    const output = started().dev.output();
+    expect(output).not.toContain("local-development-accounts-key-not-for-production");
+    expect(output).not.toContain("local-accounts-secret-not-for-production");
+    expect(output).not.toMatch(/access_token|refresh_token|Bearer [A-Za-z0-9._~+/-]{16,}/);
+  });
+});
