@@ -312,6 +312,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("auth/tokens/"))).toEqual([]);
   });
 
+  it("keeps the remote-module client out of every Worker builder: remoteModules() brings exactly src/modules/remote and its own file", () => {
+    const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/tool-services.ts", "tenancy/tenant-directory.ts"];
+    const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    expect([...core].filter((path) => path.startsWith("modules/remote/") || path === "workers/remote-modules.ts")).toEqual([]);
+    const added = [...reach(join(SRC, "workers/remote-modules.ts"))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+    expect(added).toEqual(expect.arrayContaining(["modules/remote/remote-connection.ts", "modules/remote/circuit-breaker.ts", "workers/remote-modules.ts"]));
+    expect(added.filter((path) => !path.startsWith("modules/remote/") && path !== "workers/remote-modules.ts")).toEqual([]);
+  });
+
   it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and createNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const wiring = [
