@@ -5,13 +5,11 @@
  */
 
 import { DefinitionError } from "../core/definition-error.ts";
-import { isObject } from "../core/json.ts";
 import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, RemoteModule } from "../modules/remote/remote-module.ts";
-import { remoteUrl } from "../modules/remote/remote-target.ts";
-import type { RemoteRef } from "../tenancy/remote-section.ts";
+import type { RemoteModule } from "../modules/remote/remote-module.ts";
 import type { TenantRemotes } from "../tenancy/tenant-parts.ts";
 import { envFlag } from "./env.ts";
+import { remoteModuleOf } from "./remote-module-of.ts";
 
 export interface RemoteModulesOptions {
   /** Allows plain http to loopback upstreams (default: the MCP_DEV var). */
@@ -25,21 +23,6 @@ export interface RemoteModulesOptIn {
   readonly kind: "edge-mcp/remote-modules";
   /** The tenants' remote modules in an env (its vars and secrets). */
   of(env: object): TenantRemotes;
-}
-
-/** A var or secret of the env as text, or why it cannot be used. */
-function bindingText(env: Record<string, unknown>, name: string, what: string): string {
-  const value = env[name];
-  if (typeof value !== "string" || value === "") throw new DefinitionError(`${what} names the binding ${name}, which is not set (add it as a secret: wrangler secret put ${name})`);
-  return value;
-}
-
-/** The headers a remote module sends: each value read from its binding, the bearer credential from its secret. */
-function headersOf(env: Record<string, unknown>, remote: RemoteRef, where: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, binding] of Object.entries(remote.headers ?? {})) headers[name] = bindingText(env, binding, `${where}: headers.${name}`);
-  if (isObject(remote.auth)) headers["authorization"] = `Bearer ${bindingText(env, remote.auth.secret, `${where}: auth.secret`)}`;
-  return headers;
 }
 
 /**
@@ -68,22 +51,7 @@ export function remoteModules(options: RemoteModulesOptions = {}): RemoteModules
           let module = modules.get(key);
           if (!module) {
             try {
-              const remote = ref.remote;
-              const url = remoteUrl(remote.url ?? bindingText(bindings, remote.urlVar as string, `${where}: urlVar`), development, where);
-              module = new RemoteModule({
-                name: ref.name,
-                prefix: settings.prefix,
-                url,
-                protocol: remote.protocol ?? "auto",
-                headers: headersOf(bindings, remote, where),
-                allow: remote.allow,
-                deny: remote.deny,
-                timeoutMs: settings.timeoutMs,
-                maxResponseBytes: remote.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-                ...(remote.breaker ? { breaker: remote.breaker } : {}),
-                refuse: settings.refuse,
-                ...(options.fetch ? { fetch: options.fetch } : {}),
-              });
+              module = remoteModuleOf(bindings, ref.remote, { name: ref.name, ...settings, development, where, fetch: options.fetch });
             } catch (error) {
               if (!(error instanceof DefinitionError)) throw error;
               console.error(`edge-mcp: ${error.message}`);
