@@ -26,7 +26,7 @@ function upstream(seen: string[]): typeof fetch {
         cacheScope: "public",
       });
     return result({ content: [{ type: "text", text: `echo ${JSON.stringify(message.params["arguments"])}` }] });
-  }) as typeof fetch;
+  });
 }
 
 describe("remoteServers", () => {
