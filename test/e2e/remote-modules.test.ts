@@ -147,6 +147,24 @@ describe.each(["legacy", "modern"] as const)("tenant umbrella (server-everything
   });
 });
 
+describe("input an upstream asks for", () => {
+  it("passes server-everything's elicitation to a 2026-07-28 caller and its answer back", async () => {
+    const client = await connectModernClient(`${worker.baseUrl}/t/umbrella/mcp`, { capabilities: { elicitation: {} } });
+    try {
+      const asked: string[] = [];
+      client.setRequestHandler("elicitation/create", (request) => {
+        asked.push((request.params as { message: string }).message);
+        return Promise.resolve({ action: "accept", content: { name: "Ada Lovelace" } });
+      });
+      const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
+      expect(asked).toEqual(["Please provide inputs for the following fields:"]);
+      expect(text(result)).toMatch(/User provided the requested information![\s\S]*Ada Lovelace/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("faults of an upstream", () => {
   it("lists the working modules' tools, leaves out the tool whose schema does not compile and marks the unreachable module", async () => {
     await withClient("modern", "/t/faults/mcp", async (client) => {

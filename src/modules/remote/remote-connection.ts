@@ -15,6 +15,12 @@ export const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
 const LEGACY_VERSIONS: ReadonlySet<string> = new Set(["2025-11-25", "2025-06-18", "2025-03-26"]);
 const CLIENT_INFO = { name: "edge-mcp", version: "0.1.0" };
+/**
+ * What a 2025-11-25 session declares: it is shared by every caller, so only elicitation, which is
+ * passed to the caller (one that cannot answer fails the call). A 2026-07-28 request declares its
+ * caller's own capabilities.
+ */
+const SESSION_CAPABILITIES = { elicitation: {} };
 
 export interface RemoteConnectionOptions {
   url: URL;
@@ -30,6 +36,8 @@ export interface RemoteRequestOptions {
   signal: AbortSignal;
   /** Messages of the upstream before its response: notifications, and (2025-11-25) its requests to us. */
   onMessage?: UpstreamMessage;
+  /** The client capabilities a 2026-07-28 request declares (default none): the caller's, for a call. */
+  capabilities?: JsonObject;
 }
 
 interface Session {
@@ -74,7 +82,7 @@ export class RemoteConnection {
       const meta = {
         ...(isObject(params["_meta"]) ? params["_meta"] : {}),
         "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
         "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
       };
       const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
@@ -136,7 +144,7 @@ export class RemoteConnection {
   async #initialize(signal: AbortSignal): Promise<Session> {
     const id = this.#nextId++;
     const response = await this.#post(
-      { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO } },
+      { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LEGACY, capabilities: SESSION_CAPABILITIES, clientInfo: CLIENT_INFO } },
       {},
       signal,
     );

@@ -22,6 +22,13 @@ const MAX_PAGES = 20;
 /** Upstream error messages are passed on cut to this many characters. */
 const MAX_MESSAGE_CHARS = 500;
 
+/** The caller's capabilities an upstream may use through us: asking for input (not extensions such as tasks, which are not relayed). */
+function inputCapabilities(capabilities: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ["elicitation", "sampling", "roots"]) if (isObject(capabilities[key])) out[key] = capabilities[key];
+  return out;
+}
+
 export interface RemoteModuleSettings {
   /** Named in every error and log line. */
   name: string;
@@ -176,7 +183,11 @@ export class RemoteModule {
     const timer = setTimeout(() => timeout.abort(new ModuleFailure(`module ${name} did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
     const signal = ctx ? AbortSignal.any([ctx.signal, timeout.signal]) : timeout.signal;
     try {
-      const answer = await this.#connection.request(method, params, { signal, ...(onMessage ? { onMessage } : {}) });
+      const answer = await this.#connection.request(method, params, {
+        signal,
+        ...(onMessage ? { onMessage } : {}),
+        ...(ctx ? { capabilities: inputCapabilities(ctx.clientCapabilities) } : {}),
+      });
       this.#breaker.success();
       const error = answer["error"];
       if (isObject(error)) {

@@ -8,14 +8,16 @@ import { collectRemoteModule } from "../../../../src/modules/remote/remote-parts
 import { exposed, matchesPattern, remoteUrl } from "../../../../src/modules/remote/remote-target.ts";
 import { handlerContext } from "../../context.ts";
 
-type Message = { id?: number; method: string; params?: Record<string, unknown> };
+type Message = { id?: number; method?: string; params?: Record<string, unknown> };
 type Upstream = (message: Message, headers: Headers) => Response | Promise<Response>;
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const result = (id: number | undefined, value: Record<string, unknown>) => json({ jsonrpc: "2.0", id, result: value });
 const sse = (...messages: unknown[]) =>
-  new Response(`id: 0\ndata: \n\n${messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join("")}`, { headers: { "content-type": "text/event-stream" } });
+  new Response(`id: 0\ndata: \n\n${messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join("")}`, {
+    headers: { "content-type": "text/event-stream" },
+  });
 
 const TOOLS = [
   { name: "echo", inputSchema: { type: "object" } },
@@ -121,7 +123,11 @@ describe("RemoteModule", () => {
       if (message.method === "server/discover") return json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Server not initialized" } }, 400);
       if (message.method === "initialize") {
         live = `s${++sessions}`;
-        const answer = sse({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "x", version: "1" } } });
+        const answer = sse({
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "x", version: "1" } },
+        });
         answer.headers.set("mcp-session-id", live);
         return answer;
       }
@@ -198,13 +204,73 @@ describe("RemoteModule", () => {
     expect(await failure("big")).toBe("module up: tool echo failed: its answer is larger than 10000 bytes");
     expect(await failure("ok")).toBe("no failure");
     expect(await failure("garbage")).toBe("module up: tool echo failed: its answer is not valid JSON");
-    expect(await failure("redirect")).toBe("module up: tool echo failed: it answered with a redirect (HTTP 302 to https://elsewhere.example), which is not followed");
+    expect(await failure("redirect")).toBe(
+      "module up: tool echo failed: it answered with a redirect (HTTP 302 to https://elsewhere.example), which is not followed",
+    );
     expect(remote.circuit).toBe("closed");
     expect(await failure("hang")).toBe("module up did not answer tool echo within 200 ms");
     expect(remote.circuit).toBe("open");
     expect(await failure("ok")).toMatch(/^module up is unavailable: its upstream failed repeatedly; it is tried again in \d+ s$/);
     expect(errors.mock.calls.join("\n")).not.toMatch(/s3cret/);
     errors.mockRestore();
+  });
+
+  it("asks the caller for what a 2025-11-25 upstream asks on the call's stream, and posts the answer back", async () => {
+    const replies: unknown[] = [];
+    const upstream: Upstream = (message) => {
+      if (message.method === "server/discover") return new Response(null, { status: 405 });
+      if (message.method === "initialize") {
+        expect(message.params?.["capabilities"]).toEqual({ elicitation: {} });
+        return result(message.id, { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "x", version: "1" } });
+      }
+      if (message.method === "notifications/initialized") return new Response(null, { status: 202 });
+      if (message.method === undefined) {
+        replies.push(message);
+        return new Response(null, { status: 202 });
+      }
+      return sse(
+        { jsonrpc: "2.0", id: 77, method: "elicitation/create", params: { message: "Your name?", requestedSchema: { type: "object", properties: {} } } },
+        { jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "thanks" }] } },
+      );
+    };
+    const { remote } = module(upstream);
+    const asked: unknown[] = [];
+    const channel = {
+      request: (requests: Record<string, unknown>) => {
+        asked.push(requests);
+        return Promise.resolve({ "upstream-0": { action: "accept", content: { name: "Ann" } } });
+      },
+    };
+    const answer = await remote.call("echo", {}, handlerContext([], { channel }));
+    expect(answer).toEqual({ content: [{ type: "text", text: "thanks" }] });
+    expect(asked).toEqual([
+      { "upstream-0": { method: "elicitation/create", params: { message: "Your name?", requestedSchema: { type: "object", properties: {} } } } },
+    ]);
+    expect(replies).toEqual([{ jsonrpc: "2.0", id: 77, result: { action: "accept", content: { name: "Ann" } } }]);
+  });
+
+  it("asks the caller for a 2026-07-28 upstream's input_required and calls again with the answers and its requestState", async () => {
+    const calls: Record<string, unknown>[] = [];
+    const upstream: Upstream = (message) => {
+      if (message.method !== "tools/call") return modern(message, new Headers());
+      calls.push(message.params ?? {});
+      const meta = message.params?.["_meta"] as Record<string, unknown>;
+      expect(meta["io.modelcontextprotocol/clientCapabilities"]).toEqual({ elicitation: {} });
+      if (message.params?.["inputResponses"] === undefined) {
+        return result(message.id, {
+          resultType: "input_required",
+          inputRequests: { who: { method: "elicitation/create", params: { message: "Who?", requestedSchema: { type: "object", properties: {} } } } },
+          requestState: "state-1",
+        });
+      }
+      return result(message.id, { resultType: "complete", content: [{ type: "text", text: `hello ${JSON.stringify(message.params["inputResponses"])}` }] });
+    };
+    const { remote } = module(upstream);
+    const channel = { request: () => Promise.resolve({ who: { action: "accept", content: { name: "Bo" } } }) };
+    const context = handlerContext([], { channel, clientCapabilities: { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } });
+    const result2 = await remote.call("echo", {}, context);
+    expect(result2).toEqual({ content: [{ type: "text", text: 'hello {"who":{"action":"accept","content":{"name":"Bo"}}}' }] });
+    expect(calls[1]).toMatchObject({ requestState: "state-1", inputResponses: { who: { action: "accept" } } });
   });
 
   it("refuses to call a URL the Worker says is itself", async () => {
