@@ -57,7 +57,8 @@ export function parseRemote(value: unknown, field: string, fail: Fail): RemoteRe
     ref.urlVar = urlVar;
   }
   if (protocol !== undefined) {
-    if (protocol !== "2025-11-25" && protocol !== "2026-07-28" && protocol !== "auto") fail(`${field}.protocol`, `must be "2025-11-25", "2026-07-28" or "auto"`);
+    if (protocol !== "2025-11-25" && protocol !== "2026-07-28" && protocol !== "auto")
+      fail(`${field}.protocol`, `must be "2025-11-25", "2026-07-28" or "auto"`);
     ref.protocol = protocol;
   }
   if (headers !== undefined) {

@@ -125,7 +125,10 @@ export async function collectTenantParts(
   for (const ref of tenant.modules) {
     if (ref.remote !== undefined) {
       const prefix = ref.prefix ?? ref.name;
-      if (!remotes?.of) throw new DefinitionError(`tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`);
+      if (!remotes?.of)
+        throw new DefinitionError(
+          `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
+        );
       const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
       const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse }, taken, validator);
       catalogs.push(parts.catalog);

@@ -40,7 +40,13 @@ function answer(request: IncomingMessage, response: ServerResponse, seen: string
     const result = (value: Record<string, unknown>) => json(response, { jsonrpc: "2.0", id, result: { resultType: "complete", ...value } });
     if (method === "server/discover") {
       seen.push(method);
-      return result({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" }, ttlMs: 60_000, cacheScope: "public" });
+      return result({
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        serverInfo: { name: "fake", version: "1" },
+        ttlMs: 60_000,
+        cacheScope: "public",
+      });
     }
     if (method === "tools/list") {
       seen.push(method);
@@ -51,7 +57,9 @@ function answer(request: IncomingMessage, response: ServerResponse, seen: string
     seen.push(`tools/call:${name}`);
     switch (name) {
       case "ping":
-        return result({ content: [{ type: "text", text: `pong (traceparent ${((params["_meta"] ?? {}) as Record<string, unknown>)["traceparent"] ? "passed" : "absent"})` }] });
+        return result({
+          content: [{ type: "text", text: `pong (traceparent ${((params["_meta"] ?? {}) as Record<string, unknown>)["traceparent"] ? "passed" : "absent"})` }],
+        });
       case "boom":
         response.writeHead(500, { "content-type": "text/plain" });
         return response.end("database password is hunter2");

@@ -85,7 +85,9 @@ beforeAll(async () => {
         apiKeys: [{ id: "ci", sha256: "2f3b1cf21e3f5316d1d5a8ae884351b7b88ea3ddd3ce5fa5490079612ffbb80d", scopes: ["invoices:read"] }],
       },
     },
-    ...(python ? [{ id: "polyglot", pathPrefix: "/t/polyglot", modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`) }] }] : []),
+    ...(python
+      ? [{ id: "polyglot", pathPrefix: "/t/polyglot", modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`) }] }]
+      : []),
   ]);
   worker = await startWranglerDev({
     name: "multi-tenant with remote modules",
@@ -140,7 +142,10 @@ describe.each(["legacy", "modern"] as const)("tenant umbrella (server-everything
       const params = { name: "everything_trigger-long-running-operation", arguments: { duration: 1, steps: 2 } };
       const onprogress = (progress: { progress: number }) => void seen.push(progress.progress);
       // SDK v1 takes (params, resultSchema, options); client v2 takes (params, options).
-      const result = era === "legacy" ? await (client as LegacyClient).callTool(params, undefined, { onprogress }) : await (client as ModernClient).callTool(params, { onprogress });
+      const result =
+        era === "legacy"
+          ? await (client as LegacyClient).callTool(params, undefined, { onprogress })
+          : await (client as ModernClient).callTool(params, { onprogress });
       expect(text(result)).toMatch(/Long running operation completed/);
       expect(seen).toEqual([1, 2]);
     });
@@ -193,7 +198,9 @@ describe("faults of an upstream", () => {
       expect((await call("shaky_ping")).failed).toBe(false);
       // Three failures in a row open the breaker: the module's calls are refused without reaching the upstream.
       expect((await call("shaky_garbage")).text).toMatch(/module shaky: tool garbage failed: its answer is not valid JSON/);
-      expect((await call("shaky_redirect")).text).toMatch(/module shaky: tool redirect failed: it answered with a redirect \(HTTP 307 to http:\/\/203\.0\.113\.9\), which is not followed/);
+      expect((await call("shaky_redirect")).text).toMatch(
+        /module shaky: tool redirect failed: it answered with a redirect \(HTTP 307 to http:\/\/203\.0\.113\.9\), which is not followed/,
+      );
       expect((await call("shaky_boom")).failed).toBe(true);
       const before = fake.seen.length;
       expect((await call("shaky_ping")).text).toMatch(/module shaky is unavailable: its upstream failed repeatedly; it is tried again in \d s/);

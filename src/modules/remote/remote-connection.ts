@@ -118,7 +118,11 @@ export class RemoteConnection {
 
   async #discover(signal: AbortSignal): Promise<"modern" | "legacy"> {
     const id = this.#nextId++;
-    const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": CLIENT_INFO };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": MODERN,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    };
     const response = await this.#post(
       { jsonrpc: "2.0", id, method: "server/discover", params: { _meta: meta } },
       { "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
@@ -154,7 +158,9 @@ export class RemoteConnection {
     const version = isObject(result) ? result["protocolVersion"] : undefined;
     if (typeof version !== "string" || !LEGACY_VERSIONS.has(version)) {
       throw new UpstreamAnswerError(
-        isObject(answer["error"]) ? "it refused initialize" : `it answered initialize with protocol version ${JSON.stringify(version)}, which is not one it may use`,
+        isObject(answer["error"])
+          ? "it refused initialize"
+          : `it answered initialize with protocol version ${JSON.stringify(version)}, which is not one it may use`,
       );
     }
     const session = { version, id: sessionId };

@@ -145,7 +145,11 @@ export class RemoteModule {
         return;
       }
       if (method === "notifications/progress" && typeof body["progress"] === "number") {
-        ctx.progress(body["progress"], typeof body["total"] === "number" ? body["total"] : undefined, typeof body["message"] === "string" ? body["message"] : undefined);
+        ctx.progress(
+          body["progress"],
+          typeof body["total"] === "number" ? body["total"] : undefined,
+          typeof body["message"] === "string" ? body["message"] : undefined,
+        );
       } else if (method === "notifications/message" && typeof body["level"] === "string") {
         ctx.log(body["level"] as never, body["data"], typeof body["logger"] === "string" ? body["logger"] : undefined);
       } else if (method === "notifications/tools/list_changed") {
@@ -157,7 +161,7 @@ export class RemoteModule {
       const result = await this.#request("tools/call", params, `tool ${name}`, ctx, onMessage);
       if (result["resultType"] !== "input_required" || round >= 8) return this.#callResult(result, name);
       const requests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
-      params["inputResponses"] = Object.keys(requests).length > 0 ? ((await ctx.input(requests as never))) : {};
+      params["inputResponses"] = Object.keys(requests).length > 0 ? await ctx.input(requests as never) : {};
       if (typeof result["requestState"] === "string") params["requestState"] = result["requestState"];
       else delete params["requestState"];
     }

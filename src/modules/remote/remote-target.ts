@@ -20,7 +20,8 @@ export function remoteUrl(value: string, development: boolean, where: string): U
   } catch {
     throw new DefinitionError(`${where}: url ${JSON.stringify(value)} is not an absolute URL such as "https://mcp.example.com/mcp"`);
   }
-  if (url.username !== "" || url.password !== "") throw new DefinitionError(`${where}: url must not hold credentials; put them in a secret named by auth or headers`);
+  if (url.username !== "" || url.password !== "")
+    throw new DefinitionError(`${where}: url must not hold credentials; put them in a secret named by auth or headers`);
   if (url.hash !== "") throw new DefinitionError(`${where}: url must not have a fragment`);
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:") {

@@ -10,7 +10,7 @@ const base = { info: { name: "t", version: "1" }, tools: [hello] };
 
 /** A 2026-07-28 upstream that checks the bearer credential. */
 function upstream(seen: string[]): typeof fetch {
-  return (async (_url: string | URL | Request, init?: RequestInit) => {
+  return async (_url: string | URL | Request, init?: RequestInit) => {
     const message = JSON.parse(init?.body as string) as { id: number; method: string; params: Record<string, unknown> };
     seen.push(`${message.method} ${new Headers(init?.headers).get("authorization")}`);
     const result = (value: Record<string, unknown>) =>
@@ -26,7 +26,7 @@ function upstream(seen: string[]): typeof fetch {
         cacheScope: "public",
       });
     return result({ content: [{ type: "text", text: `echo ${JSON.stringify(message.params["arguments"])}` }] });
-  });
+  };
 }
 
 describe("remoteServers", () => {
