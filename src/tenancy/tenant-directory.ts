@@ -53,6 +53,8 @@ export interface TenantDirectoryOptions {
 
 /** A server built after its remote lists went stale waits at least this long before the next build (ms). */
 const MIN_REFRESH_MS = 1_000;
+/** Hosts the Worker was reached at that are remembered (the most recent), so a client's Host header cannot grow the set. */
+const MAX_OWN_HOSTS = 16;
 
 export interface ResolvedTenant {
   tenant: TenantConfig;
@@ -180,6 +182,17 @@ export class TenantDirectory {
     }
   }
 
+  /** Remembers a host the Worker was reached at, keeping the most recent MAX_OWN_HOSTS. */
+  #noteHost(host: string): void {
+    if (this.#ownHosts.delete(host) || this.#ownHosts.size < MAX_OWN_HOSTS) {
+      this.#ownHosts.add(host);
+      return;
+    }
+    const oldest = this.#ownHosts.values().next().value;
+    if (oldest !== undefined) this.#ownHosts.delete(oldest);
+    this.#ownHosts.add(host);
+  }
+
   /** Why a remote module may not call `url`: it is this Worker (a host it was reached at) or a tenant's host. */
   #refuse = (url: URL): string | undefined => {
     if (this.#ownHosts.has(url.host.toLowerCase())) return "its url points at this Worker itself, which a remote module may not";
@@ -207,7 +220,7 @@ export class TenantDirectory {
 
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
   resolve(request: Request, pathname: string): ResolvedTenant | undefined {
-    if (this.#hasRemotes) this.#ownHosts.add(requestHost(request).toLowerCase());
+    if (this.#hasRemotes) this.#noteHost(requestHost(request).toLowerCase());
     const byHost = this.#byHost.get(hostnameOf(requestHost(request)));
     if (byHost) return { tenant: byHost, path: "/mcp" };
     for (const { prefix, tenant } of this.#byPath) {

@@ -50,6 +50,11 @@ export class CircuitBreaker {
     return true;
   }
 
+  /** Ends a trial call that neither succeeded nor failed (the caller went away): the next call is the trial. */
+  release(): void {
+    this.#trial = false;
+  }
+
   success(): void {
     this.#failures = 0;
     this.#openedAt = undefined;

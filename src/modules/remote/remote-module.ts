@@ -212,6 +212,7 @@ export class RemoteModule {
       }
       if (error instanceof UpstreamAnswerError) throw this.#failure(what, error.message);
       // The caller went away (cancellation), or a handler-side signal (input required): not the upstream's fault.
+      this.#breaker.release();
       throw error;
     } finally {
       clearTimeout(timer);

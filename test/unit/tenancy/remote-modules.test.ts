@@ -102,5 +102,10 @@ describe("remote modules in the tenant directory", () => {
     expect(refuse?.(new URL("https://globex.example/mcp"))).toMatch(/points at a tenant's endpoint on this Worker/);
     expect(refuse?.(new URL("https://worker.example:9000/mcp"))).toBeUndefined();
     expect(refuse?.(new URL("https://a.example/mcp"))).toBeUndefined();
+    // Hosts a client sends cannot grow what is remembered: the most recent 16 are kept.
+    for (let i = 0; i < 40; i++) directory.resolve(new Request(`https://h${i}.example/t/acme/mcp`), "/t/acme/mcp");
+    expect(refuse?.(new URL("https://worker.example:8443/mcp"))).toBeUndefined();
+    expect(refuse?.(new URL("https://h39.example/mcp"))).toMatch(/itself/);
+    expect(refuse?.(new URL("https://h23.example/mcp"))).toBeUndefined();
   });
 });
