@@ -174,12 +174,18 @@ export class TenantDirectory {
       this.#auth.set(tenant.id, withPublicModules(auth, tenant, this.#options.modules));
     }
     checkBundledModules(tenant, this.#options.modules);
-    const remote = tenant.modules.find((ref) => ref.remote !== undefined);
-    if (remote && !this.#options.remotes) {
-      throw new DefinitionError(
-        `tenant ${tenant.id}: module ${remote.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
-      );
-    }
+    const remotes = this.#options.remotes;
+    tenant.modules.forEach((ref, index) => {
+      if (ref.remote === undefined) return;
+      if (!remotes) {
+        throw new DefinitionError(
+          `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
+        );
+      }
+      ref.remote = remotes.parse(ref.remote, `modules[${index}].remote`, (field, problem) => {
+        throw new DefinitionError(`tenant ${tenant.id}: ${field} ${problem}`);
+      });
+    });
   }
 
   /** Remembers a host the Worker was reached at, keeping the most recent MAX_OWN_HOSTS. */

@@ -18,6 +18,7 @@ import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import type { RemoteRef } from "./remote-section.ts";
 import type { ModuleRef } from "./tenant-sections.ts";
+import type { Fail } from "./config-fields.ts";
 
 /** What a remote module brings to its tenant's server. */
 export interface RemoteModuleParts {
@@ -33,6 +34,8 @@ export interface RemoteModuleParts {
  * tenancy names only this shape, so Workers without remotes bundle no MCP client.
  */
 export interface TenantRemotes {
+  /** Checks a module's `remote` field (`field` is its path, `modules[0].remote`), failing through `fail`. */
+  parse(value: unknown, field: string, fail: Fail): RemoteRef;
   collect(
     tenant: TenantConfig,
     module: ModuleRef & { remote: RemoteRef },

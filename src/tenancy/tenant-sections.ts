@@ -6,7 +6,7 @@ import { TOOL_NAME } from "../core/names.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { positiveInt, refuseUnknown, stringList, unknownField, type Fail } from "./config-fields.ts";
-import { parseRemote, type RemoteRef } from "./remote-section.ts";
+import type { RemoteRef } from "./remote-section.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -59,7 +59,9 @@ export function parseModule(value: unknown, index: number, fail: Fail): ModuleRe
   }
   if (remote !== undefined) {
     if (service !== undefined) fail(field, "names both service and remote; a module is one or the other");
-    module.remote = parseRemote(remote, `${field}.remote`, fail);
+    // Checked in full by the Worker's remoteModules() (its parser is bundled only with it).
+    if (!isObject(remote)) fail(`${field}.remote`, `must be an object such as {"url": "https://mcp.example.com/mcp"}`);
+    module.remote = remote;
   }
   if (prefix !== undefined) {
     if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`${field}.prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");

@@ -8,6 +8,7 @@ import { DefinitionError } from "../core/definition-error.ts";
 import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
 import type { RemoteModule } from "../modules/remote/remote-module.ts";
 import type { TenantRemotes } from "../tenancy/tenant-parts.ts";
+import { parseRemote } from "../tenancy/remote-section.ts";
 import { envFlag } from "./env.ts";
 import { remoteModuleOf } from "./remote-module-of.ts";
 
@@ -45,6 +46,7 @@ export function remoteModules(options: RemoteModulesOptions = {}): RemoteModules
       // One module per tenant, name and settings in this isolate: its session, list and breaker outlive a server rebuild.
       const modules = new Map<string, RemoteModule>();
       remotes = {
+        parse: parseRemote,
         async collect(tenant, ref, settings, taken, validator) {
           const where = `tenant ${tenant.id}: module ${ref.name}`;
           const key = JSON.stringify([tenant.id, ref.name, ref.remote, settings.prefix, settings.timeoutMs]);

@@ -5,6 +5,8 @@ import { DefinitionError } from "../../../src/core/definition-error.ts";
 import { parseTenantConfig, parseTenantsDocument } from "../../../src/tenancy/tenant-config.ts";
 import { TenantDirectory } from "../../../src/tenancy/tenant-directory.ts";
 import type { TenantRemotes } from "../../../src/tenancy/tenant-parts.ts";
+import { parseRemote } from "../../../src/tenancy/remote-section.ts";
+import { remoteModules } from "../../../src/workers/remote-modules.ts";
 
 const tenant = (remote: unknown, more: Record<string, unknown> = {}) => ({
   id: "acme",
@@ -12,19 +14,34 @@ const tenant = (remote: unknown, more: Record<string, unknown> = {}) => ({
   modules: [{ name: "up", remote, ...more }],
 });
 
-function failure(fn: () => unknown): string {
+const info = { name: "t", version: "1" };
+
+/** Parses a tenant as a Worker with remoteModules() does: the tenants document, then the directory's checks. */
+function parsed(config: unknown) {
+  const directory = new TenantDirectory(parseTenantsDocument({ tenants: [config] }), {
+    modules: {},
+    service: () => undefined,
+    info,
+    remotes: remoteModules().of({}),
+  });
+  return directory;
+}
+
+function failure(config: unknown): string {
+  let problem: string | undefined;
   try {
-    fn();
+    problem = parsed(config).broken[0]?.problem;
   } catch (error) {
     expect(error).toBeInstanceOf(DefinitionError);
     return (error as Error).message;
   }
-  throw new Error("expected a DefinitionError");
+  if (problem === undefined) throw new Error("expected the tenant to be set aside");
+  return problem;
 }
 
 describe("the remote field of a tenant's module", () => {
   it("takes the URL or the var holding it, the revision, headers and a bearer credential by binding name, and tool patterns", () => {
-    const config = parseTenantConfig(
+    const directory = parsed(
       tenant({
         urlVar: "UP_URL",
         protocol: "2025-11-25",
@@ -34,7 +51,8 @@ describe("the remote field of a tenant's module", () => {
         deny: ["get-env"],
       }),
     );
-    expect(config.modules[0]?.remote).toEqual({
+    expect(directory.broken).toEqual([]);
+    expect(directory.tenants[0]?.modules[0]?.remote).toEqual({
       urlVar: "UP_URL",
       protocol: "2025-11-25",
       headers: { "X-Api-Key": "UP_KEY" },
@@ -45,7 +63,8 @@ describe("the remote field of a tenant's module", () => {
   });
 
   it.each([
-    [{}, /modules\[0\]\.remote needs exactly one of url and urlVar/],
+    ["https://a.example/mcp", /modules\[0\]\.remote must be an object such as/],
+    [{}, /tenant acme: modules\[0\]\.remote needs exactly one of url and urlVar/],
     [{ url: "https://a.example/mcp", urlVar: "X" }, /needs exactly one of url and urlVar/],
     [{ url: "/relative" }, /remote\.url must be an absolute URL/],
     [{ url: "https://a.example/mcp", protocol: "2024-11-05" }, /remote\.protocol must be "2025-11-25", "2026-07-28" or "auto"/],
@@ -56,17 +75,15 @@ describe("the remote field of a tenant's module", () => {
     [{ url: "https://a.example/mcp", breaker: { failures: 0 } }, /remote\.breaker\.failures must be a positive integer/],
     [{ url: "https://a.example/mcp", alow: ["x"] }, /remote\.alow is not a known field; did you mean modules\[0\]\.remote\.allow\?/],
   ])("refuses %j", (remote, message) => {
-    expect(failure(() => parseTenantConfig(tenant(remote)))).toMatch(message);
+    expect(failure(tenant(remote))).toMatch(message);
   });
 
   it("refuses a module that is both a service and a remote", () => {
-    expect(failure(() => parseTenantConfig(tenant({ url: "https://a.example/mcp" }, { service: "UP" })))).toMatch(/names both service and remote/);
+    expect(() => parseTenantConfig(tenant({ url: "https://a.example/mcp" }, { service: "UP" }))).toThrow(/names both service and remote/);
   });
 });
 
 describe("remote modules in the tenant directory", () => {
-  const info = { name: "t", version: "1" };
-
   it("sets a tenant with a remote module aside, saying how to opt in, when the Worker has no remoteModules()", () => {
     const directory = new TenantDirectory(parseTenantsDocument({ tenants: [tenant({ url: "https://a.example/mcp" })] }), {
       modules: {},
@@ -81,6 +98,7 @@ describe("remote modules in the tenant directory", () => {
   it("refuses a module's URL that is a host the Worker was reached at or a tenant's host", async () => {
     let refuse: ((url: URL) => string | undefined) | undefined;
     const remotes: TenantRemotes = {
+      parse: parseRemote,
       collect: (_tenant, _ref, settings) => {
         refuse = settings.refuse;
         return Promise.resolve({ tools: [], unavailable: undefined, catalog: null, stale: () => false });
