@@ -12,7 +12,7 @@ import { apps as appsFeature } from "../server/apps/apps-feature.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import { toolSearch } from "../server/search/tool-search-engine.ts";
 import type { TenantConfig } from "./tenant-config.ts";
-import { checkBundledModules, collectTenantParts, type Collected } from "./tenant-parts.ts";
+import { checkBundledModules, collectTenantParts, type Collected, type TenantRemotes } from "./tenant-parts.ts";
 import { brokenTenant, TenantRoutes, type BrokenTenant } from "./tenant-document.ts";
 import type { CodeModeLimits } from "../server/code-mode/code-mode-options.ts";
 import type { Feature } from "../server/feature.ts";
@@ -47,7 +47,14 @@ export interface TenantDirectoryOptions {
    * (`tokenSources()` of the Worker); when absent, a tenant naming one of them is told how to opt in.
    */
   checkTokenSources?: ((auth: AuthConfig, tenantId: string) => void) | undefined;
+  /** Remote modules (`remoteModules()` of the Worker); when absent, a tenant naming one is told how to opt in. */
+  remotes?: TenantRemotes | undefined;
 }
+
+/** A server built after its remote lists went stale waits at least this long before the next build (ms). */
+const MIN_REFRESH_MS = 1_000;
+/** Hosts the Worker was reached at that are remembered (the most recent), so a client's Host header cannot grow the set. */
+const MAX_OWN_HOSTS = 16;
 
 export interface ResolvedTenant {
   tenant: TenantConfig;
@@ -59,11 +66,14 @@ export interface ResolvedTenant {
 interface Built {
   server: McpServer;
   catalog: string;
+  stale: () => boolean;
 }
 
 interface CompiledTenant {
   built: Promise<Built>;
   builtAt: number;
+  /** Set once built: whether a remote module's list went out of date. */
+  stale?: () => boolean;
 }
 
 /**
@@ -74,7 +84,7 @@ function withPublicModules(auth: AuthConfig, tenant: TenantConfig, modules: Read
   const patterns = tenant.modules
     .filter((ref) => ref.public === true)
     .flatMap((ref) => {
-      const prefix = ref.prefix ?? (ref.service === undefined ? undefined : ref.name);
+      const prefix = ref.prefix ?? (ref.service === undefined && ref.remote === undefined ? undefined : ref.name);
       return prefix === undefined ? (modules[ref.name]?.tools ?? []).map((tool) => tool.name) : [`${prefix}_*`];
     });
   return patterns.length === 0 ? auth : { ...auth, publicTools: [...new Set([...auth.publicTools, ...patterns])] };
@@ -90,6 +100,9 @@ export class TenantDirectory {
   readonly #last = new Map<string, Built>();
   readonly #auth = new Map<string, AuthConfig>();
   readonly #unavailable: TenantRoutes;
+  /** Hosts (with port) this Worker was reached at, kept only when a tenant has remote modules: none may point back at them. */
+  readonly #ownHosts = new Set<string>();
+  #hasRemotes = false;
   /** Tenants whose config is invalid: not served, each answering its own error. */
   readonly broken: readonly BrokenTenant[];
 
@@ -124,6 +137,7 @@ export class TenantDirectory {
     }
     this.tenants = served;
     this.broken = setAside;
+    this.#hasRemotes = served.some((tenant) => tenant.modules.some((ref) => ref.remote !== undefined));
     for (const tenant of served) {
       const built = previous ? previous.#last.get(tenant.id) : undefined;
       if (built) this.#last.set(tenant.id, built);
@@ -160,7 +174,38 @@ export class TenantDirectory {
       this.#auth.set(tenant.id, withPublicModules(auth, tenant, this.#options.modules));
     }
     checkBundledModules(tenant, this.#options.modules);
+    const remotes = this.#options.remotes;
+    tenant.modules.forEach((ref, index) => {
+      if (ref.remote === undefined) return;
+      if (!remotes) {
+        throw new DefinitionError(
+          `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
+        );
+      }
+      ref.remote = remotes.parse(ref.remote, `modules[${index}].remote`, (field, problem) => {
+        throw new DefinitionError(`tenant ${tenant.id}: ${field} ${problem}`);
+      });
+    });
   }
+
+  /** Remembers a host the Worker was reached at, keeping the most recent MAX_OWN_HOSTS. */
+  #noteHost(host: string): void {
+    if (this.#ownHosts.delete(host) || this.#ownHosts.size < MAX_OWN_HOSTS) {
+      this.#ownHosts.add(host);
+      return;
+    }
+    const oldest = this.#ownHosts.values().next().value;
+    if (oldest !== undefined) this.#ownHosts.delete(oldest);
+    this.#ownHosts.add(host);
+  }
+
+  /** Why a remote module may not call `url`: it is this Worker (a host it was reached at) or a tenant's host. */
+  #refuse = (url: URL): string | undefined => {
+    if (this.#ownHosts.has(url.host.toLowerCase())) return "its url points at this Worker itself, which a remote module may not";
+    if (this.tenants.some((tenant) => tenant.hosts?.includes(url.hostname.toLowerCase())))
+      return "its url points at a tenant's endpoint on this Worker, which a remote module may not";
+    return undefined;
+  };
 
   /** The tenant set aside whose host or path prefix this request names, when no served tenant is reached. */
   unavailable(request: Request, pathname: string): BrokenTenant | undefined {
@@ -181,6 +226,7 @@ export class TenantDirectory {
 
   /** The tenant of a request: by Host first, then by path prefix; undefined when none serves it. */
   resolve(request: Request, pathname: string): ResolvedTenant | undefined {
+    if (this.#hasRemotes) this.#noteHost(requestHost(request).toLowerCase());
     const byHost = this.#byHost.get(hostnameOf(requestHost(request)));
     if (byHost) return { tenant: byHost, path: "/mcp" };
     for (const { prefix, tenant } of this.#byPath) {
@@ -197,12 +243,17 @@ export class TenantDirectory {
   server(tenant: TenantConfig, waitUntil?: WaitUntil): Promise<McpServer> {
     const now = (this.#options.now ?? Date.now)();
     const cached = this.#compiled.get(tenant.id);
-    if (cached && now - cached.builtAt < (this.#options.catalogTtlMs ?? 300_000)) return cached.built.then((b) => b.server);
+    const fresh = cached && now - cached.builtAt < (this.#options.catalogTtlMs ?? 300_000) && !(now - cached.builtAt >= MIN_REFRESH_MS && cached.stale?.());
+    if (cached && fresh) return cached.built.then((b) => b.server);
     const built = this.#refresh(tenant, this.#last.get(tenant.id), waitUntil);
-    this.#compiled.set(tenant.id, { built, builtAt: now });
+    const entry: CompiledTenant = { built, builtAt: now };
+    this.#compiled.set(tenant.id, entry);
     // A build that fails is retried on the next request rather than cached.
     built.then(
-      (b) => this.#last.set(tenant.id, b),
+      (b) => {
+        this.#last.set(tenant.id, b);
+        entry.stale = b.stale;
+      },
       () => this.#compiled.delete(tenant.id),
     );
     return built.then((b) => b.server);
@@ -214,14 +265,15 @@ export class TenantDirectory {
       this.#options.modules,
       (binding) => this.#options.service(binding),
       this.#options.jsonSchema?.jsonSchema,
+      { of: this.#options.remotes, refuse: this.#refuse },
     );
-    if (previous && previous.catalog === collected.catalog) return previous;
+    if (previous && previous.catalog === collected.catalog) return { ...previous, stale: collected.stale };
     const server = this.#build(tenant, collected);
     if (previous) {
       if (this.#options.onToolsChanged) this.#options.onToolsChanged(tenant, previous.server, waitUntil);
       else previous.server.changes.toolsListChanged();
     }
-    return { server, catalog: collected.catalog };
+    return { server, catalog: collected.catalog, stale: collected.stale };
   }
 
   #build(tenant: TenantConfig, { tools, resources, templates, prompts, skills, apps, unavailable }: Collected): McpServer {

@@ -16,6 +16,34 @@ import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { JsonSchemaValidator } from "../server/tools/schema-validator.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import type { TenantConfig } from "./tenant-config.ts";
+import type { RemoteRef } from "./remote-section.ts";
+import type { ModuleRef } from "./tenant-sections.ts";
+import type { Fail } from "./config-fields.ts";
+
+/** What a remote module brings to its tenant's server. */
+export interface RemoteModuleParts {
+  tools: ToolDefinition[];
+  unavailable: UnavailableModule | undefined;
+  catalog: unknown;
+  /** Whether what it listed is out of date (its TTL passed, or the upstream said list_changed). */
+  stale(): boolean;
+}
+
+/**
+ * The remote modules of a Worker's tenants (`remoteModules()` of edge-mcp/workers, an opt-in):
+ * tenancy names only this shape, so Workers without remotes bundle no MCP client.
+ */
+export interface TenantRemotes {
+  /** Checks a module's `remote` field (`field` is its path, `modules[0].remote`), failing through `fail`. */
+  parse(value: unknown, field: string, fail: Fail): RemoteRef;
+  collect(
+    tenant: TenantConfig,
+    module: ModuleRef & { remote: RemoteRef },
+    settings: { prefix: string; timeoutMs: number; refuse: (url: URL) => string | undefined },
+    taken: Set<string>,
+    validator?: JsonSchemaValidator,
+  ): Promise<RemoteModuleParts>;
+}
 
 /** A service module's calls time out after this many ms unless the module or tenant says otherwise. */
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -30,6 +58,8 @@ export interface Collected {
   apps: AppDefinition[];
   unavailable: UnavailableModule[];
   catalog: string;
+  /** Whether a remote module's list is out of date, so the server is to be built again. */
+  stale: () => boolean;
 }
 
 /** Skills under a module prefix: it becomes the first segment of their path (skill names have no `_`). */
@@ -47,7 +77,7 @@ export function checkBundledModules(tenant: TenantConfig, modules: Readonly<Reco
   const names = new Map<string, string>();
   const skills = new Map<string, string>();
   for (const ref of tenant.modules) {
-    if (ref.service !== undefined) continue;
+    if (ref.service !== undefined || ref.remote !== undefined) continue;
     const module = modules[ref.name];
     if (!module)
       throw new DefinitionError(
@@ -81,6 +111,7 @@ export async function collectTenantParts(
   modules: Readonly<Record<string, ToolModule>>,
   serviceOf: (binding: string) => ToolService | undefined,
   validator?: JsonSchemaValidator,
+  remotes?: { of: TenantRemotes | undefined; refuse: (url: URL) => string | undefined },
 ): Promise<Collected> {
   const tools: ToolDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -93,7 +124,22 @@ export async function collectTenantParts(
   const catalogs: unknown[] = [tenant];
   const taken = new Set<string>();
   const takenSkills = new Set<string>();
+  const stale: (() => boolean)[] = [];
   for (const ref of tenant.modules) {
+    if (ref.remote !== undefined) {
+      const prefix = ref.prefix ?? ref.name;
+      if (!remotes?.of)
+        throw new DefinitionError(
+          `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
+        );
+      const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse }, taken, validator);
+      catalogs.push(parts.catalog);
+      if (parts.unavailable) unavailable.push(parts.unavailable);
+      tools.push(...parts.tools);
+      stale.push(() => parts.stale());
+      continue;
+    }
     if (ref.service === undefined) {
       const module = modules[ref.name] as ToolModule;
       for (const tool of renamed(module.tools, ref.prefix)) taken.add(tool.name);
@@ -131,5 +177,15 @@ export async function collectTenantParts(
     skills.push(...parts.skills);
     apps.push(...parts.apps);
   }
-  return { tools, resources, templates, prompts, skills, apps, unavailable, catalog: await sha256Hex(JSON.stringify(catalogs)) };
+  return {
+    tools,
+    resources,
+    templates,
+    prompts,
+    skills,
+    apps,
+    unavailable,
+    catalog: await sha256Hex(JSON.stringify(catalogs)),
+    stale: () => stale.some((isStale) => isStale()),
+  };
 }

@@ -6,6 +6,7 @@ import { TOOL_NAME } from "../core/names.ts";
 import { MAX_RELAY_SHARDS } from "../server/notifications/change-relay.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { positiveInt, refuseUnknown, stringList, unknownField, type Fail } from "./config-fields.ts";
+import type { RemoteRef } from "./remote-section.ts";
 
 /** A module a tenant enables: a bundled one by name, or a service-bound one by binding name. */
 export interface ModuleRef {
@@ -15,7 +16,9 @@ export interface ModuleRef {
   service?: string;
   /** Prefixed to the module's names: `<prefix>_<name>`. Default: none for bundled, `name` for services. */
   prefix?: string;
-  /** Per-call timeout for a service module in ms (default: the tenant's toolTimeoutMs, else 10000). */
+  /** Another MCP server over Streamable HTTP (a remote module; see docs/remote-servers.md). */
+  remote?: RemoteRef;
+  /** Per-call timeout for a service or remote module in ms (default: the tenant's toolTimeoutMs, else 10000). */
   timeoutMs?: number;
   /** On an auth tenant, the module's tools are public (listed and callable without a token). */
   public?: boolean;
@@ -46,13 +49,19 @@ export const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export function parseModule(value: unknown, index: number, fail: Fail): ModuleRef {
   const field = `modules[${index}]`;
   if (!isObject(value)) return fail(field, "must be an object with a name");
-  const { name, service, prefix, timeoutMs, public: open, ...unknown } = value;
-  refuseUnknown(Object.keys(unknown), ["name", "service", "prefix", "timeoutMs", "public"], `${field}.`, fail);
+  const { name, service, remote, prefix, timeoutMs, public: open, ...unknown } = value;
+  refuseUnknown(Object.keys(unknown), ["name", "service", "remote", "prefix", "timeoutMs", "public"], `${field}.`, fail);
   if (typeof name !== "string" || !PREFIX.test(name)) fail(`${field}.name`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");
   const module: ModuleRef = { name: name };
   if (service !== undefined) {
     if (typeof service !== "string" || !BINDING.test(service)) fail(`${field}.service`, "must be a binding name");
     module.service = service;
+  }
+  if (remote !== undefined) {
+    if (service !== undefined) fail(field, "names both service and remote; a module is one or the other");
+    // Checked in full by the Worker's remoteModules() (its parser is bundled only with it).
+    if (!isObject(remote)) fail(`${field}.remote`, `must be an object such as {"url": "https://mcp.example.com/mcp"}`);
+    module.remote = remote;
   }
   if (prefix !== undefined) {
     if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`${field}.prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ . -");

@@ -32,6 +32,7 @@ import { envFlag, envList, type McpEnv, type McpWorker } from "./env.ts";
 import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { TokenSourcesOptIn } from "../auth/tokens/token-sources.ts";
+import type { RemoteModulesOptIn } from "./remote-modules.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -84,6 +85,11 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
    * `introspection` or `authorizationServer`: `tokenSources()` from edge-mcp (an opt-in import; see docs/auth.md).
    */
   tokenSources?: TokenSourcesOptIn;
+  /**
+   * Other MCP servers as tenant modules (`"remote"` in a module of the tenants document):
+   * `remoteModules()` (an opt-in import; see docs/remote-servers.md).
+   */
+  remotes?: RemoteModulesOptIn;
 }
 
 /** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
@@ -134,6 +140,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv, wir
       ...(options.appAssets === undefined ? {} : { appAssets: options.appAssets }),
       ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
       checkTokenSources: options.tokenSources?.check,
+      remotes: options.remotes?.of(env),
       // A tenant's changed tools are announced where its endpoint's listeners are: through its
       // notification hub (every isolate) when there is one, else on the previous server's feed.
       onToolsChanged: (tenant, previousServer, waitUntil) => {

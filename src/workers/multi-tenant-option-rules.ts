@@ -53,4 +53,11 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be tokenSources() from edge-mcp",
   },
+  remotes: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/remote-modules"
+        ? undefined
+        : "must be remoteModules() from edge-mcp/workers",
+  },
 };

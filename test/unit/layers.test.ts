@@ -327,6 +327,25 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("auth/tokens/"))).toEqual([]);
   });
 
+  it("keeps the remote-module client out of every Worker builder: remoteModules() and remoteServers() bring exactly src/modules/remote and their own files", () => {
+    const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/tool-services.ts", "tenancy/tenant-directory.ts"];
+    const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
+    // The parser of a tenant's `remote` field too: the tenants document only checks that it is an object.
+    const own = new Set(["workers/remote-modules.ts", "workers/remote-servers.ts", "workers/remote-module-of.ts", "tenancy/remote-section.ts"]);
+    expect([...core].filter((path) => path.startsWith("modules/remote/") || own.has(path))).toEqual([]);
+    for (const entry of ["workers/remote-modules.ts", "workers/remote-servers.ts"]) {
+      const added = [...reach(join(SRC, entry))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
+      expect(added).toEqual(expect.arrayContaining(["modules/remote/remote-connection.ts", "modules/remote/circuit-breaker.ts", entry]));
+      // remoteServers() also brings the tool-services type only, and the relay createWorker's services use.
+      expect(
+        added.filter(
+          (path) =>
+            !path.startsWith("modules/remote/") && !own.has(path) && !path.startsWith("workers/notifications/") && !path.startsWith("server/notifications/"),
+        ),
+      ).toEqual([]);
+    }
+  });
+
   it("keeps the Durable Object wiring out of createWorker: createTaskObject, createSessionObject and createNotificationHub bring theirs", () => {
     const core = new Set([...reach(join(SRC, "workers/create-worker.ts"))].map((path) => relative(SRC, path)));
     const wiring = [

@@ -1,6 +1,7 @@
 /**
  * The multi-tenant example: one Worker, tenants from the MCP_TENANTS binding (see wrangler.toml
- * and tenants.json), bundled modules plus the tool service bound as WEATHER.
+ * and tenants.json), bundled modules plus the tool service bound as WEATHER, and a remote MCP server
+ * (tenant umbrella).
  * `npm run dev:multi-tenant -- --port N` serves it together with examples/tool-service.
  */
 
@@ -9,6 +10,7 @@ import {
   createMultiTenantWorker,
   createNotificationHub,
   observability,
+  remoteModules,
   tenantCodeMode,
   type MultiTenantWorkerOptions,
 } from "edge-mcp/workers";
@@ -21,6 +23,8 @@ const options: MultiTenantWorkerOptions = {
   observe: observability(),
   // Code mode for tenants that turn it on ("codeMode" in their config; globex does), on MCP_LOADER.
   codeMode: tenantCodeMode(),
+  // Other MCP servers as modules ("remote" in a tenant's module; umbrella mounts server-everything at EVERYTHING_URL).
+  remotes: remoteModules(),
 };
 
 const worker = createMultiTenantWorker(options);

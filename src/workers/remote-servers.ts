@@ -1,0 +1,135 @@
+/**
+ * Other MCP servers as modules of a single-tenant Worker: `createWorker({ info, tools }, { services:
+ * remoteServers([{ url: "https://mcp.example.com/mcp", prefix: "example" }]) })`. An opt-in import:
+ * Workers without it bundle no MCP client.
+ */
+
+import { sha256Hex } from "../core/bytes.ts";
+import { DefinitionError } from "../core/definition-error.ts";
+import type { RemoteModule } from "../modules/remote/remote-module.ts";
+import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
+import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
+import { createServer, type McpServer } from "../server/server.ts";
+import type { UnavailableModule } from "../server/tools/tool-registry.ts";
+import type { ToolDefinition } from "../server/tools/tool.ts";
+import { parseRemote, type RemoteRef } from "../tenancy/remote-section.ts";
+import { durableChangeRelay, notificationShardsOf } from "./notifications/durable-change-relay.ts";
+import { envFlag } from "./env.ts";
+import { remoteModuleOf } from "./remote-module-of.ts";
+import type { ToolServices } from "./tool-services.ts";
+
+/** One upstream MCP server: the `remote` settings of a tenant's module, with its prefix and timeout. */
+export interface RemoteServer extends RemoteRef {
+  /** Listed names are `<prefix>_<tool>`; also the module's name in errors. */
+  prefix: string;
+  /** How long a request to it may take, in ms (default 10000). */
+  timeoutMs?: number;
+}
+
+export interface RemoteServersOptions {
+  /** Allows plain http to loopback upstreams (default: the MCP_DEV var). */
+  development?: boolean;
+  fetch?: typeof fetch;
+}
+
+const PREFIX = /^[A-Za-z0-9.-][A-Za-z0-9_.-]{0,31}$/;
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** A server whose remote lists went stale is built again at most this often (ms). */
+const MIN_REFRESH_MS = 1_000;
+
+function checked(servers: readonly RemoteServer[]): { prefix: string; timeoutMs: number; remote: RemoteRef }[] {
+  const list: unknown = servers;
+  if (!Array.isArray(list) || list.length === 0)
+    throw new DefinitionError('remoteServers() needs a list such as [{ url: "https://mcp.example.com/mcp", prefix: "example" }]');
+  const prefixes = new Set<string>();
+  return servers.map((entry, index) => {
+    const fail = (field: string, problem: string): never => {
+      throw new DefinitionError(`remoteServers() ${field} ${problem}`);
+    };
+    const { prefix, timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = entry;
+    if (typeof prefix !== "string" || !PREFIX.test(prefix)) fail(`[${index}].prefix`, "must be 1-32 characters of A-Z a-z 0-9 _ - . (not starting with _)");
+    if (prefixes.has(prefix)) fail(`[${index}].prefix`, `${prefix} is used twice; give each server its own`);
+    prefixes.add(prefix);
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) fail(`[${index}].timeoutMs`, "must be a positive integer (ms)");
+    return { prefix, timeoutMs, remote: parseRemote(rest, `[${index}]`, fail) };
+  });
+}
+
+/**
+ * Tools of other MCP servers, for `createWorker`'s `services` option: each server's tools are
+ * listed as `<prefix>_<tool>` and admitted, scoped and validated like the Worker's own; an upstream
+ * that fails, hangs or is down makes only its own calls fail. See docs/remote-servers.md.
+ *
+ * @example
+ * export default createWorker({ info, tools }, { services: remoteServers([{ url: "https://mcp.example.com/mcp", prefix: "example" }]) });
+ */
+export function remoteServers(servers: readonly RemoteServer[], options: RemoteServersOptions = {}): ToolServices {
+  const entries = checked(servers);
+  const perEnv = new WeakMap<object, { modules: RemoteModule[]; built: Promise<{ server: McpServer; digest: string }> | undefined; builtAt: number }>();
+
+  const server: ToolServices["server"] = async (base, env, changed) => {
+    let state = perEnv.get(env);
+    if (!state) {
+      const bindings = env as Record<string, unknown>;
+      const development = options.development ?? envFlag(bindings["MCP_DEV"] as string | undefined, false);
+      const modules = entries.map((entry) =>
+        remoteModuleOf(bindings, entry.remote, {
+          name: entry.prefix,
+          prefix: entry.prefix,
+          timeoutMs: entry.timeoutMs,
+          development,
+          where: `module ${entry.prefix}`,
+          fetch: options.fetch,
+        }),
+      );
+      state = { modules, built: undefined, builtAt: 0 };
+      perEnv.set(env, state);
+    }
+    const now = Date.now();
+    const current = state;
+    if (current.built && !(now - current.builtAt >= MIN_REFRESH_MS && current.modules.some((module) => module.stale()))) return (await current.built).server;
+    const previous = current.built;
+    current.builtAt = now;
+    current.built = (async () => {
+      const tools: ToolDefinition[] = [...(base.tools ?? [])];
+      const unavailable: UnavailableModule[] = [...(base.unavailableModules ?? [])];
+      const taken = new Set(tools.map((tool) => tool.name));
+      const validator = base.features?.find((feature) => feature.jsonSchema)?.jsonSchema;
+      const catalogs: unknown[] = [];
+      for (const module of current.modules) {
+        const parts = await collectRemoteModule(module, taken, "", validator);
+        catalogs.push(parts.catalog);
+        if (parts.unavailable) unavailable.push(parts.unavailable);
+        tools.push(...parts.tools);
+      }
+      const digest = await sha256Hex(JSON.stringify(catalogs));
+      const last = previous ? await previous.catch(() => undefined) : undefined;
+      if (last && last.digest === digest) return last;
+      const built = { server: createServer({ ...base, tools, unavailableModules: unavailable }), digest };
+      if (last) changed(last.server);
+      return built;
+    })();
+    current.built.catch(() => (current.built = undefined));
+    return (await current.built).server;
+  };
+
+  return {
+    kind: "edge-mcp/tool-services",
+    server,
+    serversOf(base, worker) {
+      if ("handle" in base) {
+        throw new DefinitionError(
+          "createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server",
+        );
+      }
+      const tenant = worker.tenant ?? "default";
+      return (env, waitUntil = () => {}) =>
+        server(base, env, (previous) => {
+          const relay = env.MCP_NOTIFICATIONS
+            ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
+            : undefined;
+          (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
+        });
+    },
+  };
+}
