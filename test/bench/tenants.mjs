@@ -22,6 +22,7 @@ const STEADY = 200;
 const TOUCHED = 300;
 // Then this many more distinct tenants: with at most 100 held (index.ts), memory must stay where it was.
 const MANY = 3000;
+const NEW_ROUNDS = Number(process.env.TENANT_NEW_ROUNDS ?? 3);
 const CONFIG = join(ROOT, "test/bench/tenants/wrangler.toml");
 const ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
@@ -72,9 +73,12 @@ function call(port, host) {
   });
 }
 
-/** Resident memory of every workerd process under `pid`, in MiB. */
+/**
+ * Resident memory of the workerd processes under `pid`, in MiB: the Worker's (started with an
+ * inspector address) and wrangler's own proxy's, which grows with every request whatever it serves.
+ */
 function workerdRssMib(pid) {
-  let total = 0;
+  const rss = { worker: 0, proxy: 0 };
   const children = (p) => {
     try {
       return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
@@ -86,7 +90,11 @@ function workerdRssMib(pid) {
     for (const child of children(p)) {
       try {
         const status = readFileSync(`/proc/${child}/status`, "utf8");
-        if (/^Name:\s+workerd/m.test(status)) total += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+        if (/^Name:\s+workerd/m.test(status)) {
+          const mib = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+          if (readFileSync(`/proc/${child}/cmdline`, "utf8").includes("--inspector-addr")) rss.worker += mib;
+          else rss.proxy += mib;
+        }
       } catch {
         // gone
       }
@@ -94,7 +102,7 @@ function workerdRssMib(pid) {
     }
   };
   walk(pid);
-  return total;
+  return rss;
 }
 
 async function startDev(persistTo) {
@@ -169,13 +177,33 @@ for (const size of SIZES) {
       for (let i = 0; i < Math.min(TOUCHED, size); i++) await call(dev.port, hostOf(i));
       await new Promise((r) => setTimeout(r, 1000));
       const rss = workerdRssMib(dev.pid);
-      for (let i = TOUCHED; i < Math.min(TOUCHED + MANY, size); i++) await call(dev.port, hostOf(i));
+      // The control: as many requests again, all to tenants the isolate already holds (the last 100 touched).
+      const heldFrom = Math.max(0, Math.min(TOUCHED, size) - 100);
+      for (let n = 0; n < MANY; n++) await call(dev.port, hostOf(heldFrom + (n % Math.min(100, size))));
       await new Promise((r) => setTimeout(r, 1000));
-      const rssMany = workerdRssMib(dev.pid);
-      const row = { size, importS, firstMs: median(firsts), steadyMs: median(steady), rssMib: rss, rssManyMib: rssMany };
+      const rssHeld = workerdRssMib(dev.pid);
+      // New tenants in rounds of MANY: memory that the bound holds grows in the first round at most, not in every round.
+      const rounds = [];
+      for (let round = 0; round < NEW_ROUNDS; round++) {
+        const from = TOUCHED + round * MANY;
+        for (let i = from; i < Math.min(from + MANY, size); i++) await call(dev.port, hostOf(i));
+        await new Promise((r) => setTimeout(r, 1000));
+        rounds.push(workerdRssMib(dev.pid));
+      }
+      const rssMany = rounds.at(-1) ?? rssHeld;
+      const row = {
+        size,
+        importS,
+        firstMs: median(firsts),
+        steadyMs: median(steady),
+        rssMib: rss.worker + rss.proxy,
+        workerMib: rss.worker,
+        workerHeldMib: rssHeld.worker,
+        workerManyMib: rssMany.worker,
+      };
       results.push(row);
       console.log(
-        `tenants=${size}: import ${importS.toFixed(1)} s, first answer ${row.firstMs.toFixed(2)} ms (median of ${firsts.length}), steady ${row.steadyMs.toFixed(2)} ms, workerd rss ${rss.toFixed(0)} MiB after ${Math.min(TOUCHED, size)} tenants, ${rssMany.toFixed(0)} MiB after ${Math.min(TOUCHED + MANY, size)}`,
+        `tenants=${size}: import ${importS.toFixed(1)} s, first answer ${row.firstMs.toFixed(2)} ms (median of ${firsts.length}), steady ${row.steadyMs.toFixed(2)} ms, the Worker's rss ${rss.worker.toFixed(0)} MiB after ${Math.min(TOUCHED, size)} tenants, ${rssHeld.worker.toFixed(0)} after ${MANY} more requests to held tenants, then ${rounds.map((r) => r.worker.toFixed(0)).join(", ")} after each ${MANY} requests to new tenants; wrangler's proxy ${rss.proxy.toFixed(0)} → ${rssHeld.proxy.toFixed(0)} → ${rssMany.proxy.toFixed(0)} MiB`,
       );
     } finally {
       dev.stop();
