@@ -12,10 +12,13 @@ export interface RemoteRef {
   urlVar?: string;
   /** The revision to speak (default `auto`). */
   protocol?: "2025-11-25" | "2026-07-28" | "auto";
-  /** Headers sent upstream, each value read from the secret (or var) of that binding name: `{"X-Api-Key": "ACME_KEY"}`. */
-  headers?: Record<string, string>;
-  /** How to authenticate: `"none"` (default), or `{"secret": "NAME"}` for `Authorization: Bearer <secret>`. */
-  auth?: "none" | { secret: string };
+  /**
+   * Headers sent upstream, each value read from the secret (or var) of that binding name
+   * (`{"X-Api-Key": "ACME_KEY"}`) or from the tenant's own secret (`{"X-Api-Key": {"tenantSecret": "api-key"}}`).
+   */
+  headers?: Record<string, string | TenantSecretRef>;
+  /** How to authenticate: `"none"` (default), or `Authorization: Bearer` with a binding's secret (`{"secret": "NAME"}`) or the tenant's own (`{"tenantSecret": "name"}`). */
+  auth?: "none" | { secret: string } | TenantSecretRef;
   /** Patterns (`*` wildcard) of upstream tool names to expose (default: all). */
   allow?: string[];
   /** Patterns of upstream tool names to hide; they win over `allow`. */
@@ -26,7 +29,18 @@ export interface RemoteRef {
   breaker?: { failures?: number; cooldownMs?: number };
 }
 
+/** One of the tenant's own sealed secrets, by name (tenant secrets: keyedTenants() and MCP_SECRETS_KEY). */
+export interface TenantSecretRef {
+  tenantSecret: string;
+}
+
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** True for `{"tenantSecret": "name"}` with a valid name and nothing else. */
+export function isTenantSecretRef(value: unknown): value is TenantSecretRef {
+  return isObject(value) && Object.keys(value).length === 1 && typeof value["tenantSecret"] === "string" && SECRET_NAME.test(value["tenantSecret"]);
+}
 const PATTERN = /^[A-Za-z0-9_.*-]{1,128}$/;
 const FIELDS = ["url", "urlVar", "protocol", "headers", "auth", "allow", "deny", "maxResponseBytes", "breaker"];
 /** Headers the client sets itself, which a config may not replace. */
@@ -66,15 +80,21 @@ export function parseRemote(value: unknown, field: string, fail: Fail): RemoteRe
     for (const [name, binding] of Object.entries(headers)) {
       if (!HTTP_TOKEN.test(name) || RESERVED.has(name.toLowerCase())) fail(`${field}.headers`, `${JSON.stringify(name)} is not a header name a module may set`);
       // The value is a binding's name, so a secret never sits in the config itself.
-      if (typeof binding !== "string" || !BINDING.test(binding))
-        fail(`${field}.headers.${name}`, "must be the name of the secret binding holding the value (the config never holds the value itself)");
+      if (!isTenantSecretRef(binding) && (typeof binding !== "string" || !BINDING.test(binding)))
+        fail(
+          `${field}.headers.${name}`,
+          `must be the name of the secret binding holding the value, or {"tenantSecret": "name"} (the config never holds the value itself)`,
+        );
     }
-    ref.headers = headers as Record<string, string>;
+    ref.headers = headers as Record<string, string | TenantSecretRef>;
   }
   if (auth !== undefined && auth !== "none") {
-    if (!isObject(auth) || typeof auth["secret"] !== "string" || !BINDING.test(auth["secret"]) || Object.keys(auth).length !== 1)
-      fail(`${field}.auth`, `must be "none" or {"secret": "NAME"} (a secret binding holding the bearer token)`);
-    ref.auth = { secret: auth["secret"] };
+    if (isTenantSecretRef(auth)) ref.auth = { tenantSecret: auth.tenantSecret };
+    else {
+      if (!isObject(auth) || typeof auth["secret"] !== "string" || !BINDING.test(auth["secret"]) || Object.keys(auth).length !== 1)
+        fail(`${field}.auth`, `must be "none", {"secret": "NAME"} (a secret binding holding the bearer token) or {"tenantSecret": "name"} (the tenant's own)`);
+      ref.auth = { secret: auth["secret"] };
+    }
   }
   const allowed = stringList(allow, `${field}.allow`, fail, PATTERN);
   if (allowed) ref.allow = allowed;

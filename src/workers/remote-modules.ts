@@ -9,8 +9,9 @@ import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
 import type { RemoteModule } from "../modules/remote/remote-module.ts";
 import type { TenantRemotes } from "../tenancy/tenant-parts.ts";
 import { parseRemote } from "../tenancy/remote-section.ts";
+import { tenantSecretReader } from "../tenancy/tenant-secret-reader.ts";
 import { envFlag } from "./env.ts";
-import { remoteModuleOf } from "./remote-module-of.ts";
+import { remoteModuleOf, tenantSecretNames } from "./remote-module-of.ts";
 
 export interface RemoteModulesOptions {
   /** Allows plain http to loopback upstreams (default: the MCP_DEV var). */
@@ -24,6 +25,29 @@ export interface RemoteModulesOptIn {
   readonly kind: "edge-mcp/remote-modules";
   /** The tenants' remote modules in an env (its vars and secrets). */
   of(env: object): TenantRemotes;
+}
+
+/**
+ * The values of the tenant's own secrets `names`, sealed in MCP_TENANTS_KV under MCP_SECRETS_KEY;
+ * one that cannot be read is logged (never a value) and left out, so the module names it as unavailable.
+ */
+async function readTenantSecrets(env: Record<string, unknown>, tenant: string, names: string[], where: string): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  if (names.length === 0) return values;
+  const kv = env["MCP_TENANTS_KV"] as KVNamespace | undefined;
+  const keys = env["MCP_SECRETS_KEY"];
+  if (typeof kv?.get !== "function" || typeof keys !== "string" || keys === "") {
+    console.error(`edge-mcp: ${where}: tenant secrets need the MCP_TENANTS_KV namespace binding and the MCP_SECRETS_KEY secret`);
+    return values;
+  }
+  for (const name of names) {
+    try {
+      values.set(name, await tenantSecretReader(kv, keys, tenant, name)());
+    } catch (error) {
+      console.error(`edge-mcp: ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return values;
 }
 
 /**
@@ -53,7 +77,8 @@ export function remoteModules(options: RemoteModulesOptions = {}): RemoteModules
           let module = modules.get(key);
           if (!module) {
             try {
-              module = remoteModuleOf(bindings, ref.remote, { name: ref.name, ...settings, development, where, fetch: options.fetch });
+              const tenantSecrets = await readTenantSecrets(bindings, tenant.id, tenantSecretNames(ref.remote), where);
+              module = remoteModuleOf(bindings, ref.remote, { name: ref.name, ...settings, development, where, fetch: options.fetch, tenantSecrets });
             } catch (error) {
               if (!(error instanceof DefinitionError)) throw error;
               console.error(`edge-mcp: ${error.message}`);

@@ -331,7 +331,16 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/tool-services.ts", "tenancy/tenant-directory.ts"];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
     // The parser of a tenant's `remote` field too: the tenants document only checks that it is an object.
-    const own = new Set(["workers/remote-modules.ts", "workers/remote-servers.ts", "workers/remote-module-of.ts", "tenancy/remote-section.ts"]);
+    // And the reader of tenant secrets, which a tenant's remote credentials may name.
+    const own = new Set([
+      "workers/remote-modules.ts",
+      "workers/remote-servers.ts",
+      "workers/remote-module-of.ts",
+      "tenancy/remote-section.ts",
+      "tenancy/tenant-secret-reader.ts",
+      "tenancy/tenant-secrets.ts",
+      "tenancy/secret-box.ts",
+    ]);
     expect([...core].filter((path) => path.startsWith("modules/remote/") || own.has(path))).toEqual([]);
     for (const entry of ["workers/remote-modules.ts", "workers/remote-servers.ts"]) {
       const added = [...reach(join(SRC, entry))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));

@@ -70,7 +70,7 @@ describe("the remote field of a tenant's module", () => {
     [{ url: "https://a.example/mcp", protocol: "2024-11-05" }, /remote\.protocol must be "2025-11-25", "2026-07-28" or "auto"/],
     [{ url: "https://a.example/mcp", headers: { "X-Api-Key": "sk-live 1234" } }, /headers\.X-Api-Key must be the name of the secret binding holding the value/],
     [{ url: "https://a.example/mcp", headers: { "Mcp-Session-Id": "SID" } }, /"Mcp-Session-Id" is not a header name a module may set/],
-    [{ url: "https://a.example/mcp", auth: { token: "abc" } }, /remote\.auth must be "none" or \{"secret": "NAME"\}/],
+    [{ url: "https://a.example/mcp", auth: { token: "abc" } }, /remote\.auth must be "none", \{"secret": "NAME"\}/],
     [{ url: "https://a.example/mcp", deny: ["get env"] }, /remote\.deny must be an array of strings matching/],
     [{ url: "https://a.example/mcp", breaker: { failures: 0 } }, /remote\.breaker\.failures must be a positive integer/],
     [{ url: "https://a.example/mcp", alow: ["x"] }, /remote\.alow is not a known field; did you mean modules\[0\]\.remote\.allow\?/],
@@ -125,5 +125,77 @@ describe("remote modules in the tenant directory", () => {
     expect(refuse?.(new URL("https://worker.example:8443/mcp"))).toBeUndefined();
     expect(refuse?.(new URL("https://h39.example/mcp"))).toMatch(/itself/);
     expect(refuse?.(new URL("https://h23.example/mcp"))).toBeUndefined();
+  });
+});
+
+describe("a remote module's credentials from the tenant's own secrets", () => {
+  const key = `k1:${btoa(String.fromCharCode(...new Uint8Array(32).fill(9)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "")}`;
+
+  /** A KV namespace in memory holding acme's sealed secrets. */
+  async function namespace(): Promise<KVNamespace> {
+    const entries = new Map<string, string>();
+    const kv = {
+      get: async (k: string) => entries.get(k) ?? null,
+      put: async (k: string, v: string) => void entries.set(k, v),
+      delete: async (k: string) => void entries.delete(k),
+      list: async () => ({ keys: [], list_complete: true }),
+    } as unknown as KVNamespace;
+    const { putSecret } = await import("../../../src/tenancy/tenant-secrets.ts");
+    const { parseSecretKeys } = await import("../../../src/tenancy/secret-box.ts");
+    const keys = await parseSecretKeys(key);
+    await putSecret(kv, keys, "acme", "api-key", "acme-api-key-value");
+    await putSecret(kv, keys, "acme", "token", "acme-bearer-value");
+    return kv;
+  }
+
+  it("takes {tenantSecret} for a header or the bearer credential, and refuses a malformed one", () => {
+    const ok = parsed(tenant({ url: "https://up.example/mcp", headers: { "X-Api-Key": { tenantSecret: "api-key" } }, auth: { tenantSecret: "token" } }));
+    expect(ok.broken).toEqual([]);
+    expect(ok.tenants[0]?.modules[0]?.remote).toMatchObject({ headers: { "X-Api-Key": { tenantSecret: "api-key" } }, auth: { tenantSecret: "token" } });
+    expect(failure(tenant({ url: "https://up.example/mcp", headers: { "X-Api-Key": { tenantSecret: "bad name" } } }))).toMatch(/headers\.X-Api-Key/);
+    expect(failure(tenant({ url: "https://up.example/mcp", auth: { tenantSecret: "token", secret: "B" } }))).toMatch(/\.auth must be "none"/);
+  });
+
+  it("sends the tenant's values upstream, and another tenant's module naming the same secret gets none of them", async () => {
+    const sent: Headers[] = [];
+    const upstream = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(new Headers(init?.headers));
+      return Response.json({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
+    }) as typeof fetch;
+    const env = { MCP_TENANTS_KV: await namespace(), MCP_SECRETS_KEY: key };
+    const remotes = remoteModules({ fetch: upstream }).of(env);
+    const remote = {
+      url: "https://up.example/mcp",
+      protocol: "2026-07-28" as const,
+      headers: { "X-Api-Key": { tenantSecret: "api-key" } },
+      auth: { tenantSecret: "token" },
+    };
+    const settings = { prefix: "up", timeoutMs: 1000, refuse: () => undefined };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await remotes.collect(
+      parseTenantConfig({ id: "acme", pathPrefix: "/t/acme", modules: [{ name: "up", remote }] }),
+      { name: "up", remote },
+      settings,
+      new Set(),
+    );
+    expect(sent[0]?.get("x-api-key")).toBe("acme-api-key-value");
+    expect(sent[0]?.get("authorization")).toBe("Bearer acme-bearer-value");
+
+    const count = sent.length;
+    const globex = await remotes.collect(
+      parseTenantConfig({ id: "globex", pathPrefix: "/t/globex", modules: [{ name: "up", remote }] }),
+      { name: "up", remote },
+      settings,
+      new Set(),
+    );
+    expect(sent).toHaveLength(count);
+    expect(globex.unavailable?.reason).toMatch(/tenant secret (api-key|token), which cannot be read/);
+    const logged = errors.mock.calls.map((call) => call.join(" ")).join("\n");
+    expect(logged).toContain("tenant globex has no secret");
+    expect(logged).not.toMatch(/acme-(api-key|bearer)-value/);
+    errors.mockRestore();
   });
 });
