@@ -12,7 +12,8 @@ import { freePort } from "./bench-workerd.mjs";
 import { ROOT } from "./bundling.mjs";
 
 const STATE = process.argv[2];
-if (!STATE || STATE.startsWith("--")) throw new Error("usage: node test/bench/tenants-heap.mjs <persisted namespace dir, e.g. TENANT_STATE_DIR/100000> [--rounds N]");
+if (!STATE || STATE.startsWith("--"))
+  throw new Error("usage: node test/bench/tenants-heap.mjs <persisted namespace dir, e.g. TENANT_STATE_DIR/100000> [--rounds N]");
 const ROUNDS = process.argv.includes("--rounds") ? Number(process.argv[process.argv.indexOf("--rounds") + 1]) : 3;
 const PER_ROUND = 3000;
 const CONFIG = join(ROOT, "test/bench/tenants/wrangler.toml");
@@ -60,7 +61,11 @@ async function heapReader(port, name) {
 }
 
 const outdir = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-heap-"));
-const built = spawnSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--config", CONFIG, "--outdir", outdir], { cwd: ROOT, env: ENV, encoding: "utf8" });
+const built = spawnSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--config", CONFIG, "--outdir", outdir], {
+  cwd: ROOT,
+  env: ENV,
+  encoding: "utf8",
+});
 if (built.status !== 0) throw new Error(`bundling failed:\n${built.stderr}${built.stdout}`);
 const inspectorPort = await freePort();
 const mf = new Miniflare({

@@ -51,10 +51,11 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...commandEnv(), ...options.env },
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    // What the command reads, if anything; its standard input is closed either way.
+    child.stdin.end(options.input ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
