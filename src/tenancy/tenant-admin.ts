@@ -16,6 +16,7 @@ import { isObject } from "../core/json.ts";
 import { checkTenants } from "./tenant-check.ts";
 import { hostKey, pathKey, tenantKey } from "./tenant-keys.ts";
 import type { TenantRecords } from "./tenant-records.ts";
+import { secretKey, secretNamesOf } from "./tenant-secrets.ts";
 import { handleTenantSecrets } from "./tenant-secrets-admin.ts";
 
 /** The path of the tenants admin API. */
@@ -74,6 +75,15 @@ async function store({ kv, records, forget }: TenantStoreAccess, value: unknown,
   if (problems.length > 0) return json({ error: "the tenants are invalid; nothing was written", problems }, 400);
   if (onlyId !== undefined && tenants.some((t) => t.config.id !== onlyId))
     return problem(400, `the config's id must be ${onlyId}, the id in the path; nothing was written`);
+  // A tenant secret the config names must be stored first (PUT …/secrets/<name>): a config never names one that is not there.
+  const missing: string[] = [];
+  for (const { config } of tenants)
+    for (const { field, name } of secretNamesOf(config))
+      if ((await kv.get(secretKey(config.id, name), "text")) === null)
+        missing.push(
+          `tenant ${config.id}: ${field}: names the tenant secret ${name}, which is not stored (PUT /admin/tenants/${config.id}/secrets/${name} first)`,
+        );
+  if (missing.length > 0) return json({ error: "the tenants name secrets that are not stored; nothing was written", problems: missing }, 400);
   for (const { config, entries } of tenants) {
     for (const { key } of entries.slice(1)) {
       const owner = await kv.get(key, "text");

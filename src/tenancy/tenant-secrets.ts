@@ -4,6 +4,7 @@
  * read API returns a value; a listing gives names, the key each is sealed under and when it was set.
  */
 
+import { isObject } from "../core/json.ts";
 import { openSecret, sealSecret, sealedKeyId, type SecretKeys } from "./secret-box.ts";
 
 /** A secret's name: letters, digits, `_`, `-` and `.`, up to 64. */
@@ -72,4 +73,25 @@ export async function rotateSecrets(kv: KVNamespace, keys: SecretKeys, tenant: s
 export async function readSecret(kv: KVNamespace, keys: SecretKeys, tenant: string, name: string): Promise<string | undefined> {
   const sealed = await kv.get(secretKey(tenant, name), "text");
   return sealed === null ? undefined : openSecret(keys, tenant, name, sealed);
+}
+
+/** The tenant secrets a tenant's config names, with the field that names each (introspection, remote modules' credentials). */
+export function secretNamesOf(config: unknown): { field: string; name: string }[] {
+  if (!isObject(config)) return [];
+  const named: { field: string; name: string }[] = [];
+  const add = (field: string, value: unknown) => {
+    if (isObject(value) && typeof value["tenantSecret"] === "string") named.push({ field, name: value["tenantSecret"] });
+  };
+  const auth = config["auth"];
+  const introspection = isObject(auth) ? auth["introspection"] : undefined;
+  if (isObject(introspection) && typeof introspection["clientSecretName"] === "string")
+    named.push({ field: "auth.introspection.clientSecretName", name: introspection["clientSecretName"] });
+  const modules = Array.isArray(config["modules"]) ? config["modules"] : [];
+  for (const [index, module] of modules.entries()) {
+    const remote = isObject(module) ? module["remote"] : undefined;
+    if (!isObject(remote)) continue;
+    add(`modules[${index}].remote.auth`, remote["auth"]);
+    if (isObject(remote["headers"])) for (const [header, value] of Object.entries(remote["headers"])) add(`modules[${index}].remote.headers.${header}`, value);
+  }
+  return named;
 }

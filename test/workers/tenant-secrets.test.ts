@@ -95,10 +95,17 @@ afterEach(() => vi.restoreAllMocks());
 describe("tenant secrets", () => {
   it("are written and listed through the admin API, never read back, and sealed at rest", async () => {
     const { admin, store } = setup();
-    expect((await admin("PUT", "/acme", tenant("acme"))).status).toBe(200);
+    // A config naming a secret not stored yet is refused, naming the field, and nothing is written.
+    const early = await admin("PUT", "/acme", tenant("acme"));
+    expect(early.status).toBe(400);
+    expect(JSON.stringify(await early.json())).toContain(
+      "tenant acme: auth.introspection.clientSecretName: names the tenant secret introspection, which is not stored",
+    );
+    expect(store.entries.has("tenant:acme")).toBe(false);
     const put = await admin("PUT", "/acme/secrets/introspection", { value: SECRET });
     expect(put.status).toBe(200);
     expect(await put.json()).toEqual({ tenant: "acme", stored: "introspection", keyId: "k1" });
+    expect((await admin("PUT", "/acme", tenant("acme"))).status).toBe(200);
 
     const listed = await admin("GET", "/acme/secrets");
     const listing = await listed.text();
@@ -135,9 +142,12 @@ describe("tenant secrets", () => {
 
   it("give a tenant's introspection its own client secret, and another tenant never gets it", async () => {
     const { admin, call, store } = setup();
-    await admin("PUT", "/acme", tenant("acme"));
-    await admin("PUT", "/globex", tenant("globex"));
     await admin("PUT", "/acme/secrets/introspection", { value: SECRET });
+    await admin("PUT", "/acme", tenant("acme"));
+    // globex's secret is stored with its config, then deleted: its requests must not fall back on anyone else's.
+    await admin("PUT", "/globex/secrets/introspection", { value: "globex-value" });
+    expect((await admin("PUT", "/globex", tenant("globex"))).status).toBe(200);
+    expect((await admin("DELETE", "/globex/secrets/introspection")).status).toBe(200);
     const seen = introspectionEndpoint();
 
     const answered = await call("acme");
