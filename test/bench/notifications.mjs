@@ -31,7 +31,7 @@ function freePort() {
 }
 
 /** The Worker's V8 heap after a full GC (a heap snapshot collects first), through workerd's inspector. */
-async function inspector(WebSocket, port, name) {
+export async function inspector(WebSocket, port, name) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
   const target = targets.find((t) => t.id === `core:user:${name}`);
   if (!target) throw new Error(`no inspector target core:user:${name} in ${targets.map((t) => t.id).join(", ")}`);

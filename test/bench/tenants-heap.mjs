@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "./bench-workerd.mjs";
 import { ROOT } from "./bundling.mjs";
+import { inspector } from "./notifications.mjs";
 
 const STATE = process.argv[2];
 if (!STATE || STATE.startsWith("--"))
@@ -24,41 +25,6 @@ const { Miniflare } = miniflareRequire("miniflare");
 const WebSocket = miniflareRequire("ws");
 
 const idOf = (i) => `t${String(i).padStart(6, "0")}`;
-
-/** The Worker's V8 heap after a full GC (a heap snapshot collects first), through workerd's inspector. */
-async function heapReader(port, name) {
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => t.id === `core:user:${name}`);
-  if (!target) throw new Error(`no inspector target core:user:${name} in ${targets.map((t) => t.id).join(", ")}`);
-  const ws = new WebSocket(target.webSocketDebuggerUrl, { maxPayload: 1 << 30 });
-  await new Promise((done, fail) => {
-    ws.once("open", done);
-    ws.once("error", fail);
-  });
-  let id = 0;
-  const pending = new Map();
-  ws.on("message", (data) => {
-    const message = JSON.parse(data);
-    if (message.id !== undefined && pending.has(message.id)) {
-      pending.get(message.id)(message);
-      pending.delete(message.id);
-    }
-  });
-  const call = (method, params = {}) =>
-    new Promise((done) => {
-      const i = ++id;
-      pending.set(i, done);
-      ws.send(JSON.stringify({ id: i, method, params }));
-    });
-  await call("HeapProfiler.enable");
-  return {
-    async mib() {
-      await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
-      return (await call("Runtime.getHeapUsage")).result.usedSize / 2 ** 20;
-    },
-    close: () => ws.close(),
-  };
-}
 
 const outdir = mkdtempSync(join(tmpdir(), "edge-mcp-tenants-heap-"));
 const built = spawnSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--config", CONFIG, "--outdir", outdir], {
@@ -85,7 +51,7 @@ const mf = new Miniflare({
 });
 try {
   await mf.ready;
-  const heap = await heapReader(inspectorPort, "tenants");
+  const heap = await inspector(WebSocket, inspectorPort, "tenants");
   const direct = new URL(await mf.unsafeGetDirectURL());
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello", arguments: {} } });
   // Plain http to the Worker's own socket: fetch cannot set Host, which routes the tenant.
@@ -103,13 +69,13 @@ try {
     });
   const rows = [];
   for (let i = 0; i < 300; i++) await call(i);
-  rows.push(["300 tenants", await heap.mib()]);
+  rows.push(["300 tenants", await heap.heapAfterGcMiB()]);
   for (let n = 0; n < PER_ROUND; n++) await call(200 + (n % 100));
-  rows.push([`${PER_ROUND} more requests to 100 held tenants`, await heap.mib()]);
+  rows.push([`${PER_ROUND} more requests to 100 held tenants`, await heap.heapAfterGcMiB()]);
   for (let round = 0; round < ROUNDS; round++) {
     const from = 300 + round * PER_ROUND;
     for (let i = from; i < from + PER_ROUND; i++) await call(i);
-    rows.push([`${from + PER_ROUND} tenants served (round ${round + 1} of ${PER_ROUND} new)`, await heap.mib()]);
+    rows.push([`${from + PER_ROUND} tenants served (round ${round + 1} of ${PER_ROUND} new)`, await heap.heapAfterGcMiB()]);
   }
   heap.close();
   for (const [what, mib] of rows) console.log(`${mib.toFixed(2).padStart(8)} MiB  after ${what}`);
