@@ -25,7 +25,9 @@ const providerPort = await freePortFrom(port + 1);
 const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 // DEV_OAUTH_ACCOUNTS_ACCESS_TTL: seconds the connected accounts' access tokens live (tests shorten it to see a refresh).
 const accountsAccessTtl = Number(process.env.DEV_OAUTH_ACCOUNTS_ACCESS_TTL ?? "3600");
-const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins, accountsAccessTtl });
+// DEV_OAUTH_SIGN_IN_ACCESS_TTL: seconds the sign-in's upstream access tokens live (tests shorten it to see the upstream refresh).
+const signInAccessTtl = Number(process.env.DEV_OAUTH_SIGN_IN_ACCESS_TTL ?? "3600");
+const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins, accountsAccessTtl, signInAccessTtl });
 console.log(`Local OpenID provider at ${oidc.issuer} (sign in with any user name, e.g. "ada"; any password).`);
 console.log(`MCP endpoint at http://127.0.0.1:${port}/mcp`);
 

@@ -30,16 +30,22 @@ export async function freePortFrom(from) {
  * Starts oidc-provider on 127.0.0.1:`port` with the dev client, whose redirect URIs are the
  * callbacks of the Worker origins given, and the accounts client (`/accounts/callback`), whose
  * access tokens live `accountsAccessTtl` seconds (default an hour) and whose refresh tokens rotate.
+ * Both clients get refresh tokens, rotated on each use; the dev client's access tokens live
+ * `signInAccessTtl` seconds (default an hour).
  * `POST /dev/revoke-accounts?account=<name>` revokes every grant of that user to the accounts
  * client (what a user does at a provider's "connected apps" page); `GET /dev/accounts-grants` counts
- * the accounts client's token grants by type. Resolves to its issuer and a stop function.
+ * the accounts client's token grants by type. `POST /dev/revoke-sign-in?account=<name>` and
+ * `GET /dev/sign-in-grants` do the same for the dev client. Resolves to its issuer and a stop function.
  */
-export async function startLocalOidcProvider({ port, workerOrigins, quiet = false, accountsAccessTtl = 3600 }) {
+export async function startLocalOidcProvider({ port, workerOrigins, quiet = false, accountsAccessTtl = 3600, signInAccessTtl = 3600 }) {
   const issuer = `http://127.0.0.1:${port}`;
-  /** Grants of the accounts client, by account. */
-  const accountGrants = new Map();
-  /** The accounts client's successful token requests, by grant type. */
-  const tokenGrants = { authorization_code: 0, refresh_token: 0 };
+  /** Grants by client (the accounts client, the dev client), then by account. */
+  const grantsOf = { [ACCOUNTS_CLIENT.clientId]: new Map(), [DEV_CLIENT.clientId]: new Map() };
+  /** Successful token requests by client, then by grant type. */
+  const countsOf = {
+    [ACCOUNTS_CLIENT.clientId]: { authorization_code: 0, refresh_token: 0 },
+    [DEV_CLIENT.clientId]: { authorization_code: 0, refresh_token: 0 },
+  };
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -58,12 +64,13 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
         response_types: ["code"],
       },
     ],
-    // The accounts client always gets a refresh token (no offline_access prompt), rotated on each use.
+    // Both clients always get a refresh token (no offline_access prompt), rotated on each use.
     issueRefreshToken: (_ctx, client, code) =>
-      client.clientId === ACCOUNTS_CLIENT.clientId || (client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),
-    rotateRefreshToken: (ctx) => ctx.oidc.client?.clientId === ACCOUNTS_CLIENT.clientId,
+      Object.hasOwn(countsOf, client.clientId) || (client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access")),
+    rotateRefreshToken: (ctx) => Object.hasOwn(countsOf, ctx.oidc.client?.clientId ?? ""),
     ttl: {
-      AccessToken: (_ctx, _token, client) => (client?.clientId === ACCOUNTS_CLIENT.clientId ? accountsAccessTtl : 3600),
+      AccessToken: (_ctx, _token, client) =>
+        client?.clientId === ACCOUNTS_CLIENT.clientId ? accountsAccessTtl : client?.clientId === DEV_CLIENT.clientId ? signInAccessTtl : 3600,
     },
     // Profile claims in the ID token too (the Worker keeps them for handlers), not only at userinfo.
     conformIdTokenClaims: false,
@@ -77,30 +84,36 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
   });
   if (quiet) provider.on("server_error", () => {});
   provider.on("grant.saved", (grant) => {
-    if (grant.clientId !== ACCOUNTS_CLIENT.clientId) return;
-    if (!accountGrants.has(grant.accountId)) accountGrants.set(grant.accountId, new Set());
-    accountGrants.get(grant.accountId).add(grant.jti);
+    const grants = grantsOf[grant.clientId];
+    if (grants === undefined) return;
+    if (!grants.has(grant.accountId)) grants.set(grant.accountId, new Set());
+    grants.get(grant.accountId).add(grant.jti);
   });
   provider.on("grant.success", (ctx) => {
     const type = ctx.oidc.params?.grant_type;
-    if (ctx.oidc.client?.clientId === ACCOUNTS_CLIENT.clientId && Object.hasOwn(tokenGrants, type)) tokenGrants[type]++;
+    const counts = countsOf[ctx.oidc.client?.clientId ?? ""];
+    if (counts !== undefined && Object.hasOwn(counts, type)) counts[type]++;
   });
+  /** The dev routes: which client each names. */
+  const COUNTED = { "/dev/accounts-grants": ACCOUNTS_CLIENT.clientId, "/dev/sign-in-grants": DEV_CLIENT.clientId };
+  const REVOKED = { "/dev/revoke-accounts": ACCOUNTS_CLIENT.clientId, "/dev/revoke-sign-in": DEV_CLIENT.clientId };
   provider.use(async (ctx, next) => {
-    if (ctx.path === "/dev/accounts-grants" && ctx.method === "GET") {
-      ctx.body = tokenGrants;
+    if (Object.hasOwn(COUNTED, ctx.path) && ctx.method === "GET") {
+      ctx.body = countsOf[COUNTED[ctx.path]];
       return;
     }
-    if (ctx.path !== "/dev/revoke-accounts" || ctx.method !== "POST") return next();
+    if (!Object.hasOwn(REVOKED, ctx.path) || ctx.method !== "POST") return next();
+    const grants = grantsOf[REVOKED[ctx.path]];
     const account = ctx.query.account;
     let revoked = 0;
-    for (const id of accountGrants.get(account) ?? []) {
+    for (const id of grants.get(account) ?? []) {
       const grant = await provider.Grant.find(id);
       if (grant) {
         await grant.destroy();
         revoked++;
       }
     }
-    accountGrants.delete(account);
+    grants.delete(account);
     ctx.body = { revoked };
   });
   const server = provider.listen(port, "127.0.0.1");
