@@ -1,6 +1,5 @@
 /** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
 
-import { resolveProvider } from "./account-provider.ts";
 import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
@@ -84,7 +83,7 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const opened = await openConnectState(await settings.keys(env), text);
     if (typeof opened === "string") return refused(opened);
     // Tenant-scoped: the provider must be declared for the tenant the link was minted in.
-    if (settings.providerOf(opened.tenant, opened.provider) === undefined) return refused("malformed");
+    if ((await settings.providerOf(env, opened.tenant, opened.provider)) === undefined) return refused("malformed");
     return opened;
   }
 
@@ -94,8 +93,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
       const state = await stateOf(env, url.searchParams.get("state"));
       if (state instanceof Response) return state;
       const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-      const declared = settings.providerOf(state.tenant, state.provider);
-      const title = declared?.title ?? state.provider;
+      const declared = await settings.providerOf(env, state.tenant, state.provider);
+      const title = declared?.provider.title ?? state.provider;
       const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
       if (challenge === undefined) return refused("used");
       const text = url.searchParams.get("state") ?? "";
@@ -124,12 +123,11 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const state = await stateOf(env, typeof text === "string" ? text : null);
     if (state instanceof Response) return state;
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-    const declared = settings.providerOf(state.tenant, state.provider);
-    if (declared === undefined) return refused("malformed");
     if (settings.options.signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state))) return notTheirs();
     const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
     if (challenge === undefined) return refused("used");
-    const provider = await resolveProvider(state.provider, declared, env);
+    const provider = await settings.resolve(env, state.tenant, state.provider);
+    if (provider === undefined) return refused("malformed");
     const target = new URL(provider.authorizationEndpoint);
     for (const [name, value] of Object.entries(provider.authorizationParams)) target.searchParams.set(name, value);
     target.searchParams.set("response_type", "code");
@@ -149,8 +147,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const url = new URL(request.url);
     const state = await stateOf(env, url.searchParams.get("state"));
     if (state instanceof Response) return state;
-    const declared = settings.providerOf(state.tenant, state.provider);
-    const title = declared?.title ?? state.provider;
+    const declared = await settings.providerOf(env, state.tenant, state.provider);
+    const title = declared?.provider.title ?? state.provider;
     const code = url.searchParams.get("code");
     if (declared === undefined) return refused("malformed");
     if (code === null || code === "" || code.length > 2048) {
@@ -169,7 +167,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
         "<p>This connection was started in another browser. Open the connect link again from your MCP client.</p>",
       );
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-    const provider = await resolveProvider(state.provider, declared, env);
+    const provider = await settings.resolve(env, state.tenant, state.provider);
+    if (provider === undefined) return refused("malformed");
     const outcome = await settings
       .object(env, owner)
       .finishConnect(owner, settings.keyName, state.nonce, provider, code, `${settings.baseUrl(env)}${CALLBACK_PATH}`);
