@@ -4,6 +4,9 @@ import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, ide
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
+import { escapeHtml, page } from "./pages.ts";
+import { ADMIN_ACCOUNTS_PATH, accountsAdmin } from "./accounts-admin-route.ts";
+import { DISCONNECT_PATH, PAGE_PATH, accountsPage, openPageState } from "./accounts-page.ts";
 
 /** A Worker's fetch, as the routes wrap it. */
 export interface AccountsFetcher<E> {
@@ -14,25 +17,6 @@ export const CONNECT_PATH = "/accounts/connect";
 export const CALLBACK_PATH = "/accounts/callback";
 /** Addresses tracked per isolate by the routes' rate limit (oldest forgotten first). */
 const MAX_TRACKED = 4096;
-
-const PAGE_HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-store",
-  // The confirmation must not be framed (clickjacking); the pages load nothing.
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-  // same-origin, not no-referrer: under no-referrer the browser sends `Origin: null` with the confirmation's POST.
-  "referrer-policy": "same-origin",
-};
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
-}
-
-function page(status: number, title: string, body: string): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-  return new Response(html, { status, headers: PAGE_HEADERS });
-}
 
 const REFUSED: Record<string, string> = {
   malformed: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
@@ -188,6 +172,9 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const signIn = settings.options.signIn;
     if (signIn === undefined || request.method !== "GET") return new Response("Not Found", { status: 404 });
     const text = new URL(request.url).searchParams.get("state");
+    // The accounts page signs in here too, with a state of its own.
+    const pageState = await openPageState(await settings.keys(env), text);
+    if (pageState !== undefined) return accounts.signedIn(request, env, pageState);
     const state = await stateOf(env, text);
     if (state instanceof Response) return state;
     const outcome = await identifyCallback(signIn, await settings.keys(env), env, settings.baseUrl(env), request, state, text ?? "");
@@ -197,13 +184,26 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     return outcome;
   }
 
+  const accounts = accountsPage(settings);
+  const routes: Record<string, (request: Request, env: E) => Promise<Response>> = {
+    [CONNECT_PATH]: connect,
+    [CALLBACK_PATH]: callback,
+    [IDENTIFY_PATH]: identify,
+    [PAGE_PATH]: accounts.list,
+    [DISCONNECT_PATH]: accounts.disconnect,
+  };
+
   return {
     async fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
-      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env as never, ctx);
-      if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
-      if (path === IDENTIFY_PATH) return identify(request, env);
-      return path === CONNECT_PATH ? connect(request, env) : callback(request, env);
+      const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+      const admin = route === undefined ? ADMIN_ACCOUNTS_PATH.exec(path) : null;
+      if (route === undefined && admin === null) return worker.fetch(request, env as never, ctx);
+      if (limited(request))
+        return admin === null
+          ? page(429, "Too many requests", "<p>Wait a minute and try again.</p>")
+          : new Response(null, { status: 429, headers: { "retry-after": "60" } });
+      return admin === null ? (route as (request: Request, env: E) => Promise<Response>)(request, env) : accountsAdmin(settings, request, env, admin);
     },
   };
 }
