@@ -218,7 +218,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (card) tenant.serverCard = card;
   if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
   if (accounts !== undefined) {
-    if (!isObject(accounts)) fail("accounts", `must be an object such as {"providers": {"github": {...}}}`);
+    if (!isObject(accounts)) fail("accounts", "must be an object");
     tenant.accounts = accounts;
   }
   return tenant;

@@ -33,7 +33,7 @@ import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { TokenSourcesOptIn } from "../auth/tokens/token-sources.ts";
 import type { RemoteModulesOptIn } from "./remote-modules.ts";
-import type { TenantAccountsSource } from "./accounts/tenant-providers.ts";
+import type { TenantsOfEnv } from "./accounts/tenant-providers.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -102,7 +102,7 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
 /** What `accounts` takes: `connectedAccounts()` (only its feature and how it reads tenants). */
 export interface TenantAccountsOptIn {
   readonly feature: Feature;
-  useTenants(source: TenantAccountsSource): void;
+  useTenants(tenants: TenantsOfEnv, store: KeyedTenantStore | undefined): void;
 }
 
 /** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
@@ -360,26 +360,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
     },
   };
   // Connected accounts read a tenant's `accounts` section and secrets by id (its connect links name the tenant).
-  const secretReaders = new Map<string, () => Promise<string>>();
-  options.accounts?.useTenants(async (env, id) => {
-    const tenant = (await (await stateOf(env as E).tenants()).byId(id))?.tenants.find((t) => t.id === id);
-    const store = options.tenantStore;
-    if (tenant === undefined) return undefined;
-    return {
-      section: tenant.accounts,
-      secret: (name) => {
-        if (store === undefined) throw new DefinitionError(`tenant ${id}: its secret ${name} needs keyedTenants() (tenant secrets live in its store)`);
-        // A reader holds its value a minute: one per tenant and secret (a bounded few per isolate).
-        let reader = secretReaders.get(`${id}\n${name}`);
-        if (reader === undefined) {
-          if (secretReaders.size >= 1024) secretReaders.clear();
-          reader = store.secret(env as E, id, name);
-          secretReaders.set(`${id}\n${name}`, reader);
-        }
-        return reader();
-      },
-    };
-  });
+  options.accounts?.useTenants((env) => stateOf(env as E).tenants(), options.tenantStore);
   // Hidden (not enumerable): createMultiTenantSessionObject(worker) and createMultiTenantTaskObject(worker) read it.
   Object.defineProperty(worker, MADE_OF, { value: { options, wiring } satisfies TenantWorkerMaking });
   return holdWiring(worker, wiring);

@@ -34,5 +34,5 @@ export type { ConnectedAccountsOptions } from "./accounts/accounts-settings.ts";
 export { McpAccountsObject } from "./accounts/accounts-object.ts";
 export type { AccountProvider, AccountSetting } from "./accounts/account-provider.ts";
 export type { AccountsFetcher } from "./accounts/connect-routes.ts";
-export type { TenantAccountsEntry, TenantAccountsSource } from "./accounts/tenant-providers.ts";
+export type { TenantAccountsEntry, TenantAccountsSource, TenantsOfEnv } from "./accounts/tenant-providers.ts";
 export type { AccountOwner, AccountSummary } from "./accounts/account-store.ts";

@@ -58,7 +58,7 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
     check: (value) =>
       typeof value === "object" && value !== null && typeof (value as { useTenants?: unknown }).useTenants === "function"
         ? undefined
-        : "must be connectedAccounts() from edge-mcp/workers",
+        : "must be connectedAccounts()",
   },
   remotes: {
     kind: "check",

@@ -11,7 +11,8 @@ import type { AccountAnswer } from "./accounts-object.ts";
 import { accountsSettings, type AccountsSettings, type ConnectedAccountsOptions } from "./accounts-settings.ts";
 import { connectRoutes, type AccountsFetcher } from "./connect-routes.ts";
 import { signConnectState } from "./connect-state.ts";
-import type { TenantAccountsSource } from "./tenant-providers.ts";
+import type { KeyedTenantStore } from "../keyed-tenant-store.ts";
+import { tenantAccountsSource, type TenantsOfEnv } from "./tenant-providers.ts";
 
 /** 2025-11-25 "URL Elicitation Required": the call needs the user to visit a URL first. */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -56,7 +57,7 @@ export interface ConnectedAccounts<E> {
    * forgets a provider's tokens.
    */
   /** Called by `createMultiTenantWorker({ accounts })`: tenants' configs may declare providers (`accounts.providers`). */
-  useTenants(source: TenantAccountsSource): void;
+  useTenants(tenants: TenantsOfEnv, store: KeyedTenantStore | undefined): void;
   admin(env: E): {
     list(owner: AccountOwner): Promise<AccountSummary[]>;
     disconnect(owner: AccountOwner, provider: string): Promise<boolean>;
@@ -86,7 +87,7 @@ export function connectedAccounts<E extends object>(options: ConnectedAccountsOp
       install: () => ({ context: { accounts: (transport: TransportContext) => handlerAccounts(settings, transport) } }),
     },
     routes: (worker) => connectRoutes(settings, worker),
-    useTenants: (source) => settings.useTenants(source),
+    useTenants: (tenants, store) => settings.useTenants(tenantAccountsSource(tenants, store)),
     admin: (env) => ({
       list: (owner) => settings.object(env, owner).list(owner, settings.keyName),
       disconnect: (owner, provider) => settings.object(env, owner).disconnect(owner, settings.keyName, provider),

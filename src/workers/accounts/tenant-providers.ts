@@ -2,7 +2,38 @@
 
 import { DefinitionError } from "../../core/definition-error.ts";
 import { parseAccountsSection } from "../../tenancy/accounts-section.ts";
+import type { TenantLookup } from "../../tenancy/tenant-lookup.ts";
+import type { KeyedTenantStore } from "../keyed-tenant-store.ts";
 import type { AccountProvider } from "./account-provider.ts";
+
+/** The tenants of a multi-tenant Worker for an env (what `createMultiTenantWorker` hands `useTenants`). */
+export type TenantsOfEnv = (env: unknown) => Promise<TenantLookup>;
+
+/**
+ * How connected accounts reads a multi-tenant Worker's tenants by id: the config's `accounts`
+ * section, and the tenant's secrets through its keyed store (each reader held, bounded, per tenant and name).
+ */
+export function tenantAccountsSource(tenants: TenantsOfEnv, store: KeyedTenantStore | undefined): TenantAccountsSource {
+  const readers = new Map<string, () => Promise<string>>();
+  return async (env, id) => {
+    const tenant = (await (await tenants(env)).byId(id))?.tenants.find((t) => t.id === id);
+    if (tenant === undefined) return undefined;
+    return {
+      section: tenant.accounts,
+      secret: (name) => {
+        if (store === undefined) throw new DefinitionError(`tenant ${id}: its secret ${name} needs keyedTenants() (tenant secrets live in its store)`);
+        // A reader holds its value a minute: one per tenant and secret.
+        let reader = readers.get(`${id}\n${name}`);
+        if (reader === undefined) {
+          if (readers.size >= 1024) readers.clear();
+          reader = store.secret(env as Parameters<KeyedTenantStore["secret"]>[0], id, name);
+          readers.set(`${id}\n${name}`, reader);
+        }
+        return reader();
+      },
+    };
+  };
+}
 
 /** One tenant as a multi-tenant Worker tells connected accounts about it: its `accounts` section, unchecked, and a reader of its secrets. */
 export interface TenantAccountsEntry {

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { FeatureHost } from "../../../../src/server/feature.ts";
 import type { TransportContext } from "../../../../src/server/context/transport.ts";
 import { connectedAccounts, type HandlerAccounts } from "../../../../src/workers/accounts/connected-accounts.ts";
+import type { TenantLookup } from "../../../../src/tenancy/tenant-lookup.ts";
+import type { KeyedTenantStore } from "../../../../src/workers/keyed-tenant-store.ts";
 import { admission, principal } from "../../../admission.ts";
 import { transportContext } from "../../context.ts";
 import { memoryNamespace } from "./memory-namespace.ts";
@@ -22,9 +24,12 @@ function setup() {
     providers: (tenant) => (tenant === "initech" ? { code: corp } : undefined),
   });
   const secretsRead: string[] = [];
-  accounts.useTenants(async (_env, tenant) =>
-    Object.hasOwn(SECTIONS, tenant) ? { section: SECTIONS[tenant], secret: async (name) => (secretsRead.push(name), "s") } : undefined,
-  );
+  // The Worker's tenants (a lookup by id) and its keyed store's secrets, as createMultiTenantWorker hands them over.
+  const lookup = {
+    byId: async (id: string) => (Object.hasOwn(SECTIONS, id) ? { tenants: [{ id, accounts: SECTIONS[id] }] } : undefined),
+  } as unknown as TenantLookup;
+  const store = { secret: (_env: unknown, _tenant: string, name: string) => async () => (secretsRead.push(name), "s") } as unknown as KeyedTenantStore;
+  accounts.useTenants(async () => lookup, store);
   const env = { MCP_ACCOUNTS_KEY: KEY, MCP_ACCOUNTS: memoryNamespace(KEY) };
   const member = accounts.feature.install({} as FeatureHost).context?.["accounts"] as (transport: TransportContext) => HandlerAccounts;
   const base = transportContext();
