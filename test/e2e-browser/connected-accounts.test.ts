@@ -188,6 +188,43 @@ describe("connected accounts through the oauth example", () => {
     expect(text(await carol.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are carol (sub carol).");
   });
 
+  it("lists the user's accounts on the accounts page, without a token, and its Disconnect makes the next call ask to connect again", async () => {
+    const { dev, site, browser } = started();
+    const dora = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "dora" });
+    await connectInBrowser((await connectUrlOf(dora.client)).url, "dora");
+    expect(text(await dora.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are dora (sub dora).");
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${dev.baseUrl}/accounts`, { waitUntil: "domcontentloaded" });
+      // The page's sign-in: the provider's login (and consent) in this fresh browser, back to the page.
+      for (let step = 0; step < 8 && !page.url().startsWith(`${dev.baseUrl}/accounts?`); step++) {
+        const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+        if (await page.$("input[name=login]")) {
+          await page.type("input[name=login]", "dora");
+          await page.type("input[name=password]", "any-password");
+          await page.click("button[type=submit]");
+        } else if (await page.$("button[type=submit]")) await page.click("button[type=submit]");
+        else throw new Error(`the accounts page's sign-in is stuck at ${page.url()}`);
+        await navigation;
+      }
+      const listing = await page.content();
+      expect(listing).toContain("<strong>the fixture provider</strong>: connected");
+      expect(listing).toContain("Signed in as");
+      for (const token of (await (await fetch(`${dev.issuer}/dev/accounts-tokens`)).json()) as string[]) expect(listing).not.toContain(token);
+      // A form posted from elsewhere (no page token, no sign-in cookie) is refused.
+      const forged = await fetch(`${dev.baseUrl}/accounts/disconnect`, { method: "POST", body: new URLSearchParams({ provider: "fixture" }) });
+      expect(forged.status).toBe(403);
+      const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+      await page.click("#accounts button[type=submit]");
+      await navigation;
+      expect(await page.$eval("body", (body) => body.innerText)).toContain("No connected accounts.");
+    } finally {
+      await context.close();
+    }
+    await connectUrlOf(dora.client);
+  });
+
   it("answers a 2026-07-28 call with the URL request in input_required", async () => {
     const { dev, site, browser } = started();
     const bob = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "bob" });
