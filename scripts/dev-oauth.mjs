@@ -36,6 +36,9 @@ args.push("--var", `OIDC_ISSUER:${oidc.issuer}`, "--var", `OIDC_CLIENT_ID:${DEV_
 // Connected accounts: the local provider again, under its accounts client; the key seals tokens on this machine only.
 args.push("--var", `FIXTURE_CLIENT_ID:${ACCOUNTS_CLIENT.clientId}`, "--var", `FIXTURE_CLIENT_SECRET:${ACCOUNTS_CLIENT.clientSecret}`);
 args.push("--var", "MCP_ACCOUNTS_KEY:local-development-accounts-key-not-for-production", "--var", `PUBLIC_URL:http://127.0.0.1:${port}`);
+// Tests turn on traces to a local collector and the usage view (with its admin token) to look for tokens in them.
+if (process.env.DEV_OAUTH_OTLP_ENDPOINT) args.push("--var", `OTEL_EXPORTER_OTLP_ENDPOINT:${process.env.DEV_OAUTH_OTLP_ENDPOINT}`);
+if (process.env.DEV_OAUTH_ADMIN_TOKEN) args.push("--var", `MCP_ADMIN_TOKEN:${process.env.DEV_OAUTH_ADMIN_TOKEN}`);
 args.push(...rest);
 const wrangler = spawn(WRANGLER, args, {
   cwd: ROOT,

@@ -1,11 +1,15 @@
 // A local OpenID provider for development and tests (oidc-provider): a pre-registered client and any user name signs in.
 import { createServer } from "node:net";
-import Provider from "oidc-provider";
+import Provider, { errors } from "oidc-provider";
 
 /** The client the examples use at the local provider; the secret is for this machine only. */
 export const DEV_CLIENT = { clientId: "edge-mcp-dev", clientSecret: "local-development-secret-not-for-production" };
 /** The client the oauth example connects accounts with (the `fixture` provider of connected accounts). */
 export const ACCOUNTS_CLIENT = { clientId: "edge-mcp-accounts", clientSecret: "local-accounts-secret-not-for-production" };
+
+/** RFC 8693 token exchange, which the accounts client may use. */
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
 /** Claims of the test users, by the name typed at the provider's login form (any other name signs in with just that name). */
 const USERS = {
@@ -35,7 +39,10 @@ export async function freePortFrom(from) {
  * `POST /dev/revoke-accounts?account=<name>` revokes every grant of that user to the accounts
  * client (what a user does at a provider's "connected apps" page); `GET /dev/accounts-grants` counts
  * the accounts client's token grants by type. `POST /dev/revoke-sign-in?account=<name>` and
- * `GET /dev/sign-in-grants` do the same for the dev client. Resolves to its issuer and a stop function.
+ * `GET /dev/sign-in-grants` do the same for the dev client. The accounts client may exchange its access tokens
+ * for one of another audience (RFC 8693), and `GET /dev/fixture-api/me` (the fixture API) answers
+ * only a live access token, with its user and audience. `GET /dev/accounts-tokens` lists every
+ * token value issued to the accounts client (for tests that look for them in logs). Resolves to its issuer and a stop function.
  */
 export async function startLocalOidcProvider({ port, workerOrigins, quiet = false, accountsAccessTtl = 3600, signInAccessTtl = 3600 }) {
   const issuer = `http://127.0.0.1:${port}`;
@@ -43,7 +50,7 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
   const grantsOf = { [ACCOUNTS_CLIENT.clientId]: new Map(), [DEV_CLIENT.clientId]: new Map() };
   /** Successful token requests by client, then by grant type. */
   const countsOf = {
-    [ACCOUNTS_CLIENT.clientId]: { authorization_code: 0, refresh_token: 0 },
+    [ACCOUNTS_CLIENT.clientId]: { authorization_code: 0, refresh_token: 0, [TOKEN_EXCHANGE]: 0 },
     [DEV_CLIENT.clientId]: { authorization_code: 0, refresh_token: 0 },
   };
   const provider = new Provider(issuer, {
@@ -60,7 +67,7 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
         client_id: ACCOUNTS_CLIENT.clientId,
         client_secret: ACCOUNTS_CLIENT.clientSecret,
         redirect_uris: workerOrigins.map((origin) => `${origin}/accounts/callback`),
-        grant_types: ["authorization_code", "refresh_token"],
+        grant_types: ["authorization_code", "refresh_token", TOKEN_EXCHANGE],
         response_types: ["code"],
       },
     ],
@@ -82,6 +89,35 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
       claims: () => ({ sub: id, ...(Object.hasOwn(USERS, id) ? USERS[id] : { name: id }) }),
     }),
   });
+  // RFC 8693: an access token of the accounts client, exchanged for one of the audience asked for, for the same user.
+  provider.registerGrantType(
+    TOKEN_EXCHANGE,
+    async (ctx) => {
+      const { client, params } = ctx.oidc;
+      if (params.subject_token_type !== ACCESS_TOKEN_TYPE) throw new errors.InvalidRequest("subject_token_type must be an access token");
+      if (params.requested_token_type !== undefined && params.requested_token_type !== ACCESS_TOKEN_TYPE)
+        throw new errors.InvalidRequest("only access tokens are issued");
+      const subject = await provider.AccessToken.find(params.subject_token);
+      if (!subject || subject.clientId !== client.clientId) throw new errors.InvalidGrant("subject_token is not a live access token of this client");
+      const token = new provider.AccessToken({
+        accountId: subject.accountId,
+        client,
+        grantId: subject.grantId,
+        gty: "token-exchange",
+        scope: params.scope ?? subject.scope,
+      });
+      if (params.audience !== undefined) token.aud = params.audience;
+      const value = await token.save();
+      ctx.body = {
+        access_token: value,
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: "Bearer",
+        expires_in: token.expiration,
+        ...(token.scope ? { scope: token.scope } : {}),
+      };
+    },
+    ["subject_token", "subject_token_type", "requested_token_type", "audience", "scope", "resource", "actor_token", "actor_token_type"],
+  );
   if (quiet) provider.on("server_error", () => {});
   provider.on("grant.saved", (grant) => {
     const grants = grantsOf[grant.clientId];
@@ -89,6 +125,13 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
     if (!grants.has(grant.accountId)) grants.set(grant.accountId, new Set());
     grants.get(grant.accountId).add(grant.jti);
   });
+  // Every access and refresh token value issued to the accounts client (opaque: the value is the jti), for the
+  // tests that check no token reaches the Worker's output, spans or usage records.
+  const accountsTokens = [];
+  for (const event of ["access_token.saved", "refresh_token.saved"])
+    provider.on(event, (token) => {
+      if (token.clientId === ACCOUNTS_CLIENT.clientId && accountsTokens.length < 10_000) accountsTokens.push(token.jti);
+    });
   provider.on("grant.success", (ctx) => {
     const type = ctx.oidc.params?.grant_type;
     const counts = countsOf[ctx.oidc.client?.clientId ?? ""];
@@ -100,6 +143,22 @@ export async function startLocalOidcProvider({ port, workerOrigins, quiet = fals
   provider.use(async (ctx, next) => {
     if (Object.hasOwn(COUNTED, ctx.path) && ctx.method === "GET") {
       ctx.body = countsOf[COUNTED[ctx.path]];
+      return;
+    }
+    if (ctx.path === "/dev/accounts-tokens" && ctx.method === "GET") {
+      ctx.body = accountsTokens;
+      return;
+    }
+    if (ctx.path === "/dev/fixture-api/me" && ctx.method === "GET") {
+      // The fixture API: answers only a live access token (a connected account's, or one exchanged for it).
+      const value = /^Bearer (\S+)$/.exec(ctx.get("authorization"))?.[1];
+      const token = value === undefined ? undefined : await provider.AccessToken.find(value);
+      if (!token) {
+        ctx.status = 401;
+        ctx.body = { error: "invalid_token" };
+        return;
+      }
+      ctx.body = { sub: token.accountId, aud: token.aud ?? null, exchanged: token.gty === "token-exchange" };
       return;
     }
     if (!Object.hasOwn(REVOKED, ctx.path) || ctx.method !== "POST") return next();

@@ -3,6 +3,7 @@
 import { parseAuthConfig } from "../auth/auth-config.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
+import { parseAccountsSection } from "./accounts-section.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import { parseTenantsByTenant } from "./tenant-document.ts";
 import { MAX_PREFIX_SEGMENTS, tenantEntries } from "./tenant-keys.ts";
@@ -36,6 +37,10 @@ export function checkTenants(value: unknown): TenantCheck {
   for (const config of parsed.tenants) {
     try {
       if (config.auth !== undefined) parseAuthConfig(config.auth, config.id);
+      if (config.accounts !== undefined)
+        parseAccountsSection(config.accounts, (field, problem) => {
+          throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);
+        });
       const segments = config.pathPrefix?.split("/").filter((s) => s !== "").length ?? 0;
       if (segments > MAX_PREFIX_SEGMENTS)
         throw new DefinitionError(`tenant ${config.id}: pathPrefix has ${segments} segments; a tenant store looks up at most ${MAX_PREFIX_SEGMENTS}`);

@@ -76,6 +76,11 @@ export interface TenantConfig {
    * their tools as plain tools, without `ui://` resources, app-only tools or the extension.
    */
   apps?: boolean;
+  /**
+   * Providers of connected accounts (`{"providers": {"github": {...}}}`); checked in full by the
+   * admin API and by the Worker's `connectedAccounts()` (see docs/connected-accounts.md).
+   */
+  accounts?: Record<string, unknown>;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -103,6 +108,7 @@ const TENANT_FIELDS = [
   "serverCard",
   "codeMode",
   "apps",
+  "accounts",
 ];
 
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
@@ -131,6 +137,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     serverCard,
     codeMode,
     apps,
+    accounts,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -210,6 +217,10 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
   if (card) tenant.serverCard = card;
   if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
+  if (accounts !== undefined) {
+    if (!isObject(accounts)) fail("accounts", "must be an object");
+    tenant.accounts = accounts;
+  }
   return tenant;
 }
 
