@@ -127,7 +127,7 @@ describe("a remote module under the tenant's governance", () => {
     const report = await vi.waitFor(
       async () => {
         const answer = await fetch(`${worker.baseUrl}/admin/usage?tenant=gateway&by=tool`, { headers: { authorization: `Bearer ${ADMIN}` } });
-        const body = (await answer.json()) as { rows: { key: string; calls: number }[] };
+        const body = await answer.json<{ rows: { key: string; calls: number }[] }>();
         const echo = body.rows.find((row) => row.key === "everything_echo");
         if ((echo?.calls ?? 0) < served.length) throw new Error(`usage so far: ${JSON.stringify(body.rows)}`);
         return body;
