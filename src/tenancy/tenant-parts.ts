@@ -29,6 +29,9 @@ export interface RemoteModuleParts {
   stale(): boolean;
 }
 
+/** Builds the tenant's server again and announces its changed tools (a call read a changed remote list); `waitUntil` keeps the announcement alive. */
+export type RemoteListChanged = (waitUntil: (promise: Promise<unknown>) => void) => Promise<void>;
+
 /**
  * The remote modules of a Worker's tenants (`remoteModules()` of edge-mcp/workers, an opt-in):
  * tenancy names only this shape, so Workers without remotes bundle no MCP client.
@@ -39,7 +42,7 @@ export interface TenantRemotes {
   collect(
     tenant: TenantConfig,
     module: ModuleRef & { remote: RemoteRef },
-    settings: { prefix: string; timeoutMs: number; refuse: (url: URL) => string | undefined },
+    settings: { prefix: string; timeoutMs: number; refuse: (url: URL) => string | undefined; changed?: RemoteListChanged },
     taken: Set<string>,
     validator?: JsonSchemaValidator,
   ): Promise<RemoteModuleParts>;
@@ -111,7 +114,7 @@ export async function collectTenantParts(
   modules: Readonly<Record<string, ToolModule>>,
   serviceOf: (binding: string) => ToolService | undefined,
   validator?: JsonSchemaValidator,
-  remotes?: { of: TenantRemotes | undefined; refuse: (url: URL) => string | undefined },
+  remotes?: { of: TenantRemotes | undefined; refuse: (url: URL) => string | undefined; changed?: RemoteListChanged },
 ): Promise<Collected> {
   const tools: ToolDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -133,7 +136,10 @@ export async function collectTenantParts(
           `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
         );
       const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse }, taken, validator);
+      const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse, ...(remotes.changed ? { changed: remotes.changed } : {}) },
+        taken,
+        validator,
+      );
       catalogs.push(parts.catalog);
       if (parts.unavailable) unavailable.push(parts.unavailable);
       tools.push(...parts.tools);

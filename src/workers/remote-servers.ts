@@ -65,7 +65,15 @@ function checked(servers: readonly RemoteServer[]): { prefix: string; timeoutMs:
  */
 export function remoteServers(servers: readonly RemoteServer[], options: RemoteServersOptions = {}): ToolServices {
   const entries = checked(servers);
-  const perEnv = new WeakMap<object, { modules: RemoteModule[]; built: Promise<{ server: McpServer; digest: string }> | undefined; builtAt: number }>();
+  type Changed = Parameters<ToolServices["server"]>[2];
+  interface State {
+    modules: RemoteModule[];
+    built: Promise<{ server: McpServer; digest: string; stale: () => boolean }> | undefined;
+    builtAt: number;
+    /** Set when a call read a changed list: the next server() builds at once. */
+    forced: boolean;
+  }
+  const perEnv = new WeakMap<object, State>();
 
   const server: ToolServices["server"] = async (base, env, changed) => {
     let state = perEnv.get(env);
@@ -82,13 +90,28 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
           fetch: options.fetch,
         }),
       );
-      state = { modules, built: undefined, builtAt: 0 };
+      const created: State = { modules, built: undefined, builtAt: 0, forced: false };
+      // A call that reads a changed list builds the server again before it returns, so its change is announced at once.
+      for (const module of modules) {
+        module.onListChanged(async (waitUntil) => {
+          created.forced = true;
+          await server(base, env, (previous) => changed(previous, waitUntil));
+        });
+      }
+      state = created;
       perEnv.set(env, state);
     }
+    return (await build(state, base, changed)).server;
+  };
+
+  const build = async (current: State, base: Parameters<ToolServices["server"]>[0], changed: Changed) => {
     const now = Date.now();
-    const current = state;
-    if (current.built && !(now - current.builtAt >= MIN_REFRESH_MS && current.modules.some((module) => module.stale()))) return (await current.built).server;
+    if (current.built && !current.forced) {
+      const last = await current.built;
+      if (!(now - current.builtAt >= MIN_REFRESH_MS && last.stale())) return last;
+    }
     const previous = current.built;
+    current.forced = false;
     current.builtAt = now;
     current.built = (async () => {
       const tools: ToolDefinition[] = [...(base.tools ?? [])];
@@ -96,21 +119,24 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
       const taken = new Set(tools.map((tool) => tool.name));
       const validator = base.features?.find((feature) => feature.jsonSchema)?.jsonSchema;
       const catalogs: unknown[] = [];
+      const stale: (() => boolean)[] = [];
       for (const module of current.modules) {
         const parts = await collectRemoteModule(module, taken, "", validator);
         catalogs.push(parts.catalog);
+        stale.push(parts.stale);
         if (parts.unavailable) unavailable.push(parts.unavailable);
         tools.push(...parts.tools);
       }
       const digest = await sha256Hex(JSON.stringify(catalogs));
+      const isStale = () => stale.some((one) => one());
       const last = previous ? await previous.catch(() => undefined) : undefined;
-      if (last && last.digest === digest) return last;
-      const built = { server: createServer({ ...base, tools, unavailableModules: unavailable }), digest };
+      if (last && last.digest === digest) return { ...last, stale: isStale };
+      const built = { server: createServer({ ...base, tools, unavailableModules: unavailable }), digest, stale: isStale };
       if (last) changed(last.server);
       return built;
     })();
     current.built.catch(() => (current.built = undefined));
-    return (await current.built).server;
+    return current.built;
   };
 
   return {
@@ -124,11 +150,11 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
       }
       const tenant = worker.tenant ?? "default";
       return (env, waitUntil = () => {}) =>
-        server(base, env, (previous) => {
+        server(base, env, (previous, callWaitUntil) => {
           const relay = env.MCP_NOTIFICATIONS
             ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
             : undefined;
-          (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
+          (relay ? relayedChangeFeed(relay, callWaitUntil ?? waitUntil) : previous.changes).toolsListChanged();
         });
     },
   };

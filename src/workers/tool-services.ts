@@ -38,9 +38,10 @@ export interface ToolServices {
   /**
    * The server of an env: the Worker's own definitions plus each service's tools and skills.
    * Catalogues are read again after their TTL; when one changed, a new server is built and
-   * `changed(previous)` is called to announce it.
+   * `changed(previous)` is called to announce it (with the `waitUntil` of the request that found
+   * the change, when it is not the one that asked for the server).
    */
-  server(base: ServerOptions, env: object, changed: (previous: McpServer) => void): Promise<McpServer>;
+  server(base: ServerOptions, env: object, changed: (previous: McpServer, waitUntil?: (promise: Promise<unknown>) => void) => void): Promise<McpServer>;
   /**
    * The server of each env for a Worker made with these services (`createWorker` and the Durable
    * Object classes made from it): {@link ToolServices.server}, a changed catalogue announced as

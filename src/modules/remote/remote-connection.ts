@@ -45,6 +45,9 @@ interface Session {
   id: string | undefined;
 }
 
+/** How long telling a 2025-11-25 upstream of a cancellation may take, in ms. */
+const CANCEL_TIMEOUT_MS = 2_000;
+
 const ignore: UpstreamMessage = () => {};
 
 /** The header value of `Mcp-Name` (2026-07-28 §Standard headers): the tool or prompt name, or the resource URI. */
@@ -94,14 +97,31 @@ export class RemoteConnection {
     for (let attempt = 0; ; attempt++) {
       const session = await this.#openSession(options.signal);
       const id = this.#nextId++;
-      const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), options.signal);
-      // 404 on a request with a session id: the server forgot the session (2025-11-25 §Session Management); open a new one once.
-      if (response.status === 404 && session.id !== undefined && attempt === 0) {
-        await response.body?.cancel().catch(() => {});
-        this.#session = undefined;
-        continue;
+      try {
+        const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), options.signal);
+        // 404 on a request with a session id: the server forgot the session (2025-11-25 §Session Management); open a new one once.
+        if (response.status === 404 && session.id !== undefined && attempt === 0) {
+          await response.body?.cancel().catch(() => {});
+          this.#session = undefined;
+          continue;
+        }
+        return await this.#answer(response, id, onMessage);
+      } catch (error) {
+        // The caller cancelled or the time ran out: a 2025-11-25 server is told (closing the stream is not a cancellation there).
+        if (options.signal.aborted) await this.#cancel(session, id);
+        throw error;
       }
-      return this.#answer(response, id, onMessage);
+    }
+  }
+
+  /** Sends `notifications/cancelled` for request `id` of a session; a failure to send it is not reported (the call already failed). */
+  async #cancel(session: Session, id: number): Promise<void> {
+    const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "cancelled by the caller or its time limit" } };
+    try {
+      const response = await this.#post(message, this.#sessionHeaders(session), AbortSignal.timeout(CANCEL_TIMEOUT_MS));
+      await response.body?.cancel().catch(() => {});
+    } catch {
+      // The upstream is gone or slow: the request ends on its side when its stream closes.
     }
   }
 

@@ -18,6 +18,8 @@ export interface RemoteParts {
   unavailable: UnavailableModule | undefined;
   /** What the upstream listed (null when nothing), for the digest that tells a changed catalogue. */
   catalog: unknown;
+  /** Whether these parts are out of date: the list's TTL passed, the upstream said list_changed, or a newer list was read since. */
+  stale: () => boolean;
 }
 
 /** A listed field copied when present. */
@@ -50,12 +52,16 @@ export async function collectRemoteModule(module: RemoteModule, taken: Set<strin
   const { name, prefix } = module.settings;
   const log = (line: string) => console.error(`edge-mcp: ${where}module ${name}: ${line}`);
   let listed: UpstreamTool[];
+  let generation = module.generation;
+  // Out of date once the list's TTL passed, the upstream said list_changed, or a newer list was read since.
+  const stale = () => module.stale() || module.generation !== generation;
   try {
     listed = await module.tools();
+    generation = module.generation;
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(`module ${name}: `, "") : String(error);
     log(`its tools cannot be listed: ${reason}`);
-    return { tools: [], unavailable: { prefix, module: name, reason: `its tools cannot be listed: ${reason}` }, catalog: null };
+    return { tools: [], unavailable: { prefix, module: name, reason: `its tools cannot be listed: ${reason}` }, catalog: null, stale };
   }
   const tools: ToolDefinition[] = [];
   for (const tool of remoteTools(module, listed)) {
@@ -73,5 +79,5 @@ export async function collectRemoteModule(module: RemoteModule, taken: Set<strin
     taken.add(tool.name);
     tools.push(tool);
   }
-  return { tools, unavailable: undefined, catalog: listed };
+  return { tools, unavailable: undefined, catalog: listed, stale };
 }
