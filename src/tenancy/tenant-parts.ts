@@ -136,7 +136,10 @@ export async function collectTenantParts(
           `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
         );
       const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse, ...(remotes.changed ? { changed: remotes.changed } : {}) },
+      const parts = await remotes.of.collect(
+        tenant,
+        { ...ref, remote: ref.remote },
+        { prefix, timeoutMs, refuse: remotes.refuse, ...(remotes.changed ? { changed: remotes.changed } : {}) },
         taken,
         validator,
       );

@@ -86,7 +86,7 @@ beforeAll(async () => {
       },
     },
     ...(python
-      ? [{ id: "polyglot", pathPrefix: "/t/polyglot", modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`) }] }]
+      ? [{ id: "polyglot", pathPrefix: "/t/polyglot", modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`, { allow: ["multiply"] }) }] }]
       : []),
   ]);
   worker = await startWranglerDev({

@@ -1,6 +1,6 @@
 // What a remote module relays besides a call's result, under `wrangler dev` with both official clients and two
 // servers of the official Python SDK: one spoken to in 2025-11-25 (a session), one in 2026-07-28 with a short ttlMs.
-// An upstream's tools/list_changed reaches our clients' streams, and a cancelled call is cancelled upstream.
+// An upstream's tools/list_changed reaches our clients' streams, and a call cancelled by a 2025-11-25 client is cancelled upstream.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -138,23 +138,8 @@ describe.skipIf(!python)("a cancelled call", () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       abort.abort("changed my mind");
       await expect(call).rejects.toThrow();
-    } finally {
-      await client.close();
-    }
-    const end = Date.now() + 5000;
-    while ((await cancellations()) === before && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await cancellations()).toBe(before + 1);
-  });
-
-  it("of a 2026-07-28 client (its stream closed) is cancelled at a 2025-11-25 upstream", async () => {
-    const before = await cancellations();
-    const client = await connectModernClient(`${worker.baseUrl}/t/relay/mcp`);
-    try {
-      const abort = new AbortController();
-      const call = client.callTool({ name: "old_wait_for_cancel", arguments: {} }, { signal: abort.signal, timeout: 20_000 });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      abort.abort("changed my mind");
-      await expect(call).rejects.toThrow();
+      // The client sends notifications/cancelled after it gave up on the call: closing it at once would cut that off.
+      await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       await client.close();
     }

@@ -97,19 +97,28 @@ export class RemoteConnection {
     for (let attempt = 0; ; attempt++) {
       const session = await this.#openSession(options.signal);
       const id = this.#nextId++;
+      // The caller cancelled or the time ran out: a 2025-11-25 server is told first, then the request is closed
+      // (closing its stream alone is no cancellation there, and once closed, the server may stop the work unasked).
+      const request = new AbortController();
+      const cancel = () => void this.#cancel(session, id).finally(() => request.abort(options.signal.reason));
+      options.signal.addEventListener("abort", cancel, { once: true });
       try {
-        const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), options.signal);
+        const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), request.signal);
         // 404 on a request with a session id: the server forgot the session (2025-11-25 §Session Management); open a new one once.
         if (response.status === 404 && session.id !== undefined && attempt === 0) {
           await response.body?.cancel().catch(() => {});
           this.#session = undefined;
           continue;
         }
-        return await this.#answer(response, id, onMessage);
+        const answer = await this.#answer(response, id, onMessage);
+        if (options.signal.aborted) throw options.signal.reason;
+        return answer;
       } catch (error) {
-        // The caller cancelled or the time ran out: a 2025-11-25 server is told (closing the stream is not a cancellation there).
-        if (options.signal.aborted) await this.#cancel(session, id);
+        // Whatever the upstream did after it was told (ended the stream, answered an error), the request was cancelled.
+        if (options.signal.aborted) throw options.signal.reason;
         throw error;
+      } finally {
+        options.signal.removeEventListener("abort", cancel);
       }
     }
   }
