@@ -23,6 +23,10 @@ import type { Fail } from "./config-fields.ts";
 /** What a remote module brings to its tenant's server. */
 export interface RemoteModuleParts {
   tools: ToolDefinition[];
+  /** The upstream's resources, templates and prompts under the module prefix, where it has them. */
+  resources?: ResourceDefinition[];
+  templates?: ResourceTemplateDefinition[];
+  prompts?: PromptDefinition[];
   unavailable: UnavailableModule | undefined;
   catalog: unknown;
   /** Whether what it listed is out of date (its TTL passed, or the upstream said list_changed). */
@@ -146,6 +150,9 @@ export async function collectTenantParts(
       catalogs.push(parts.catalog);
       if (parts.unavailable) unavailable.push(parts.unavailable);
       tools.push(...parts.tools);
+      resources.push(...(parts.resources ?? []));
+      templates.push(...(parts.templates ?? []));
+      prompts.push(...(parts.prompts ?? []));
       stale.push(() => parts.stale());
       continue;
     }

@@ -120,18 +120,28 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
       const validator = base.features?.find((feature) => feature.jsonSchema)?.jsonSchema;
       const catalogs: unknown[] = [];
       const stale: (() => boolean)[] = [];
+      const resources = [...(base.resources ?? [])];
+      const templates = [...(base.resourceTemplates ?? [])];
+      const prompts = [...(base.prompts ?? [])];
       for (const module of current.modules) {
         const parts = await collectRemoteModule(module, taken, "", validator);
         catalogs.push(parts.catalog);
         stale.push(parts.stale);
         if (parts.unavailable) unavailable.push(parts.unavailable);
         tools.push(...parts.tools);
+        resources.push(...parts.resources);
+        templates.push(...parts.templates);
+        prompts.push(...parts.prompts);
       }
       const digest = await sha256Hex(JSON.stringify(catalogs));
       const isStale = () => stale.some((one) => one());
       const last = previous ? await previous.catch(() => undefined) : undefined;
       if (last && last.digest === digest) return { ...last, stale: isStale };
-      const built = { server: createServer({ ...base, tools, unavailableModules: unavailable }), digest, stale: isStale };
+      const built = {
+        server: createServer({ ...base, tools, resources, resourceTemplates: templates, prompts, unavailableModules: unavailable }),
+        digest,
+        stale: isStale,
+      };
       if (last) changed(last.server);
       return built;
     })();

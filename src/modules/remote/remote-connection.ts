@@ -61,9 +61,15 @@ export class RemoteConnection {
   #era: Promise<"modern" | "legacy"> | undefined;
   #session: Promise<Session> | undefined;
   #nextId = 1;
+  #capabilities: JsonObject | undefined;
 
   constructor(options: RemoteConnectionOptions) {
     this.#options = options;
+  }
+
+  /** The server's capabilities from `server/discover` or `initialize`, once either answered (undefined before, or when neither was sent). */
+  get capabilities(): JsonObject | undefined {
+    return this.#capabilities;
   }
 
   /** The revision settled with the upstream, once it is. */
@@ -165,6 +171,7 @@ export class RemoteConnection {
     const answer = await this.#answer(response, id, ignore);
     const result = answer["result"];
     const versions = isObject(result) && Array.isArray(result["supportedVersions"]) ? result["supportedVersions"] : [];
+    if (isObject(result) && isObject(result["capabilities"])) this.#capabilities = result["capabilities"];
     return versions.includes(MODERN) ? "modern" : "legacy";
   }
 
@@ -192,6 +199,7 @@ export class RemoteConnection {
           : `it answered initialize with protocol version ${JSON.stringify(version)}, which is not one it may use`,
       );
     }
+    if (isObject(result) && isObject(result["capabilities"])) this.#capabilities = result["capabilities"];
     const session = { version, id: sessionId };
     const initialized = await this.#post({ jsonrpc: "2.0", method: "notifications/initialized" }, this.#sessionHeaders(session), signal);
     await initialized.body?.cancel().catch(() => {});

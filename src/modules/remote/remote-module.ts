@@ -107,6 +107,16 @@ export class RemoteModule {
     return () => this.#listeners.delete(listener);
   }
 
+  /** The upstream's capabilities, once it said them (`server/discover` or `initialize`). */
+  get serverCapabilities(): JsonObject | undefined {
+    return this.#connection.capabilities;
+  }
+
+  /** One request of this module (a list, a read, a prompt) under its breaker and time limit, for a caller when `ctx` is given. */
+  send(method: string, params: JsonObject, what: string, ctx?: HandlerContext): Promise<JsonObject> {
+    return this.#request(method, params, what, ctx);
+  }
+
   /** Whether the cached list is past its TTL or the upstream said its tools changed. */
   stale(): boolean {
     return this.#changed || this.#listing === undefined || this.#now() >= this.#listing.expiresAt;
