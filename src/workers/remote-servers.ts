@@ -5,15 +5,15 @@
  */
 
 import { sha256Hex } from "../core/bytes.ts";
+import { requestHost } from "../core/host.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { RemoteModule } from "../modules/remote/remote-module.ts";
 import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
-import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { createServer, type McpServer } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
+import { servicesServersOf } from "./services-servers.ts";
 import { parseRemote, type RemoteRef } from "../tenancy/remote-section.ts";
-import { durableChangeRelay, notificationShardsOf } from "./notifications/durable-change-relay.ts";
 import { envFlag } from "./env.ts";
 import { remoteModuleOf } from "./remote-module-of.ts";
 import type { ToolServices } from "./tool-services.ts";
@@ -34,6 +34,8 @@ export interface RemoteServersOptions {
 
 const PREFIX = /^[A-Za-z0-9.-][A-Za-z0-9_.-]{0,31}$/;
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Hosts the Worker was reached at that are remembered (the most recent), so a client's Host header cannot grow the set. */
+const MAX_OWN_HOSTS = 16;
 /** A server whose remote lists went stale is built again at most this often (ms). */
 const MIN_REFRESH_MS = 1_000;
 
@@ -74,6 +76,18 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
     forced: boolean;
   }
   const perEnv = new WeakMap<object, State>();
+  // The hosts this Worker was reached at (the most recent few): a server may not be one of them.
+  const ownHosts = new Set<string>();
+  const noteHost = (request: Request) => {
+    const host = requestHost(request).toLowerCase();
+    if (ownHosts.delete(host) || ownHosts.size < MAX_OWN_HOSTS) ownHosts.add(host);
+    else {
+      const oldest = ownHosts.values().next().value;
+      if (oldest !== undefined) ownHosts.delete(oldest);
+      ownHosts.add(host);
+    }
+  };
+  const refuse = (url: URL) => (ownHosts.has(url.host.toLowerCase()) ? "its url points at this Worker itself, which a remote module may not" : undefined);
 
   const server: ToolServices["server"] = async (base, env, changed) => {
     let state = perEnv.get(env);
@@ -87,6 +101,7 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
           timeoutMs: entry.timeoutMs,
           development,
           where: `module ${entry.prefix}`,
+          refuse,
           fetch: options.fetch,
         }),
       );
@@ -152,20 +167,6 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
   return {
     kind: "edge-mcp/tool-services",
     server,
-    serversOf(base, worker) {
-      if ("handle" in base) {
-        throw new DefinitionError(
-          "createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server",
-        );
-      }
-      const tenant = worker.tenant ?? "default";
-      return (env, waitUntil = () => {}) =>
-        server(base, env, (previous, callWaitUntil) => {
-          const relay = env.MCP_NOTIFICATIONS
-            ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
-            : undefined;
-          (relay ? relayedChangeFeed(relay, callWaitUntil ?? waitUntil) : previous.changes).toolsListChanged();
-        });
-    },
+    serversOf: (base, worker) => servicesServersOf(server, base, worker, noteHost),
   };
 }

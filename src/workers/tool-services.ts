@@ -10,11 +10,10 @@ import { DefinitionError } from "../core/definition-error.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { collectServiceModule } from "../modules/service-parts.ts";
 import type { Skill } from "../server/skills/skill.ts";
-import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
-import { durableChangeRelay, notificationShardsOf } from "./notifications/durable-change-relay.ts";
+import { servicesServersOf, type ServicesServer } from "./services-servers.ts";
 import type { McpEnv } from "./env.ts";
 
 /** One tool service bound to the Worker (`[[services]]` in wrangler.toml). */
@@ -41,7 +40,7 @@ export interface ToolServices {
    * `changed(previous)` is called to announce it (with the `waitUntil` of the request that found
    * the change, when it is not the one that asked for the server).
    */
-  server(base: ServerOptions, env: object, changed: (previous: McpServer, waitUntil?: (promise: Promise<unknown>) => void) => void): Promise<McpServer>;
+  server: ServicesServer;
   /**
    * The server of each env for a Worker made with these services (`createWorker` and the Durable
    * Object classes made from it): {@link ToolServices.server}, a changed catalogue announced as
@@ -50,7 +49,7 @@ export interface ToolServices {
   serversOf(
     server: McpServer | ServerOptions,
     worker: { tenant?: string | undefined; notificationShards?: number | undefined },
-  ): (env: McpEnv, waitUntil?: (promise: Promise<unknown>) => void) => Promise<McpServer>;
+  ): (env: McpEnv, waitUntil?: (promise: Promise<unknown>) => void, request?: Request) => Promise<McpServer>;
 }
 
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -154,20 +153,6 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   return {
     kind: "edge-mcp/tool-services",
     server,
-    serversOf(base, worker) {
-      if ("handle" in base) {
-        throw new DefinitionError(
-          "createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server",
-        );
-      }
-      const tenant = worker.tenant ?? "default";
-      return (env, waitUntil = () => {}) =>
-        server(base, env, (previous) => {
-          const relay = env.MCP_NOTIFICATIONS
-            ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
-            : undefined;
-          (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
-        });
-    },
+    serversOf: (base, worker) => servicesServersOf(server, base, worker),
   };
 }
