@@ -12,8 +12,10 @@ import type { PromptArgument, PromptDefinition, PromptGetReturn } from "../../se
 import { defineResource, defineResourceTemplate } from "../../server/resources/define-resource.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../../server/resources/resource.ts";
 import { ModuleFailure } from "../service-module.ts";
+import { UpstreamErrorAnswer } from "./remote-answer.ts";
 import type { RemoteModule } from "./remote-module.ts";
 
+const METHOD_NOT_FOUND = -32601;
 /** Pages of a list followed at most. */
 const MAX_PAGES = 20;
 
@@ -90,6 +92,8 @@ export async function collectRemoteExtras(module: RemoteModule, log: (line: stri
       return await listed(module, method, key);
     } catch (error) {
       if (!(error instanceof ModuleFailure)) throw error;
+      // An upstream that did not say its capabilities (a module fixed to 2026-07-28) and has no such list.
+      if (error instanceof UpstreamErrorAnswer && error.rpcCode === METHOD_NOT_FOUND) return [];
       log(`its ${key} are left out: ${error.message.replace(`module ${module.settings.name}: `, "")}`);
       return [];
     }

@@ -8,7 +8,7 @@ import { isObject } from "../../core/json.ts";
 import type { JsonObject } from "../../core/types.ts";
 import type { HandlerContext } from "../../server/context/handler-context.ts";
 import { ModuleFailure } from "../service-module.ts";
-import { UpstreamAnswerError, type UpstreamMessage } from "./remote-answer.ts";
+import { UpstreamAnswerError, UpstreamErrorAnswer, type UpstreamMessage } from "./remote-answer.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.ts";
 import { RemoteConnection, type RemoteProtocol } from "./remote-connection.ts";
 import { exposed } from "./remote-target.ts";
@@ -258,7 +258,7 @@ export class RemoteModule {
       const error = answer["error"];
       if (isObject(error)) {
         const text = typeof error["message"] === "string" ? error["message"].slice(0, MAX_MESSAGE_CHARS) : "no message";
-        throw new ModuleFailure(`module ${name}: the upstream answered ${what} with error ${String(error["code"])}: ${text}`);
+        throw new UpstreamErrorAnswer(`module ${name}: the upstream answered ${what} with error ${String(error["code"])}: ${text}`, error["code"]);
       }
       const result = answer["result"];
       if (!isObject(result)) throw this.#failure(what, "its response has no result object");

@@ -146,15 +146,16 @@ describe("resources, templates and prompts of an upstream", () => {
         return result(message.id, { protocolVersion: "2025-11-25", capabilities: { resources: {}, prompts: {} }, serverInfo: { name: "x", version: "1" } });
       if (message.id === undefined) return new Response(null, { status: 202 });
       if (message.method === "resources/list") return result(message.id, { resources: "many" });
-      if (message.method === "prompts/list") return json({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
-      return result(message.id, { resourceTemplates: [] });
+      if (message.method === "prompts/list") return json({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "Internal error" } });
+      // Method not found: it has none (a module that never learnt its capabilities asks anyway), not logged.
+      return json({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
     };
     const other = module(broken, "2025-11-25");
-    await other.remote.send("ping", {}, "ping");
-    expect(await collectRemoteExtras(other.remote, (line) => lines.push(line))).toMatchObject({ resources: [], prompts: [] });
+    await other.remote.send("ping", {}, "ping").catch(() => {});
+    expect(await collectRemoteExtras(other.remote, (line) => lines.push(line))).toMatchObject({ resources: [], templates: [], prompts: [] });
     expect(lines).toEqual([
       "its resources are left out: its resources/list result has no resources array",
-      "its prompts are left out: the upstream answered prompts/list with error -32601: Method not found",
+      "its prompts are left out: the upstream answered prompts/list with error -32603: Internal error",
     ]);
   });
 });
