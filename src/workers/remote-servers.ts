@@ -9,7 +9,7 @@ import { requestHost } from "../core/host.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import type { RemoteModule } from "../modules/remote/remote-module.ts";
 import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
-import { createServer, type McpServer } from "../server/server.ts";
+import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
 import { servicesServersOf } from "./services-servers.ts";
@@ -70,12 +70,15 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
   type Changed = Parameters<ToolServices["server"]>[2];
   interface State {
     modules: RemoteModule[];
-    built: Promise<{ server: McpServer; digest: string; stale: () => boolean }> | undefined;
+    built: Promise<{ server: McpServer; digest: string; stale: () => boolean; base: ServerOptions }> | undefined;
     builtAt: number;
     /** Set when a call read a changed list: the next server() builds at once. */
     forced: boolean;
+    /** The options and announcer of the latest server() call. */
+    latest?: { base: ServerOptions; changed: Changed };
   }
   const perEnv = new WeakMap<object, State>();
+  const compiledFrom = new WeakMap<McpServer, ServerOptions>();
   // The hosts this Worker was reached at (the most recent few): a server may not be one of them.
   const ownHosts = new Set<string>();
   const noteHost = (request: Request) => {
@@ -106,16 +109,19 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
         }),
       );
       const created: State = { modules, built: undefined, builtAt: 0, forced: false };
-      // A call that reads a changed list builds the server again before it returns, so its change is announced at once.
+      // A call that reads a changed list builds the server again before it returns, so its change is announced at once
+      // (over the options and to the announcer of the latest request: combinedServices() passes its own).
       for (const module of modules) {
         module.onListChanged(async (waitUntil) => {
           created.forced = true;
-          await server(base, env, (previous) => changed(previous, waitUntil));
+          const latest = created.latest as { base: ServerOptions; changed: Changed };
+          await server(latest.base, env, (previous) => latest.changed(previous, waitUntil));
         });
       }
       state = created;
       perEnv.set(env, state);
     }
+    state.latest = { base, changed };
     return (await build(state, base, changed)).server;
   };
 
@@ -123,7 +129,7 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
     const now = Date.now();
     if (current.built && !current.forced) {
       const last = await current.built;
-      if (!(now - current.builtAt >= MIN_REFRESH_MS && last.stale())) return last;
+      if (last.base === base && !(now - current.builtAt >= MIN_REFRESH_MS && last.stale())) return last;
     }
     const previous = current.built;
     current.forced = false;
@@ -151,22 +157,23 @@ export function remoteServers(servers: readonly RemoteServer[], options: RemoteS
       const digest = await sha256Hex(JSON.stringify(catalogs));
       const isStale = () => stale.some((one) => one());
       const last = previous ? await previous.catch(() => undefined) : undefined;
-      if (last && last.digest === digest) return { ...last, stale: isStale };
-      const built = {
-        server: createServer({ ...base, tools, resources, resourceTemplates: templates, prompts, unavailableModules: unavailable }),
-        digest,
-        stale: isStale,
-      };
+      if (last && last.digest === digest && last.base === base) return { ...last, stale: isStale };
+      const compiled = { ...base, tools, resources, resourceTemplates: templates, prompts, unavailableModules: unavailable };
+      const built = { server: createServer(compiled), digest, stale: isStale, base };
+      compiledFrom.set(built.server, compiled);
       if (last) changed(last.server);
       return built;
     })();
-    current.built.catch(() => (current.built = undefined));
-    return current.built;
+    const building = current.built;
+    building.catch(() => (current.built = undefined));
+    return building;
   };
 
   return {
     kind: "edge-mcp/tool-services",
     server,
     serversOf: (base, worker) => servicesServersOf(server, base, worker, noteHost),
+    optionsOf: (built) => compiledFrom.get(built),
+    noteRequest: noteHost,
   };
 }

@@ -41,6 +41,10 @@ export interface ToolServices {
    * the change, when it is not the one that asked for the server).
    */
   server: ServicesServer;
+  /** The options a server of {@link ToolServices.server} was compiled from (for `combinedServices()`, which builds on them). */
+  optionsOf?(server: McpServer): ServerOptions | undefined;
+  /** Sees each request the Worker serves (remoteServers() notes the hosts it is reached at). */
+  noteRequest?(request: Request): void;
   /**
    * The server of each env for a Worker made with these services (`createWorker` and the Durable
    * Object classes made from it): {@link ToolServices.server}, a changed catalogue announced as
@@ -60,6 +64,8 @@ const DEFAULT_CATALOG_TTL_MS = 300_000;
 interface Built {
   server: McpServer;
   digest: string;
+  /** The options it was built over: another base (combinedServices()) builds again. */
+  base: ServerOptions;
 }
 
 function checked(bindings: readonly ToolServiceBinding[]): Required<ToolServiceBinding>[] {
@@ -107,8 +113,9 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   const services = checked(bindings);
   const ttl = options.catalogTtlMs ?? DEFAULT_CATALOG_TTL_MS;
   if (!Number.isSafeInteger(ttl) || ttl < 0) throw new DefinitionError("toolServices() option catalogTtlMs must be an integer from 0 (ms)");
-  const byEnv = new WeakMap<object, { built: Promise<Built>; builtAt: number }>();
+  const byEnv = new WeakMap<object, { built: Promise<Built>; builtAt: number; base: ServerOptions }>();
   const last = new WeakMap<object, Built>();
+  const compiledFrom = new WeakMap<McpServer, ServerOptions>();
 
   const build = async (base: ServerOptions, env: object, changed: (previous: McpServer) => void): Promise<Built> => {
     const tools: ToolDefinition[] = [...(base.tools ?? [])];
@@ -132,8 +139,10 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     }
     const digest = await sha256Hex(JSON.stringify(catalogs));
     const previous = last.get(env);
-    if (previous && previous.digest === digest) return previous;
-    const built = { server: createServer({ ...base, tools, skills, unavailableModules: unavailable }), digest };
+    if (previous && previous.digest === digest && previous.base === base) return previous;
+    const compiled = { ...base, tools, skills, unavailableModules: unavailable };
+    const built = { server: createServer(compiled), digest, base };
+    compiledFrom.set(built.server, compiled);
     last.set(env, built);
     if (previous) changed(previous.server);
     return built;
@@ -142,9 +151,9 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   const server: ToolServices["server"] = (base, env, changed) => {
     const now = Date.now();
     const cached = byEnv.get(env);
-    if (cached && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
+    if (cached && cached.base === base && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
     const built = build(base, env, changed);
-    byEnv.set(env, { built, builtAt: now });
+    byEnv.set(env, { built, builtAt: now, base });
     // A build that fails (a missing binding) is tried again on the next request rather than cached.
     built.catch(() => byEnv.delete(env));
     return built.then((b) => b.server);
@@ -154,5 +163,6 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     kind: "edge-mcp/tool-services",
     server,
     serversOf: (base, worker) => servicesServersOf(server, base, worker),
+    optionsOf: (built) => compiledFrom.get(built),
   };
 }
