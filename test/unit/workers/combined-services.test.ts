@@ -13,13 +13,13 @@ const base = { info: { name: "t", version: "1" }, tools: [hello] };
 
 /** A 2026-07-28 upstream with one tool, echo; `tools` may grow. */
 function upstream(tools: { name: string; inputSchema: object }[]): typeof fetch {
-  return (async (_url: string | URL | Request, init?: RequestInit) => {
+  return async (_url: string | URL | Request, init?: RequestInit) => {
     const message = JSON.parse(init?.body as string) as { id: number; method: string };
     const result = (value: Record<string, unknown>) => Response.json({ jsonrpc: "2.0", id: message.id, result: value });
     if (message.method === "server/discover") return result({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } });
     if (message.method === "tools/list") return result({ tools, ttlMs: 60_000 });
     return result({ content: [{ type: "text", text: "echoed" }] });
-  });
+  };
 }
 
 const weather: ToolService = {
