@@ -261,13 +261,20 @@ export class TenantDirectory {
     return built.then((b) => b.server);
   }
 
+  /** Builds a tenant's server again at once (a remote module read a changed list during a call); the build announces the change. */
+  async #listChanged(tenant: TenantConfig, waitUntil: WaitUntil): Promise<void> {
+    if (!this.#compiled.has(tenant.id)) return;
+    this.#compiled.delete(tenant.id);
+    await this.server(tenant, waitUntil);
+  }
+
   async #refresh(tenant: TenantConfig, previous: Built | undefined, waitUntil: WaitUntil | undefined): Promise<Built> {
     const collected = await collectTenantParts(
       tenant,
       this.#options.modules,
       (binding) => this.#options.service(binding),
       this.#options.jsonSchema?.jsonSchema,
-      { of: this.#options.remotes, refuse: this.#refuse },
+      { of: this.#options.remotes, refuse: this.#refuse, changed: (waitUntil) => this.#listChanged(tenant, waitUntil) },
     );
     if (previous && previous.catalog === collected.catalog) return { ...previous, stale: collected.stale };
     const server = this.#build(tenant, collected);

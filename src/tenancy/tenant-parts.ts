@@ -23,11 +23,18 @@ import type { Fail } from "./config-fields.ts";
 /** What a remote module brings to its tenant's server. */
 export interface RemoteModuleParts {
   tools: ToolDefinition[];
+  /** The upstream's resources, templates and prompts under the module prefix, where it has them. */
+  resources?: ResourceDefinition[];
+  templates?: ResourceTemplateDefinition[];
+  prompts?: PromptDefinition[];
   unavailable: UnavailableModule | undefined;
   catalog: unknown;
   /** Whether what it listed is out of date (its TTL passed, or the upstream said list_changed). */
   stale(): boolean;
 }
+
+/** Builds the tenant's server again and announces its changed tools (a call read a changed remote list); `waitUntil` keeps the announcement alive. */
+export type RemoteListChanged = (waitUntil: (promise: Promise<unknown>) => void) => Promise<void>;
 
 /**
  * The remote modules of a Worker's tenants (`remoteModules()` of edge-mcp/workers, an opt-in):
@@ -39,7 +46,7 @@ export interface TenantRemotes {
   collect(
     tenant: TenantConfig,
     module: ModuleRef & { remote: RemoteRef },
-    settings: { prefix: string; timeoutMs: number; refuse: (url: URL) => string | undefined },
+    settings: { prefix: string; timeoutMs: number; refuse: (url: URL) => string | undefined; changed?: RemoteListChanged },
     taken: Set<string>,
     validator?: JsonSchemaValidator,
   ): Promise<RemoteModuleParts>;
@@ -111,7 +118,7 @@ export async function collectTenantParts(
   modules: Readonly<Record<string, ToolModule>>,
   serviceOf: (binding: string) => ToolService | undefined,
   validator?: JsonSchemaValidator,
-  remotes?: { of: TenantRemotes | undefined; refuse: (url: URL) => string | undefined },
+  remotes?: { of: TenantRemotes | undefined; refuse: (url: URL) => string | undefined; changed?: RemoteListChanged },
 ): Promise<Collected> {
   const tools: ToolDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -133,10 +140,19 @@ export async function collectTenantParts(
           `tenant ${tenant.id}: module ${ref.name} is remote, which needs the Worker to opt in: createMultiTenantWorker({ ..., remotes: remoteModules() }) from edge-mcp/workers`,
         );
       const timeoutMs = ref.timeoutMs ?? tenant.limits?.toolTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const parts = await remotes.of.collect(tenant, { ...ref, remote: ref.remote }, { prefix, timeoutMs, refuse: remotes.refuse }, taken, validator);
+      const parts = await remotes.of.collect(
+        tenant,
+        { ...ref, remote: ref.remote },
+        { prefix, timeoutMs, refuse: remotes.refuse, ...(remotes.changed ? { changed: remotes.changed } : {}) },
+        taken,
+        validator,
+      );
       catalogs.push(parts.catalog);
       if (parts.unavailable) unavailable.push(parts.unavailable);
       tools.push(...parts.tools);
+      resources.push(...(parts.resources ?? []));
+      templates.push(...(parts.templates ?? []));
+      prompts.push(...(parts.prompts ?? []));
       stale.push(() => parts.stale());
       continue;
     }

@@ -192,7 +192,7 @@ export function workerEndpoints<E extends object>(
 function workerServers<E extends object>(
   server: McpServer | ServerOptions,
   options: WorkerOptions<E>,
-): (env: E & McpEnv, waitUntil?: (promise: Promise<unknown>) => void) => McpServer | Promise<McpServer> {
+): (env: E & McpEnv, waitUntil?: (promise: Promise<unknown>) => void, request?: Request) => McpServer | Promise<McpServer> {
   const mcp = compiled(server);
   const services = options.services;
   if (!services) return () => mcp;
@@ -277,7 +277,7 @@ export function wiredWorker<E extends object>(server: McpServer | ServerOptions,
     fetch(request, env, ctx) {
       const admin = options.observe?.adminRoute(request, env);
       if (admin) return admin;
-      const mcp = serverOf(env, (promise) => ctx.waitUntil(promise));
+      const mcp = serverOf(env, (promise) => ctx.waitUntil(promise), request);
       if (!(mcp instanceof Promise)) {
         let app: McpApp;
         try {

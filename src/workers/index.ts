@@ -26,6 +26,7 @@ export { McpUsageObject, durableUsage, USAGE_RETENTION_MS } from "./observe/usag
 export { toolServices, type ToolServiceBinding, type ToolServices, type ToolServicesOptions } from "./tool-services.ts";
 export { remoteModules, type RemoteModulesOptIn, type RemoteModulesOptions } from "./remote-modules.ts";
 export { remoteServers, type RemoteServer, type RemoteServersOptions } from "./remote-servers.ts";
+export { combinedServices } from "./combined-services.ts";
 export { createToolService, type ToolServiceClass, type ToolServiceDefinition } from "./create-tool-service.ts";
 export { tenantCodeMode, type TenantCodeMode } from "./code-mode/tenant-code-mode.ts";
 export { keyedTenants, type KeyedTenantSettings, type KeyedTenantStore } from "./keyed-tenant-store.ts";

@@ -7,7 +7,7 @@
 import { DefinitionError } from "../core/definition-error.ts";
 import { collectRemoteModule } from "../modules/remote/remote-parts.ts";
 import type { RemoteModule } from "../modules/remote/remote-module.ts";
-import type { TenantRemotes } from "../tenancy/tenant-parts.ts";
+import type { RemoteListChanged, TenantRemotes } from "../tenancy/tenant-parts.ts";
 import { parseRemote } from "../tenancy/remote-section.ts";
 import { tenantSecretReader } from "../tenancy/tenant-secret-reader.ts";
 import { envFlag } from "./env.ts";
@@ -69,6 +69,8 @@ export function remoteModules(options: RemoteModulesOptions = {}): RemoteModules
       const development = options.development ?? envFlag(bindings["MCP_DEV"] as string | undefined, false);
       // One module per tenant, name and settings in this isolate: its session, list and breaker outlive a server rebuild.
       const modules = new Map<string, RemoteModule>();
+      // Who builds each module's tenant server again when a call reads a changed list: the directory that collected it last.
+      const announcers = new Map<string, RemoteListChanged>();
       remotes = {
         parse: parseRemote,
         async collect(tenant, ref, settings, taken, validator) {
@@ -86,10 +88,10 @@ export function remoteModules(options: RemoteModulesOptions = {}): RemoteModules
               return { tools: [], unavailable: { prefix: settings.prefix, module: ref.name, reason }, catalog: null, stale: () => false };
             }
             modules.set(key, module);
+            module.onListChanged((waitUntil) => announcers.get(key)?.(waitUntil) ?? Promise.resolve());
           }
-          const parts = await collectRemoteModule(module, taken, `tenant ${tenant.id}: `, validator);
-          const listed = module;
-          return { ...parts, stale: () => listed.stale() };
+          if (settings.changed) announcers.set(key, settings.changed);
+          return collectRemoteModule(module, taken, `tenant ${tenant.id}: `, validator);
         },
       };
       perEnv.set(env, remotes);

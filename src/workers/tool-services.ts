@@ -10,11 +10,10 @@ import { DefinitionError } from "../core/definition-error.ts";
 import type { ToolService } from "../modules/service-contract.ts";
 import { collectServiceModule } from "../modules/service-parts.ts";
 import type { Skill } from "../server/skills/skill.ts";
-import { relayedChangeFeed } from "../server/notifications/change-relay.ts";
 import { createServer, type McpServer, type ServerOptions } from "../server/server.ts";
 import type { UnavailableModule } from "../server/tools/tool-registry.ts";
 import type { ToolDefinition } from "../server/tools/tool.ts";
-import { durableChangeRelay, notificationShardsOf } from "./notifications/durable-change-relay.ts";
+import { servicesServersOf, type ServicesServer } from "./services-servers.ts";
 import type { McpEnv } from "./env.ts";
 
 /** One tool service bound to the Worker (`[[services]]` in wrangler.toml). */
@@ -38,9 +37,14 @@ export interface ToolServices {
   /**
    * The server of an env: the Worker's own definitions plus each service's tools and skills.
    * Catalogues are read again after their TTL; when one changed, a new server is built and
-   * `changed(previous)` is called to announce it.
+   * `changed(previous)` is called to announce it (with the `waitUntil` of the request that found
+   * the change, when it is not the one that asked for the server).
    */
-  server(base: ServerOptions, env: object, changed: (previous: McpServer) => void): Promise<McpServer>;
+  server: ServicesServer;
+  /** The options a server of {@link ToolServices.server} was compiled from (for `combinedServices()`, which builds on them). */
+  optionsOf?(server: McpServer): ServerOptions | undefined;
+  /** Sees each request the Worker serves (remoteServers() notes the hosts it is reached at). */
+  noteRequest?(request: Request): void;
   /**
    * The server of each env for a Worker made with these services (`createWorker` and the Durable
    * Object classes made from it): {@link ToolServices.server}, a changed catalogue announced as
@@ -49,7 +53,7 @@ export interface ToolServices {
   serversOf(
     server: McpServer | ServerOptions,
     worker: { tenant?: string | undefined; notificationShards?: number | undefined },
-  ): (env: McpEnv, waitUntil?: (promise: Promise<unknown>) => void) => Promise<McpServer>;
+  ): (env: McpEnv, waitUntil?: (promise: Promise<unknown>) => void, request?: Request) => Promise<McpServer>;
 }
 
 const BINDING = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -60,6 +64,8 @@ const DEFAULT_CATALOG_TTL_MS = 300_000;
 interface Built {
   server: McpServer;
   digest: string;
+  /** The options it was built over: another base (combinedServices()) builds again. */
+  base: ServerOptions;
 }
 
 function checked(bindings: readonly ToolServiceBinding[]): Required<ToolServiceBinding>[] {
@@ -107,8 +113,9 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   const services = checked(bindings);
   const ttl = options.catalogTtlMs ?? DEFAULT_CATALOG_TTL_MS;
   if (!Number.isSafeInteger(ttl) || ttl < 0) throw new DefinitionError("toolServices() option catalogTtlMs must be an integer from 0 (ms)");
-  const byEnv = new WeakMap<object, { built: Promise<Built>; builtAt: number }>();
+  const byEnv = new WeakMap<object, { built: Promise<Built>; builtAt: number; base: ServerOptions }>();
   const last = new WeakMap<object, Built>();
+  const compiledFrom = new WeakMap<McpServer, ServerOptions>();
 
   const build = async (base: ServerOptions, env: object, changed: (previous: McpServer) => void): Promise<Built> => {
     const tools: ToolDefinition[] = [...(base.tools ?? [])];
@@ -132,8 +139,10 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
     }
     const digest = await sha256Hex(JSON.stringify(catalogs));
     const previous = last.get(env);
-    if (previous && previous.digest === digest) return previous;
-    const built = { server: createServer({ ...base, tools, skills, unavailableModules: unavailable }), digest };
+    if (previous && previous.digest === digest && previous.base === base) return previous;
+    const compiled = { ...base, tools, skills, unavailableModules: unavailable };
+    const built = { server: createServer(compiled), digest, base };
+    compiledFrom.set(built.server, compiled);
     last.set(env, built);
     if (previous) changed(previous.server);
     return built;
@@ -142,9 +151,9 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   const server: ToolServices["server"] = (base, env, changed) => {
     const now = Date.now();
     const cached = byEnv.get(env);
-    if (cached && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
+    if (cached && cached.base === base && now - cached.builtAt < ttl) return cached.built.then((b) => b.server);
     const built = build(base, env, changed);
-    byEnv.set(env, { built, builtAt: now });
+    byEnv.set(env, { built, builtAt: now, base });
     // A build that fails (a missing binding) is tried again on the next request rather than cached.
     built.catch(() => byEnv.delete(env));
     return built.then((b) => b.server);
@@ -153,20 +162,7 @@ export function toolServices(bindings: readonly ToolServiceBinding[], options: T
   return {
     kind: "edge-mcp/tool-services",
     server,
-    serversOf(base, worker) {
-      if ("handle" in base) {
-        throw new DefinitionError(
-          "createWorker option services needs the server as options (createWorker({ info, tools }, { services })), not a compiled server",
-        );
-      }
-      const tenant = worker.tenant ?? "default";
-      return (env, waitUntil = () => {}) =>
-        server(base, env, (previous) => {
-          const relay = env.MCP_NOTIFICATIONS
-            ? durableChangeRelay(env.MCP_NOTIFICATIONS, tenant, { shards: notificationShardsOf(env, worker.notificationShards) })
-            : undefined;
-          (relay ? relayedChangeFeed(relay, waitUntil) : previous.changes).toolsListChanged();
-        });
-    },
+    serversOf: (base, worker) => servicesServersOf(server, base, worker),
+    optionsOf: (built) => compiledFrom.get(built),
   };
 }

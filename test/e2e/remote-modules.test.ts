@@ -86,7 +86,13 @@ beforeAll(async () => {
       },
     },
     ...(python
-      ? [{ id: "polyglot", pathPrefix: "/t/polyglot", modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`) }] }]
+      ? [
+          {
+            id: "polyglot",
+            pathPrefix: "/t/polyglot",
+            modules: [{ name: "python", prefix: "py", remote: remote(`http://127.0.0.1:${pythonPort}/mcp`, { allow: ["multiply"] }) }],
+          },
+        ]
       : []),
   ]);
   worker = await startWranglerDev({
@@ -133,6 +139,28 @@ describe.each(["legacy", "modern"] as const)("tenant umbrella (server-everything
       expect(text(await client.callTool({ name: "everything_echo", arguments: { message: "over the wire" } }))).toBe("Echo: over the wire");
       expect(text(await client.callTool({ name: "everything_get-sum", arguments: { a: 19, b: 23 } }))).toBe("The sum of 19 and 23 is 42.");
       await expect(client.callTool({ name: "everything_get-env", arguments: {} })).rejects.toThrow(/Unknown tool: everything_get-env/);
+    });
+  });
+
+  it("lists the upstream's resources, templates and prompts under the prefix, and reads and gets them through it", async () => {
+    await withClient(era, "/t/umbrella/mcp", async (client) => {
+      const head = "mcp-remote://everything/";
+      const resources = (await client.listResources()).resources;
+      expect(resources.length).toBeGreaterThan(0);
+      expect(resources.every((resource) => resource.uri.startsWith(head))).toBe(true);
+      const document = resources.find((resource) => resource.uri.startsWith(`${head}demo://resource/static/document/`));
+      const read = await client.readResource({ uri: (document as { uri: string }).uri });
+      expect(read.contents[0]).toMatchObject({ uri: (document as { uri: string }).uri });
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
+      expect(templates).toContain(`${head}demo://resource/dynamic/text/{resourceId}`);
+      const dynamic = await client.readResource({ uri: `${head}demo://resource/dynamic/text/7` });
+      expect(dynamic.contents[0]).toMatchObject({ uri: `${head}demo://resource/dynamic/text/7` });
+      const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+      expect(prompts).toEqual(expect.arrayContaining(["everything_simple-prompt", "everything_args-prompt"]));
+      const prompt = await client.getPrompt({ name: "everything_args-prompt", arguments: { city: "Paris" } });
+      expect(JSON.stringify(prompt.messages)).toMatch(/What's weather in Paris\?/);
+      // A URI that is none of its resources fails, naming nothing of another module.
+      await expect(client.readResource({ uri: `${head}demo://resource/nowhere` })).rejects.toThrow();
     });
   });
 
@@ -238,6 +266,11 @@ describe("admission of remote tools", () => {
     expect(unscoped.status).toBe(403);
     expect(unscoped.headers.get("www-authenticate")).toMatch(/insufficient_scope.*remote:call/);
     expect(calls()).toBe(before);
+    // Resources and prompts of remote modules are admitted like the Worker's own: no credential, no read.
+    for (const method of ["resources/list", "resources/read", "prompts/list"]) {
+      const read = JSON.stringify({ jsonrpc: "2.0", id: 2, method, params: method === "resources/read" ? { uri: "mcp-remote://steady/x://y" } : {} });
+      expect((await fetch(`${worker.baseUrl}/t/guarded/mcp`, { method: "POST", headers, body: read })).status).toBe(401);
+    }
   });
 });
 

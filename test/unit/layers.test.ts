@@ -347,13 +347,10 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     for (const entry of ["workers/remote-modules.ts", "workers/remote-servers.ts"]) {
       const added = [...reach(join(SRC, entry))].map((path) => relative(SRC, path)).filter((path) => !core.has(path));
       expect(added).toEqual(expect.arrayContaining(["modules/remote/remote-connection.ts", "modules/remote/circuit-breaker.ts", entry]));
-      // remoteServers() also brings the tool-services type only, and the relay createWorker's services use.
-      expect(
-        added.filter(
-          (path) =>
-            !path.startsWith("modules/remote/") && !own.has(path) && !path.startsWith("workers/notifications/") && !path.startsWith("server/notifications/"),
-        ),
-      ).toEqual([]);
+      // remoteServers() also brings the tool-services type only, and the relay createWorker's services use;
+      // both bring the features that serve an upstream's resources and prompts (what defineResource and definePrompt bring).
+      const features = ["workers/notifications/", "server/notifications/", "server/resources/", "server/prompts/", "server/completions/"];
+      expect(added.filter((path) => !path.startsWith("modules/remote/") && !own.has(path) && !features.some((folder) => path.startsWith(folder)))).toEqual([]);
     }
   });
 

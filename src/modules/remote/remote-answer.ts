@@ -2,6 +2,7 @@
 
 import { isObject } from "../../core/json.ts";
 import type { JsonObject } from "../../core/types.ts";
+import { ModuleFailure } from "../service-module.ts";
 
 /** A message the upstream sent before its response (a notification, or a request to its client). */
 export type UpstreamMessage = (message: JsonObject) => void | Promise<void>;
@@ -10,6 +11,16 @@ export type UpstreamMessage = (message: JsonObject) => void | Promise<void>;
 export class UpstreamAnswerError extends Error {
   override readonly name = "UpstreamAnswerError";
   readonly code = "ERR_UPSTREAM_ANSWER";
+}
+
+/** The upstream answered a request with a JSON-RPC error: a failure of that request, naming the module, with the upstream's code. */
+export class UpstreamErrorAnswer extends ModuleFailure {
+  readonly rpcCode: unknown;
+
+  constructor(message: string, rpcCode: unknown) {
+    super(message);
+    this.rpcCode = rpcCode;
+  }
 }
 
 const decoder = () => new TextDecoder();

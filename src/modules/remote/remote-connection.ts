@@ -45,6 +45,9 @@ interface Session {
   id: string | undefined;
 }
 
+/** How long telling a 2025-11-25 upstream of a cancellation may take, in ms. */
+const CANCEL_TIMEOUT_MS = 2_000;
+
 const ignore: UpstreamMessage = () => {};
 
 /** The header value of `Mcp-Name` (2026-07-28 §Standard headers): the tool or prompt name, or the resource URI. */
@@ -58,9 +61,15 @@ export class RemoteConnection {
   #era: Promise<"modern" | "legacy"> | undefined;
   #session: Promise<Session> | undefined;
   #nextId = 1;
+  #capabilities: JsonObject | undefined;
 
   constructor(options: RemoteConnectionOptions) {
     this.#options = options;
+  }
+
+  /** The server's capabilities from `server/discover` or `initialize`, once either answered (undefined before, or when neither was sent). */
+  get capabilities(): JsonObject | undefined {
+    return this.#capabilities;
   }
 
   /** The revision settled with the upstream, once it is. */
@@ -94,14 +103,40 @@ export class RemoteConnection {
     for (let attempt = 0; ; attempt++) {
       const session = await this.#openSession(options.signal);
       const id = this.#nextId++;
-      const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), options.signal);
-      // 404 on a request with a session id: the server forgot the session (2025-11-25 §Session Management); open a new one once.
-      if (response.status === 404 && session.id !== undefined && attempt === 0) {
-        await response.body?.cancel().catch(() => {});
-        this.#session = undefined;
-        continue;
+      // The caller cancelled or the time ran out: a 2025-11-25 server is told first, then the request is closed
+      // (closing its stream alone is no cancellation there, and once closed, the server may stop the work unasked).
+      const request = new AbortController();
+      const cancel = () => void this.#cancel(session, id).finally(() => request.abort(options.signal.reason));
+      options.signal.addEventListener("abort", cancel, { once: true });
+      try {
+        const response = await this.#post({ jsonrpc: "2.0", id, method, params }, this.#sessionHeaders(session), request.signal);
+        // 404 on a request with a session id: the server forgot the session (2025-11-25 §Session Management); open a new one once.
+        if (response.status === 404 && session.id !== undefined && attempt === 0) {
+          await response.body?.cancel().catch(() => {});
+          this.#session = undefined;
+          continue;
+        }
+        const answer = await this.#answer(response, id, onMessage);
+        if (options.signal.aborted) throw options.signal.reason;
+        return answer;
+      } catch (error) {
+        // Whatever the upstream did after it was told (ended the stream, answered an error), the request was cancelled.
+        if (options.signal.aborted) throw options.signal.reason;
+        throw error;
+      } finally {
+        options.signal.removeEventListener("abort", cancel);
       }
-      return this.#answer(response, id, onMessage);
+    }
+  }
+
+  /** Sends `notifications/cancelled` for request `id` of a session; a failure to send it is not reported (the call already failed). */
+  async #cancel(session: Session, id: number): Promise<void> {
+    const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "cancelled by the caller or its time limit" } };
+    try {
+      const response = await this.#post(message, this.#sessionHeaders(session), AbortSignal.timeout(CANCEL_TIMEOUT_MS));
+      await response.body?.cancel().catch(() => {});
+    } catch {
+      // The upstream is gone or slow: the request ends on its side when its stream closes.
     }
   }
 
@@ -136,6 +171,7 @@ export class RemoteConnection {
     const answer = await this.#answer(response, id, ignore);
     const result = answer["result"];
     const versions = isObject(result) && Array.isArray(result["supportedVersions"]) ? result["supportedVersions"] : [];
+    if (isObject(result) && isObject(result["capabilities"])) this.#capabilities = result["capabilities"];
     return versions.includes(MODERN) ? "modern" : "legacy";
   }
 
@@ -163,6 +199,7 @@ export class RemoteConnection {
           : `it answered initialize with protocol version ${JSON.stringify(version)}, which is not one it may use`,
       );
     }
+    if (isObject(result) && isObject(result["capabilities"])) this.#capabilities = result["capabilities"];
     const session = { version, id: sessionId };
     const initialized = await this.#post({ jsonrpc: "2.0", method: "notifications/initialized" }, this.#sessionHeaders(session), signal);
     await initialized.body?.cancel().catch(() => {});

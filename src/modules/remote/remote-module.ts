@@ -8,7 +8,7 @@ import { isObject } from "../../core/json.ts";
 import type { JsonObject } from "../../core/types.ts";
 import type { HandlerContext } from "../../server/context/handler-context.ts";
 import { ModuleFailure } from "../service-module.ts";
-import { UpstreamAnswerError, type UpstreamMessage } from "./remote-answer.ts";
+import { UpstreamAnswerError, UpstreamErrorAnswer, type UpstreamMessage } from "./remote-answer.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./circuit-breaker.ts";
 import { RemoteConnection, type RemoteProtocol } from "./remote-connection.ts";
 import { exposed } from "./remote-target.ts";
@@ -57,7 +57,16 @@ export type UpstreamTool = JsonObject & { name: string; inputSchema: JsonObject 
 interface Listing {
   tools: UpstreamTool[];
   expiresAt: number;
+  /** The list as text, to tell a changed list from the same one read again. */
+  text: string;
 }
+
+/**
+ * Told when a call learned that the upstream's list changed and the new list differs: the owner
+ * builds its server again and announces `tools/list_changed`. `waitUntil` keeps the announcement
+ * alive past the call (the call waits for the returned promise).
+ */
+export type ListChangeListener = (waitUntil: (promise: Promise<unknown>) => void) => Promise<void>;
 
 export class RemoteModule {
   readonly settings: RemoteModuleSettings;
@@ -66,6 +75,8 @@ export class RemoteModule {
   readonly #now: () => number;
   #listing: Listing | undefined;
   #changed = false;
+  #generation = 0;
+  readonly #listeners = new Set<ListChangeListener>();
 
   constructor(settings: RemoteModuleSettings) {
     this.settings = settings;
@@ -83,6 +94,27 @@ export class RemoteModule {
   /** The circuit's state (for tests and logs). */
   get circuit(): "closed" | "open" | "half-open" {
     return this.#breaker.state;
+  }
+
+  /** Counts the lists read that differ from the one before: a server built from an older one is out of date. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Calls `listener` each time a call brings a `list_changed` after which the list differs; returns the way to stop. */
+  onListChanged(listener: ListChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The upstream's capabilities, once it said them (`server/discover` or `initialize`). */
+  get serverCapabilities(): JsonObject | undefined {
+    return this.#connection.capabilities;
+  }
+
+  /** One request of this module (a list, a read, a prompt) under its breaker and time limit, for a caller when `ctx` is given. */
+  send(method: string, params: JsonObject, what: string, ctx?: HandlerContext): Promise<JsonObject> {
+    return this.#request(method, params, what, ctx);
   }
 
   /** Whether the cached list is past its TTL or the upstream said its tools changed. */
@@ -111,7 +143,9 @@ export class RemoteModule {
       cursor = typeof result["nextCursor"] === "string" ? result["nextCursor"] : undefined;
       if (cursor === undefined) break;
     }
-    this.#listing = { tools, expiresAt: this.#now() + (ttlMs ?? DEFAULT_LIST_TTL_MS) };
+    const text = JSON.stringify(tools);
+    if (this.#listing !== undefined && this.#listing.text !== text) this.#generation++;
+    this.#listing = { tools, expiresAt: this.#now() + (ttlMs ?? DEFAULT_LIST_TTL_MS), text };
     return tools;
   }
 
@@ -129,6 +163,7 @@ export class RemoteModule {
     }
     const params: JsonObject = { name, arguments: args, _meta: meta };
     let asked = 0;
+    let listChanged = false;
     const onMessage: UpstreamMessage = async (message) => {
       const method = message["method"];
       const body = isObject(message["params"]) ? message["params"] : {};
@@ -154,17 +189,44 @@ export class RemoteModule {
         ctx.log(body["level"] as never, body["data"], typeof body["logger"] === "string" ? body["logger"] : undefined);
       } else if (method === "notifications/tools/list_changed") {
         this.#changed = true;
+        listChanged = true;
       }
     };
     // A 2026-07-28 upstream asks for input with an input_required result: ask our caller, then call again with the answers.
     for (let round = 0; ; round++) {
       const result = await this.#request("tools/call", params, `tool ${name}`, ctx, onMessage);
+      if (listChanged) await this.#relist();
       if (result["resultType"] !== "input_required" || round >= 8) return this.#callResult(result, name);
       const requests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
       params["inputResponses"] = Object.keys(requests).length > 0 ? await ctx.input(requests as never) : {};
       if (typeof result["requestState"] === "string") params["requestState"] = result["requestState"];
       else delete params["requestState"];
     }
+  }
+
+  /**
+   * After a call's stream said `list_changed`: reads the list again at once and, when it differs,
+   * tells the listeners (the server is built again and our clients are told before the call
+   * returns). A list that cannot be read stays stale and is tried on the next request.
+   */
+  async #relist(): Promise<void> {
+    const before = this.#generation;
+    try {
+      await this.tools();
+    } catch {
+      return;
+    }
+    if (this.#generation === before || this.#listeners.size === 0) return;
+    const pending: Promise<unknown>[] = [];
+    const waitUntil = (promise: Promise<unknown>) => void pending.push(promise);
+    for (const listener of this.#listeners) {
+      try {
+        await listener(waitUntil);
+      } catch (error) {
+        console.error(`edge-mcp: module ${this.settings.name}: announcing its changed tools failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    await Promise.allSettled(pending);
   }
 
   #callResult(result: JsonObject, name: string): JsonObject {
@@ -196,7 +258,7 @@ export class RemoteModule {
       const error = answer["error"];
       if (isObject(error)) {
         const text = typeof error["message"] === "string" ? error["message"].slice(0, MAX_MESSAGE_CHARS) : "no message";
-        throw new ModuleFailure(`module ${name}: the upstream answered ${what} with error ${String(error["code"])}: ${text}`);
+        throw new UpstreamErrorAnswer(`module ${name}: the upstream answered ${what} with error ${String(error["code"])}: ${text}`, error["code"]);
       }
       const result = answer["result"];
       if (!isObject(result)) throw this.#failure(what, "its response has no result object");

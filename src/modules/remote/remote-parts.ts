@@ -10,15 +10,26 @@ import { compileTool } from "../../server/tools/compile-tool.ts";
 import type { JsonSchemaValidator } from "../../server/tools/schema-validator.ts";
 import type { UnavailableModule } from "../../server/tools/tool-registry.ts";
 import { defineTool, type ToolDefinition } from "../../server/tools/tool.ts";
+import type { PromptDefinition } from "../../server/prompts/prompt.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../../server/resources/resource.ts";
+import { collectRemoteExtras } from "./remote-extras.ts";
 import type { RemoteModule, UpstreamTool } from "./remote-module.ts";
 
 export interface RemoteParts {
   tools: ToolDefinition[];
+  /** The upstream's resources, templates and prompts under the prefix (see remote-extras.ts). */
+  resources: ResourceDefinition[];
+  templates: ResourceTemplateDefinition[];
+  prompts: PromptDefinition[];
   /** Set when the upstream could not be listed: calls of `<prefix>_*` explain why. */
   unavailable: UnavailableModule | undefined;
   /** What the upstream listed (null when nothing), for the digest that tells a changed catalogue. */
   catalog: unknown;
+  /** Whether these parts are out of date: the list's TTL passed, the upstream said list_changed, or a newer list was read since. */
+  stale: () => boolean;
 }
+
+const NONE = { resources: [], templates: [], prompts: [] };
 
 /** A listed field copied when present. */
 function copied(tool: UpstreamTool): Partial<ToolDefinition> {
@@ -50,12 +61,16 @@ export async function collectRemoteModule(module: RemoteModule, taken: Set<strin
   const { name, prefix } = module.settings;
   const log = (line: string) => console.error(`edge-mcp: ${where}module ${name}: ${line}`);
   let listed: UpstreamTool[];
+  let generation = module.generation;
+  // Out of date once the list's TTL passed, the upstream said list_changed, or a newer list was read since.
+  const stale = () => module.stale() || module.generation !== generation;
   try {
     listed = await module.tools();
+    generation = module.generation;
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(`module ${name}: `, "") : String(error);
     log(`its tools cannot be listed: ${reason}`);
-    return { tools: [], unavailable: { prefix, module: name, reason: `its tools cannot be listed: ${reason}` }, catalog: null };
+    return { tools: [], unavailable: { prefix, module: name, reason: `its tools cannot be listed: ${reason}` }, ...NONE, catalog: null, stale };
   }
   const tools: ToolDefinition[] = [];
   for (const tool of remoteTools(module, listed)) {
@@ -73,5 +88,7 @@ export async function collectRemoteModule(module: RemoteModule, taken: Set<strin
     taken.add(tool.name);
     tools.push(tool);
   }
-  return { tools, unavailable: undefined, catalog: listed };
+  const extras = await collectRemoteExtras(module, log);
+  const { resources, templates, prompts } = extras;
+  return { tools, resources, templates, prompts, unavailable: undefined, catalog: extras.catalog === null ? listed : [listed, extras.catalog], stale };
 }

@@ -66,4 +66,45 @@ describe("remoteServers", () => {
       /\[0\]\.headers\.X-Key must be the name of the secret binding/,
     );
   });
+
+  it("refuses a server that is the Worker itself: a host the Worker was reached at", async () => {
+    const seen: string[] = [];
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const services = remoteServers([{ url: "https://gw.example/mcp", prefix: "up" }], { fetch: upstream(seen) });
+    const serverOf = services.serversOf(base, {});
+    const server = await serverOf({}, undefined, new Request("https://gw.example/mcp", { method: "POST" }));
+    const app = createMcpApp({ server, allow: { hosts: ["localhost"] } });
+    const call = (await modern(app, "tools/call", { name: "up_echo", arguments: {} })).body["result"] as { isError: boolean; content: { text: string }[] };
+    expect(call.isError).toBe(true);
+    expect(call.content[0]?.text).toMatch(/module up is unavailable: its tools cannot be listed: .*its url points at this Worker itself/);
+    expect(seen).toEqual([]);
+    vi.restoreAllMocks();
+  });
+
+  it("builds the server again before a call returns when the upstream said list_changed and its list differs, and announces it", async () => {
+    let tools = [{ name: "echo", inputSchema: { type: "object" } }];
+    const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const message = JSON.parse(init?.body as string) as { id: number; method: string };
+      const body = (value: Record<string, unknown>) => ({ jsonrpc: "2.0", id: message.id, result: value });
+      if (message.method === "server/discover") return Response.json(body({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } }));
+      if (message.method === "tools/list") return Response.json(body({ tools, ttlMs: 60_000 }));
+      tools = [...tools, { name: "grown", inputSchema: { type: "object" } }];
+      const events = [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }, body({ content: [{ type: "text", text: "grew" }] })];
+      return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+    }) as typeof globalThis.fetch;
+    const services = remoteServers([{ url: "https://up.example/mcp", prefix: "up" }], { fetch });
+    const env = {};
+    const announced: unknown[] = [];
+    const changed = (previous: unknown, waitUntil?: unknown) => void announced.push([previous, typeof waitUntil]);
+    const first = await services.server(base, env, changed);
+    const app = createMcpApp({ server: first, allow: { hosts: ["localhost"] } });
+    expect((await modern(app, "tools/call", { name: "up_echo", arguments: {} })).body["result"]).toMatchObject({ content: [{ text: "grew" }] });
+    expect(announced).toEqual([[first, "function"]]);
+    const second = await services.server(base, env, changed);
+    expect(second).not.toBe(first);
+    const names = (
+      (await modern(createMcpApp({ server: second, allow: { hosts: ["localhost"] } }), "tools/list")).body["result"] as { tools: { name: string }[] }
+    ).tools;
+    expect(names.map((tool) => tool.name)).toEqual(["hello", "up_echo", "up_grown"]);
+  });
 });

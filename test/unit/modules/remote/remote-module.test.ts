@@ -159,8 +159,10 @@ describe("RemoteModule", () => {
     expect(remote.stale()).toBe(false);
   });
 
-  it("marks the list stale when the upstream says list_changed on a call's stream, and relays progress and logs to the caller", async () => {
+  it("reads the list again when the upstream says list_changed on a call's stream, and relays progress and logs to the caller", async () => {
+    let tools = TOOLS;
     const upstream: Upstream = (message) => {
+      if (message.method === "tools/list") return result(message.id, { tools, ttlMs: 60_000 });
       if (message.method !== "tools/call") return modern(message, new Headers());
       const token = (message.params?.["_meta"] as Record<string, unknown>)["progressToken"];
       return sse(
@@ -170,15 +172,33 @@ describe("RemoteModule", () => {
         { jsonrpc: "2.0", id: message.id, result: { content: [] } },
       );
     };
-    const { remote } = module(upstream);
+    const { remote, requests } = module(upstream);
+    const lists = () => requests.filter((request) => request.message.method === "tools/list").length;
+    const announced: string[] = [];
+    remote.onListChanged(async (waitUntil) => {
+      waitUntil(Promise.resolve());
+      announced.push("changed");
+    });
     await remote.tools();
     const notes: unknown[] = [];
     await remote.call("echo", {}, handlerContext(notes, { progressToken: "caller-token", minLogRank: 0 }));
-    expect(remote.stale()).toBe(true);
     expect(notes).toEqual([
       { method: "notifications/progress", params: { progressToken: "caller-token", progress: 1, total: 2 } },
       expect.objectContaining({ method: "notifications/message", params: expect.objectContaining({ level: "error", data: "careful" }) }),
     ]);
+    // The same list read again: nothing to announce, and the cache is fresh.
+    expect(lists()).toBe(2);
+    expect(announced).toEqual([]);
+    expect(remote.stale()).toBe(false);
+    // A list that differs: the generation moves on and the listener is told before the call returns.
+    tools = [...TOOLS, { name: "divide", inputSchema: { type: "object" } }];
+    const generation = remote.generation;
+    await remote.call("echo", {}, handlerContext());
+    expect(lists()).toBe(3);
+    expect(remote.generation).toBe(generation + 1);
+    expect(announced).toEqual(["changed"]);
+    expect((await remote.tools()).map((tool) => tool.name)).toContain("divide");
+    expect(lists()).toBe(3);
   });
 
   it("names the module in every failure, bounds size and time, refuses redirects, and opens the breaker after repeated failures", async () => {
