@@ -6,6 +6,7 @@ import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
+import { parseSignIn, type TenantSignInConfig } from "./sign-in-section.ts";
 import { positiveInt, refuseUnknown, stringList, type Fail } from "./config-fields.ts";
 import {
   BINDING,
@@ -76,6 +77,8 @@ export interface TenantConfig {
    * their tools as plain tools, without `ui://` resources, app-only tools or the extension.
    */
   apps?: boolean;
+  /** The tenant's own authorization server, with `tenantSignIn()` (see docs/sign-in.md, "Per tenant"); it replaces `auth`. */
+  signIn?: TenantSignInConfig;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -103,6 +106,7 @@ const TENANT_FIELDS = [
   "serverCard",
   "codeMode",
   "apps",
+  "signIn",
 ];
 
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
@@ -131,6 +135,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     serverCard,
     codeMode,
     apps,
+    signIn,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -210,6 +215,10 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
   if (card) tenant.serverCard = card;
   if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
+  if (signIn !== undefined) {
+    if (auth !== undefined) fail("signIn", "and auth cannot both be set: with signIn the tenant's own authorization server admits its tokens");
+    tenant.signIn = parseSignIn(signIn, fail);
+  }
   return tenant;
 }
 

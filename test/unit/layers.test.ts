@@ -19,8 +19,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
   // edge-mcp/hono: the endpoint as a Hono handler, made by createWorker; no layer imports it.
   hono: ["core", "server", "auth", "http", "workers"],
-  // edge-mcp/oauth: the authorization server in front of a Worker (workers-oauth-provider, hono); no layer imports it.
-  oauth: ["core", "server", "auth", "http"],
+  // edge-mcp/oauth: the authorization server in front of a Worker (workers-oauth-provider, hono), and per tenant of the multi-tenant Worker; no layer imports it.
+  oauth: ["core", "server", "auth", "http", "tenancy", "workers"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
 // @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode;
