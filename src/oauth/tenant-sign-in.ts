@@ -3,7 +3,9 @@
 import { OAuthProvider, type OAuthHelpers, type OAuthResourceAuth } from "@cloudflare/workers-oauth-provider";
 import type { Principal } from "../core/principal.ts";
 import type { HandlerContext } from "../server/context/handler-context.ts";
+import { DefinitionError } from "../core/definition-error.ts";
 import type { TenantConfig } from "../tenancy/tenant-config.ts";
+import { parseSignIn, type TenantSignInConfig } from "../tenancy/sign-in-section.ts";
 import type { SignInTenantRequest, TenantSignInOptIn } from "../workers/tenant-sign-in-hook.ts";
 import { PAGE_HEADERS, errorPage } from "./consent-page.ts";
 import { endpointGuard, type EndpointGuardOptions } from "./endpoint-guard.ts";
@@ -46,6 +48,22 @@ type TenantEnv = { OAUTH_KV: KVNamespace; OAUTH_PROVIDER?: OAuthHelpers | undefi
 interface Passage {
   readonly issuer: string;
   readonly served: SignInTenantRequest;
+}
+
+/** Sections parsed, by the config object they came from (a changed config is a new object). */
+const parsedSections = new WeakMap<object, TenantSignInConfig>();
+
+/** The tenant's `signIn`, validated; throws a DefinitionError naming the field. */
+function sectionOf(tenant: TenantConfig): TenantSignInConfig {
+  const raw = tenant.signIn ?? {};
+  let parsed = parsedSections.get(raw);
+  if (parsed === undefined) {
+    parsed = parseSignIn(raw, (field, problem) => {
+      throw new DefinitionError(`tenant ${tenant.id}: ${field} ${problem}`);
+    });
+    parsedSections.set(raw, parsed);
+  }
+  return parsed;
 }
 
 function json(status: number, body: Record<string, string>): Response {
@@ -99,8 +117,7 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
   };
 
   /** The tenant's provider for this resource, built once per isolate while its config stays the same. */
-  function providerFor(tenant: TenantConfig, prefix: string, origin: string, path: string): OAuthProvider<TenantEnv> {
-    const config = tenant.signIn!;
+  function providerFor(tenant: TenantConfig, config: TenantSignInConfig, prefix: string, origin: string, path: string): OAuthProvider<TenantEnv> {
     const key = `${tenant.id}\n${origin}${path}\n${JSON.stringify(config)}`;
     const held = providers.get(key);
     if (held !== undefined) {
@@ -144,7 +161,14 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
 
   async function serve(request: Request, env: object, ctx: ExecutionContext, served: SignInTenantRequest): Promise<Response> {
     const { tenant, path } = served;
-    const config = tenant.signIn!;
+    let config: TenantSignInConfig;
+    try {
+      config = sectionOf(tenant);
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      console.error(`edge-mcp: ${error.message}`);
+      return json(503, { error: "temporarily_unavailable", error_description: `Tenant unavailable: its configuration is invalid: ${error.message}` });
+    }
     const url = new URL(request.url);
     const prefix = path.slice(0, -"/mcp".length);
     const issuer = `${url.origin}${prefix}`;
@@ -186,7 +210,7 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       [CLIENT_SECRET]: secret,
     });
     passages.set(tenantEnv, { issuer, served });
-    const provider = providerFor(tenant, prefix, url.origin, path);
+    const provider = providerFor(tenant, config, prefix, url.origin, path);
     const metadata = prefix !== "" && url.pathname === `${AS_METADATA}${prefix}`;
     if (metadata) admitted = new Request(`${url.origin}${AS_METADATA}`, admitted);
     const token = admitted.method === "POST" && url.pathname === `${prefix}/oauth/token`;
@@ -208,7 +232,16 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
   return {
     kind: "edge-mcp/tenant-sign-in",
     lookupPath: (pathname) => (pathname.startsWith(`${AS_METADATA}/`) ? pathname.slice(AS_METADATA.length) : undefined),
-    authorizer: (tenant, path) => oauthAuthorizer(registry, path, tenant.signIn?.toolScopes ?? {}),
+    // A section that does not parse admits no one: serve() answers 503 naming the field before the endpoint is reached.
+    authorizer: (tenant, path) => {
+      let toolScopes: Record<string, string[]> = {};
+      try {
+        toolScopes = sectionOf(tenant).toolScopes ?? {};
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+      }
+      return oauthAuthorizer(registry, path, toolScopes);
+    },
     fetch: serve,
     user(ctx) {
       const props = registry.propsOf(ctx.principal);

@@ -6,6 +6,7 @@ import { isObject } from "../core/json.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import { parseTenantsByTenant } from "./tenant-document.ts";
 import { MAX_PREFIX_SEGMENTS, tenantEntries } from "./tenant-keys.ts";
+import { parseSignIn } from "./sign-in-section.ts";
 
 /** Workers KV's largest value (25 MiB). */
 export const MAX_TENANT_BYTES = 25 * 1024 * 1024;
@@ -36,6 +37,10 @@ export function checkTenants(value: unknown): TenantCheck {
   for (const config of parsed.tenants) {
     try {
       if (config.auth !== undefined) parseAuthConfig(config.auth, config.id);
+      if (config.signIn !== undefined)
+        parseSignIn(config.signIn, (field, problem) => {
+          throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);
+        });
       const segments = config.pathPrefix?.split("/").filter((s) => s !== "").length ?? 0;
       if (segments > MAX_PREFIX_SEGMENTS)
         throw new DefinitionError(`tenant ${config.id}: pathPrefix has ${segments} segments; a tenant store looks up at most ${MAX_PREFIX_SEGMENTS}`);

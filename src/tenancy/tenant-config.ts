@@ -6,7 +6,6 @@ import { isObject } from "../core/json.ts";
 import { SUPPORTED_VERSIONS } from "../core/versions.ts";
 import type { ToolSearchOptions } from "../server/tools/tool-search.ts";
 import { parseServerCard, type TenantServerCard } from "./server-card-config.ts";
-import { parseSignIn, type TenantSignInConfig } from "./sign-in-section.ts";
 import { positiveInt, refuseUnknown, stringList, type Fail } from "./config-fields.ts";
 import {
   BINDING,
@@ -77,8 +76,11 @@ export interface TenantConfig {
    * their tools as plain tools, without `ui://` resources, app-only tools or the extension.
    */
   apps?: boolean;
-  /** The tenant's own authorization server, with `tenantSignIn()` (see docs/sign-in.md, "Per tenant"); it replaces `auth`. */
-  signIn?: TenantSignInConfig;
+  /**
+   * The tenant's own authorization server, with `tenantSignIn()` (see docs/sign-in.md, "Per tenant"); it
+   * replaces `auth`. Validated by sign-in-section.ts where it is used: the admin API and the opt-in.
+   */
+  signIn?: Record<string, unknown>;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -217,7 +219,8 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
   if (signIn !== undefined) {
     if (auth !== undefined) fail("signIn", "and auth cannot both be set: with signIn the tenant's own authorization server admits its tokens");
-    tenant.signIn = parseSignIn(signIn, fail);
+    if (!isObject(signIn)) fail("signIn", "must be an object");
+    tenant.signIn = signIn;
   }
   return tenant;
 }

@@ -406,10 +406,11 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const reached = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))]));
     const usesProvider = (path: string) => imports(path).includes("@cloudflare/workers-oauth-provider");
     expect([...reached].filter((path) => relative(SRC, path).startsWith("oauth/") || usesProvider(path)).map((path) => relative(SRC, path))).toEqual([]);
-    // The entry brings its own folder, what the authorizer reuses of auth/ and the body reader of admission; nothing of the Worker builders.
+    // The entry brings its own folder, what the authorizer reuses of auth/, the body reader of admission and the
+    // parser of a tenant's signIn section (tenantSignIn()); nothing of the Worker builders.
     const added = [...reach(join(SRC, "oauth/index.ts"))].map((path) => relative(SRC, path));
-    const shared = (path: string) =>
-      path.startsWith("oauth/") || path.startsWith("auth/") || path.startsWith("core/") || path === "http/admission/read-body.ts";
+    const sectionParser = new Set(["http/admission/read-body.ts", "tenancy/sign-in-section.ts", "tenancy/config-fields.ts"]);
+    const shared = (path: string) => path.startsWith("oauth/") || path.startsWith("auth/") || path.startsWith("core/") || sectionParser.has(path);
     expect(added.filter((path) => !shared(path))).toEqual([]);
   });
 

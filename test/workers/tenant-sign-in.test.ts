@@ -244,6 +244,16 @@ describe("the signIn section", () => {
     expect(metadata["registration_endpoint"]).toBeUndefined();
   });
 
+  it("from a tenants document, a section that does not parse makes its tenant unavailable alone (503 naming the field)", async () => {
+    const broken = { id: "x", hosts: ["x.example"], modules: [{ name: "tools" }], signIn: { issuer: IDP, clientId: "x", scope: ["a"] } };
+    const worker = createMultiTenantWorker({ modules: { tools: { tools: [whoami] } }, tenants: { tenants: [broken, TENANTS[4]] }, signIn: tenantSignIn() });
+    const env = { OAUTH_KV: memoryKv().kv } as unknown as MultiTenantEnv;
+    const response = await worker.fetch(new Request("https://x.example/.well-known/oauth-authorization-server"), env, ctx);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain("signIn.scope is not a known field");
+    expect((await worker.fetch(new Request("https://plain.example/mcp", { method: "POST", body: "{}" }), env, ctx)).status).not.toBe(503);
+  });
+
   it("a tenant with signIn on a Worker that did not opt in is unavailable alone (503 naming tenantSignIn)", async () => {
     const worker = createMultiTenantWorker({ modules: { tools: { tools: [whoami] } }, tenants: { tenants: [TENANTS[0], TENANTS[4]] } });
     const response = await worker.fetch(new Request("https://a.example/mcp", { method: "POST", body: "{}" }), {}, ctx);
