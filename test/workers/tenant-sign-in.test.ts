@@ -56,15 +56,22 @@ const signInOf = (clientId: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const TENANTS = [
-  { id: "a", hosts: ["a.example"], modules: [{ name: "tools" }], signIn: signInOf("client-a") },
+  { id: "a", hosts: ["a.example"], modules: [{ name: "tools" }], rateLimits: { principal: "PRINCIPAL_LIMIT" }, signIn: signInOf("client-a") },
   { id: "b", hosts: ["b.example"], modules: [{ name: "tools" }], signIn: signInOf("client-b") },
   { id: "c", pathPrefix: "/t/c", modules: [{ name: "tools" }], signIn: signInOf("client-c") },
   { id: "d", pathPrefix: "/t/d", modules: [{ name: "tools" }], signIn: signInOf("client-d") },
   { id: "plain", hosts: ["plain.example"], modules: [{ name: "tools" }] },
 ];
 
+/** A rate limiting binding that allows 4 calls per key, and records the keys it was asked about. */
+function principalLimit() {
+  const counts = new Map<string, number>();
+  return { counts, limit: async ({ key }: { key: string }) => ({ success: counts.set(key, (counts.get(key) ?? 0) + 1).get(key)! <= 4 }) };
+}
+
 async function setup() {
   const store = memoryKv();
+  const limiter = principalLimit();
   const oauth = memoryKv();
   const worker = createMultiTenantWorker({ modules: { tools: { tools: [whoami, admin] } }, tenantStore: keyedTenants(), signIn: signInOptIn });
   const env = {
@@ -73,6 +80,7 @@ async function setup() {
     MCP_SECRETS_KEY: SECRETS_KEY,
     OAUTH_KV: oauth.kv,
     ALLOWED_HOSTS: "shared.example",
+    PRINCIPAL_LIMIT: limiter,
   } as unknown as MultiTenantEnv;
   const fetch = async (request: Request) => worker.fetch(request as Parameters<typeof worker.fetch>[0], env, ctx);
   const adminCall = (method: string, path: string, body?: unknown) =>
@@ -83,7 +91,7 @@ async function setup() {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     );
-  return { store, oauth, fetch, adminCall };
+  return { store, oauth, fetch, adminCall, limiter };
 }
 
 async function withTenants() {
@@ -150,6 +158,16 @@ describe("an authorization server per tenant, by host", () => {
     expect(none.headers.get("www-authenticate")).toContain('resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp"');
   });
 
+  it("counts the signed-in principal in the tenant's rate limits, keyed by the tenant's issuer: the fifth call is refused with 429", async () => {
+    const { fetch, limiter } = await withTenants();
+    const idp = await mockIdentityProvider("client-a");
+    const { tokens } = await signIn(fetch, "https://a.example", "https://a.example/mcp", idp);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await callTool(fetch, "https://a.example/mcp", "whoami", tokens.access_token)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect([...limiter.counts.keys()].every((key) => key.includes("https://a.example"))).toBe(true);
+  });
+
   it("publishes metadata of each tenant that agrees with its protected-resource metadata", async () => {
     const { fetch } = await withTenants();
     for (const host of ["a.example", "b.example"]) {
@@ -198,6 +216,29 @@ describe("an authorization server per tenant, by path", () => {
     expect(atD.status).toBe(401);
     expect(atD.headers.get("www-authenticate")).toContain('resource_metadata="https://shared.example/.well-known/oauth-protected-resource/t/d/mcp"');
     expect([...oauth.entries.keys()].filter((key) => !key.startsWith("t:c:"))).toEqual([]);
+  });
+
+  it("refreshes at /t/c (the new token works there); c's refresh token at /t/d's token endpoint is refused and changes nothing", async () => {
+    const { fetch, oauth } = await withTenants();
+    const idp = await mockIdentityProvider("client-c");
+    const { tokens, clientId } = await signIn(fetch, "https://shared.example/t/c", "https://shared.example/t/c/mcp", idp);
+    const refresh = (prefix: string) =>
+      fetch(
+        new Request(`https://shared.example${prefix}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token ?? "", client_id: clientId }),
+        }),
+      );
+    const before = [...oauth.entries.keys()].sort();
+    const atD = await refresh("/t/d");
+    expect(atD.status).toBeGreaterThanOrEqual(400);
+    expect(atD.status).toBeLessThan(500);
+    expect([...oauth.entries.keys()].sort()).toEqual(before);
+    const atC = await refresh("/t/c");
+    expect(atC.status).toBe(200);
+    const renewed = await atC.json<{ access_token: string }>();
+    expect((await callTool(fetch, "https://shared.example/t/c/mcp", "whoami", renewed.access_token)).status).toBe(200);
   });
 });
 
