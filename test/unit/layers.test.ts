@@ -327,6 +327,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("auth/tokens/"))).toEqual([]);
   });
 
+  it("keeps the per-tenant authorization server out of createMultiTenantWorker: the signIn section's parser comes with keyedTenants() (its admin API) or tenantSignIn() only", () => {
+    const multiTenant = new Set([...reach(join(SRC, "workers/create-multi-tenant-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...multiTenant].filter((path) => path === "tenancy/sign-in-section.ts" || path.startsWith("oauth/"))).toEqual([]);
+    expect(multiTenant.has("workers/tenant-sign-in-hook.ts")).toBe(false);
+    const optIn = [...reach(join(SRC, "oauth/tenant-sign-in.ts"))].map((path) => relative(SRC, path));
+    expect(optIn).toEqual(expect.arrayContaining(["tenancy/sign-in-section.ts", "oauth/prefixed-kv.ts"]));
+    expect(optIn.filter((path) => path.startsWith("workers/"))).toEqual([]);
+  });
+
   it("keeps the remote-module client out of every Worker builder: remoteModules() and remoteServers() bring exactly src/modules/remote and their own files", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/tool-services.ts", "tenancy/tenant-directory.ts"];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
