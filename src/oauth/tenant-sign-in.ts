@@ -11,6 +11,7 @@ import { PAGE_HEADERS, errorPage } from "./consent-page.ts";
 import { endpointGuard, type EndpointGuardOptions } from "./endpoint-guard.ts";
 import { oauthAuthorizer } from "./oauth-authorizer.ts";
 import { oidcUpstream } from "./oidc-upstream.ts";
+import { withIssParameter, withIssuer } from "./path-issuer.ts";
 import { prefixedKv } from "./prefixed-kv.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
@@ -151,6 +152,8 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       resourceMetadata: { resource: `${origin}${path}`, ...(prefix === "" ? {} : { authorization_servers: [issuer] }) },
       ...(config.scopes === undefined ? {} : { scopesSupported: config.scopes }),
       clientIdMetadataDocumentEnabled: true,
+      // Tenants on one origin (by path) keep their consent and upstream cookies apart.
+      cookiePrefix: `__Host-t-${tenant.id}-`,
       ...(options.accessTokenTTL === undefined ? {} : { accessTokenTTL: options.accessTokenTTL }),
       ...(options.refreshTokenTTL === undefined ? {} : { refreshTokenTTL: options.refreshTokenTTL }),
     });
@@ -220,12 +223,12 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
           .formData()
           .catch(() => undefined)
       : undefined;
-    if (token && config.clients && form?.has("client_id") && !clientAllowed(config.clients, String(form.get("client_id"))))
+    if (token && config.clients && !clientAllowed(config.clients, tokenClientId(admitted, form)))
       return json(401, { error: "invalid_client", error_description: "This client may not use this server" });
     const response = await provider.fetch(admitted, tenantEnv, ctx);
     if (token) await detectRefreshReuse(form, response, tenantEnv, options.refreshTokenTTL ?? DEFAULT_REFRESH_SECONDS);
     if (prefix === "") return response;
-    if (metadata && response.ok) return withIssuer(response, issuer);
+    if (metadata && response.ok && request.method === "GET") return withIssuer(response, issuer);
     return withIssParameter(response, url.origin, issuer);
   }
 
@@ -256,27 +259,16 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
   };
 }
 
-/** The library's authorization-server metadata with the tenant's issuer (origin and path) in place of the origin. */
-async function withIssuer(response: Response, issuer: string): Promise<Response> {
-  const metadata = await response.json<Record<string, unknown>>();
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify({ ...metadata, issuer }), { status: response.status, headers });
-}
-
-/** A redirect to the client whose RFC 9207 `iss` names the origin: it names the tenant's issuer instead, as its metadata does. */
-function withIssParameter(response: Response, origin: string, issuer: string): Response {
-  const location = response.headers.get("location");
-  if (location === null) return response;
-  let target: URL;
+/** The client a token request names: `client_id` of the form, else the user of HTTP Basic authentication. */
+function tokenClientId(request: Request, form: FormData | undefined): string | null {
+  const named = form?.get("client_id");
+  if (typeof named === "string") return named;
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (basic === undefined) return null;
   try {
-    target = new URL(location);
+    const decoded = atob(basic);
+    return decodeURIComponent(decoded.slice(0, decoded.includes(":") ? decoded.indexOf(":") : undefined));
   } catch {
-    return response;
+    return null;
   }
-  if (target.searchParams.get("iss") !== origin) return response;
-  target.searchParams.set("iss", issuer);
-  const headers = new Headers(response.headers);
-  headers.set("location", target.href);
-  return new Response(response.body, { status: response.status, headers });
 }

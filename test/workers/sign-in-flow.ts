@@ -140,7 +140,7 @@ export async function signIn(fetch: Fetch, issuer: string, resource: string, idp
     }),
   );
   if (token.status !== 200) throw new Error(`token: ${token.status} ${await token.text()}`);
-  return { tokens: await token.json<{ access_token: string; refresh_token?: string }>(), response, clientId, upstream, callback };
+  return { tokens: await token.json<{ access_token: string; refresh_token?: string }>(), response, clientId, upstream, callback, cookies: [...jar.keys()] };
 }
 
 /** A tools/call on an MCP endpoint with a bearer token. */

@@ -198,6 +198,15 @@ describe("an authorization server per tenant, by path", () => {
       expect(prm["resource"]).toBe(`https://shared.example/t/${id}/mcp`);
       expect(prm["authorization_servers"]).toEqual([as["issuer"]]);
     }
+    // HEAD and a CORS preflight of the path-inserted URL are answered too (no body to rewrite).
+    expect((await fetch(new Request("https://shared.example/.well-known/oauth-authorization-server/t/c", { method: "HEAD" }))).status).toBe(200);
+    const preflight = await fetch(
+      new Request("https://shared.example/.well-known/oauth-authorization-server/t/c", {
+        method: "OPTIONS",
+        headers: { origin: "https://client.example", "access-control-request-method": "GET" },
+      }),
+    );
+    expect(preflight.status).toBe(204);
     // The origin's own well-known URL belongs to no path-routed tenant.
     expect((await fetch(new Request("https://shared.example/.well-known/oauth-authorization-server"))).status).toBe(404);
     expect((await fetch(new Request("https://shared.example/.well-known/oauth-authorization-server/t/nobody"))).status).toBe(404);
@@ -206,8 +215,11 @@ describe("an authorization server per tenant, by path", () => {
   it("signs in at /t/c (iss names c's issuer); c's token is refused at /t/d with d's challenge, and c's keys are under t:c:", async () => {
     const { fetch, oauth } = await withTenants();
     const idp = await mockIdentityProvider("client-c");
-    const { tokens, response, callback } = await signIn(fetch, "https://shared.example/t/c", "https://shared.example/t/c/mcp", idp);
+    const { tokens, response, callback, cookies } = await signIn(fetch, "https://shared.example/t/c", "https://shared.example/t/c/mcp", idp);
     expect(callback.pathname).toBe("/t/c/oauth/callback");
+    // Tenants on one origin keep their browser state apart: c's consent and upstream cookies are c's own.
+    expect(cookies.length).toBeGreaterThan(0);
+    expect(cookies.every((name) => name.startsWith("__Host-t-c-"))).toBe(true);
     expect(response.searchParams.get("iss")).toBe("https://shared.example/t/c");
     const called = await callTool(fetch, "https://shared.example/t/c/mcp", "whoami", tokens.access_token);
     expect(called.status, await called.clone().text()).toBe(200);
@@ -283,6 +295,22 @@ describe("the signIn section", () => {
     expect(await refused.text()).toContain("unauthorized_client");
     const metadata = await (await fetch(new Request("https://e.example/.well-known/oauth-authorization-server"))).json<Record<string, unknown>>();
     expect(metadata["registration_endpoint"]).toBeUndefined();
+    // At the token endpoint too, by form or by HTTP Basic: 401 invalid_client.
+    const tokenAs = (headers: Record<string, string>, form: Record<string, string>) =>
+      fetch(
+        new Request("https://e.example/oauth/token", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "a:b:c", ...form }),
+        }),
+      );
+    for (const response of [
+      await tokenAs({}, { client_id: "https://evil.example/client.json" }),
+      await tokenAs({ authorization: `Basic ${btoa("registered-earlier:secret")}` }, {}),
+    ]) {
+      expect(response.status).toBe(401);
+      expect((await response.json<{ error: string }>()).error).toBe("invalid_client");
+    }
   });
 
   it("from a tenants document, a section that does not parse makes its tenant unavailable alone (503 naming the field)", async () => {
