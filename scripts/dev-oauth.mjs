@@ -25,7 +25,9 @@ const providerPort = await freePortFrom(port + 1);
 const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 // DEV_OAUTH_ACCOUNTS_ACCESS_TTL: seconds the connected accounts' access tokens live (tests shorten it to see a refresh).
 const accountsAccessTtl = Number(process.env.DEV_OAUTH_ACCOUNTS_ACCESS_TTL ?? "3600");
-const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins, accountsAccessTtl });
+// DEV_OAUTH_SIGN_IN_ACCESS_TTL: seconds the sign-in's upstream access tokens live (tests shorten it to see the upstream refresh).
+const signInAccessTtl = Number(process.env.DEV_OAUTH_SIGN_IN_ACCESS_TTL ?? "3600");
+const oidc = await startLocalOidcProvider({ port: providerPort, workerOrigins: origins, accountsAccessTtl, signInAccessTtl });
 console.log(`Local OpenID provider at ${oidc.issuer} (sign in with any user name, e.g. "ada"; any password).`);
 console.log(`MCP endpoint at http://127.0.0.1:${port}/mcp`);
 
@@ -34,6 +36,9 @@ args.push("--var", `OIDC_ISSUER:${oidc.issuer}`, "--var", `OIDC_CLIENT_ID:${DEV_
 // Connected accounts: the local provider again, under its accounts client; the key seals tokens on this machine only.
 args.push("--var", `FIXTURE_CLIENT_ID:${ACCOUNTS_CLIENT.clientId}`, "--var", `FIXTURE_CLIENT_SECRET:${ACCOUNTS_CLIENT.clientSecret}`);
 args.push("--var", "MCP_ACCOUNTS_KEY:local-development-accounts-key-not-for-production", "--var", `PUBLIC_URL:http://127.0.0.1:${port}`);
+// Tests turn on traces to a local collector and the usage view (with its admin token) to look for tokens in them.
+if (process.env.DEV_OAUTH_OTLP_ENDPOINT) args.push("--var", `OTEL_EXPORTER_OTLP_ENDPOINT:${process.env.DEV_OAUTH_OTLP_ENDPOINT}`);
+if (process.env.DEV_OAUTH_ADMIN_TOKEN) args.push("--var", `MCP_ADMIN_TOKEN:${process.env.DEV_OAUTH_ADMIN_TOKEN}`);
 args.push(...rest);
 const wrangler = spawn(WRANGLER, args, {
   cwd: ROOT,

@@ -6,18 +6,22 @@ import type { Authorizer } from "../http/admission/authorizer.ts";
 import type { HandlerContext } from "../server/context/handler-context.ts";
 import { endpointGuard, type EndpointGuardOptions } from "./endpoint-guard.ts";
 import { isLoopbackUrl } from "./loopback.ts";
+import { refusePrivateClient } from "./cimd-host-guard.ts";
 import { loadLoopbackClient } from "./loopback-cimd.ts";
 import { oauthAuthorizer } from "./oauth-authorizer.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
 import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
 import type { EnvValue, Upstream, UpstreamCallback, UpstreamRequest } from "./upstream.ts";
+import { upstreamRefresh } from "./upstream-refresh.ts";
 import { userIdOf } from "./user-id.ts";
 
 const MCP_PATH = "/mcp";
 const TOKEN_PATH = "/oauth/token";
 const REGISTER_PATH = "/oauth/register";
 const GUARDED = new Set(["/authorize", TOKEN_PATH, REGISTER_PATH, CALLBACK_PATH]);
+/** The library's default access token lifetime (an hour), in seconds. */
+const DEFAULT_ACCESS_SECONDS = 3_600;
 /** The library's default refresh token lifetime (30 days), in seconds. */
 const DEFAULT_REFRESH_SECONDS = 2_592_000;
 /** Providers kept per isolate, one per resource URL (a Worker reached under several hosts). */
@@ -149,9 +153,9 @@ function principalOf(resource: string, auth: OAuthResourceAuth): Principal {
  * The library owns `/mcp`'s 401 challenge, its protected-resource metadata
  * (`/.well-known/oauth-protected-resource/mcp`), the authorization-server metadata, the token
  * endpoint (PKCE S256, refresh rotation, revocation, tokens bound to the resource), registration
- * (DCR) and CIMD; this adds the consent page and the upstream sign-in, the development switch for
- * loopback CIMD, refresh-token reuse detection (the grant is revoked), and rate limits and body
- * bounds on the authorization endpoints.
+ * (DCR) and CIMD; this adds the consent page and the upstream sign-in, the upstream token's refresh
+ * with the grant's, the development switch for loopback CIMD, refresh-token reuse detection (the
+ * grant is revoked), and rate limits and body bounds on the authorization endpoints.
  */
 export function createOAuthWorker<E extends OAuthEnv>(
   worker: Fetcher<E>,
@@ -166,6 +170,7 @@ export function createOAuthWorker<E extends OAuthEnv>(
   });
   const guard = endpointGuard(settings.limits);
   const providers = new Map<string, OAuthProvider<E>>();
+  const refreshUpstream = upstreamRefresh(settings.upstream, settings.accessTokenTTL ?? DEFAULT_ACCESS_SECONDS);
   const apiHandler = {
     fetch(request: Request, env: E, ctx: ExecutionContext): Response | Promise<Response> {
       const admitted = ctx as ExecutionContext & { props?: GrantProps; auth?: OAuthResourceAuth };
@@ -195,6 +200,7 @@ export function createOAuthWorker<E extends OAuthEnv>(
       clientIdMetadataDocumentEnabled: true,
       ...(settings.accessTokenTTL === undefined ? {} : { accessTokenTTL: settings.accessTokenTTL }),
       ...(settings.refreshTokenTTL === undefined ? {} : { refreshTokenTTL: settings.refreshTokenTTL }),
+      tokenExchangeCallback: refreshUpstream,
     });
     if (providers.size >= MAX_PROVIDERS) providers.delete(providers.keys().next().value as string);
     providers.set(resource, provider);
@@ -213,10 +219,11 @@ export function createOAuthWorker<E extends OAuthEnv>(
         if (guarded instanceof Response) return guarded;
         admitted = guarded;
         const loopback = settings.cimd?.allowLoopback;
-        if ((loopback === true || (typeof loopback === "function" && loopback(env))) && isLoopbackUrl(resource)) {
-          const refused = await loadLoopbackClient(admitted, env.OAUTH_KV, TOKEN_PATH);
-          if (refused !== undefined) return refused;
-        }
+        const loopbackAllowed = (loopback === true || (typeof loopback === "function" && loopback(env))) && isLoopbackUrl(resource);
+        const refused =
+          (await refusePrivateClient(admitted, TOKEN_PATH, loopbackAllowed)) ??
+          (loopbackAllowed ? await loadLoopbackClient(admitted, env.OAUTH_KV, TOKEN_PATH) : undefined);
+        if (refused !== undefined) return refused;
       }
       const provider = providerFor(resource);
       if (admitted.method !== "POST" || url.pathname !== TOKEN_PATH) return provider.fetch(admitted, env, ctx);

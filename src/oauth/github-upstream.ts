@@ -1,7 +1,7 @@
 /** Sign-in with GitHub: OAuth 2 without OpenID Connect, the user read from its API. */
 
 import { isLoopbackUrl } from "./loopback.ts";
-import { type EnvValue, type Upstream, type UpstreamIdentity, UpstreamError, tokensOf, upstreamFetch, upstreamJson, valueOf } from "./upstream.ts";
+import { type EnvValue, type Upstream, type UpstreamIdentity, UpstreamError, refreshAt, tokensOf, upstreamFetch, upstreamJson, valueOf } from "./upstream.ts";
 
 /** Options of {@link githubUpstream}. */
 export interface GithubUpstreamOptions<E> {
@@ -83,6 +83,18 @@ export function githubUpstream<E = unknown>(options: GithubUpstreamOptions<E>): 
       const claims: Record<string, unknown> = {};
       for (const name of ["login", "name", "email"]) if (typeof user[name] === "string") claims[name] = user[name];
       return { issuer: api, subject: String(id), claims, tokens };
+    },
+    // GitHub Apps with expiring user tokens hand out refresh tokens; OAuth Apps' tokens do not expire.
+    async refresh(refreshToken, env) {
+      const { web } = origins(env);
+      const body = new URLSearchParams({
+        client_id: valueOf(options.clientId, env, "clientId"),
+        client_secret: valueOf(options.clientSecret, env, "clientSecret"),
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+      });
+      const headers = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+      return refreshAt(`${web}/login/oauth/access_token`, { method: "POST", headers, body }, refreshToken, "GitHub token refresh");
     },
   };
 }

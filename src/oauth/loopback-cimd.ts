@@ -92,7 +92,7 @@ export async function fetchLoopbackClient(clientId: string): Promise<Record<stri
 }
 
 /** The client_id a request to `/authorize` or the token endpoint names (query, or form body of a POST). */
-async function clientIdOf(request: Request, tokenPath: string): Promise<string | undefined> {
+export async function clientIdOf(request: Request, tokenPath: string): Promise<string | undefined> {
   const url = new URL(request.url);
   if (request.method === "GET" && url.pathname === "/authorize") return url.searchParams.get("client_id") ?? undefined;
   if (request.method === "POST" && url.pathname === tokenPath) {
@@ -119,7 +119,12 @@ export async function loadLoopbackClient(request: Request, kv: KVNamespace, toke
     return undefined;
   } catch (error) {
     if (!(error instanceof LoopbackCimdError)) throw error;
-    const body = JSON.stringify({ error: "invalid_client", error_description: error.message });
-    return new Response(body, { status: 400, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    return invalidClient(error.message);
   }
+}
+
+/** The answer to a request naming a client whose document is refused (RFC 6749 §5.2 `invalid_client`). */
+export function invalidClient(description: string): Response {
+  const body = JSON.stringify({ error: "invalid_client", error_description: description });
+  return new Response(body, { status: 400, headers: { "content-type": "application/json", "cache-control": "no-store" } });
 }

@@ -2,6 +2,7 @@
 
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { isLoopbackHost } from "./loopback.ts";
+import type { UpstreamTokens } from "./signed-in.ts";
 import {
   type EnvValue,
   type Upstream,
@@ -9,6 +10,7 @@ import {
   type UpstreamIdentity,
   type UpstreamRequest,
   UpstreamError,
+  refreshAt,
   tokensOf,
   upstreamFetch,
   upstreamJson,
@@ -118,6 +120,21 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
     return found.issuer.replace(ENTRA_TENANT_PLACEHOLDER, tid);
   }
 
+  /** A POST to the token endpoint, with the client authenticated as the provider supports (basic, else in the body; public clients name themselves). */
+  function tokenRequest(found: Discovery, env: E, body: URLSearchParams): RequestInit {
+    const clientId = valueOf(options.clientId, env, "clientId");
+    const secret = options.clientSecret === undefined ? undefined : valueOf(options.clientSecret, env, "clientSecret");
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+    if (secret === undefined) body.set("client_id", clientId);
+    else if (found.authMethods.includes("client_secret_basic")) {
+      headers["authorization"] = `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`)}`;
+    } else {
+      body.set("client_id", clientId);
+      body.set("client_secret", secret);
+    }
+    return { method: "POST", headers, body };
+  }
+
   return {
     kind: "oidc",
     async authorizationUrl(request: UpstreamRequest, env: E) {
@@ -141,25 +158,17 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
         throw new UpstreamError("ERR_UPSTREAM_REFUSED", `the callback names issuer ${callback.iss}, not ${found.issuer}`);
       }
       const clientId = valueOf(options.clientId, env, "clientId");
-      const secret = options.clientSecret === undefined ? undefined : valueOf(options.clientSecret, env, "clientSecret");
-      const body = new URLSearchParams({
-        grant_type: "authorization_code",
-        code: callback.code,
-        redirect_uri: callback.redirectUri,
-        code_verifier: callback.codeVerifier,
-      });
-      const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-      if (secret === undefined) body.set("client_id", clientId);
-      else if (found.authMethods.includes("client_secret_basic")) {
-        headers["authorization"] = `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`)}`;
-      } else {
-        body.set("client_id", clientId);
-        body.set("client_secret", secret);
-      }
-      const answer = await upstreamJson(
-        await upstreamFetch(found.tokenEndpoint, { method: "POST", headers, body }, "upstream token endpoint"),
-        "upstream token endpoint",
+      const request = tokenRequest(
+        found,
+        env,
+        new URLSearchParams({
+          grant_type: "authorization_code",
+          code: callback.code,
+          redirect_uri: callback.redirectUri,
+          code_verifier: callback.codeVerifier,
+        }),
       );
+      const answer = await upstreamJson(await upstreamFetch(found.tokenEndpoint, request, "upstream token endpoint"), "upstream token endpoint");
       const idToken = answer["id_token"];
       if (typeof idToken !== "string") throw new UpstreamError("ERR_UPSTREAM_REFUSED", "the upstream token answer has no id_token");
       let payload: JWTPayload;
@@ -177,6 +186,11 @@ export function oidcUpstream<E = unknown>(options: OidcUpstreamOptions<E>): Upst
       const claims: Record<string, unknown> = {};
       for (const name of kept) if (payload[name] !== undefined) claims[name] = payload[name];
       return { issuer, subject: payload.sub, claims, tokens: tokensOf(answer, "upstream token endpoint") };
+    },
+    async refresh(refreshToken: string, env: E): Promise<UpstreamTokens> {
+      const found = await discovery(env);
+      const request = tokenRequest(found, env, new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }));
+      return refreshAt(found.tokenEndpoint, request, refreshToken, "upstream token refresh");
     },
   };
 }

@@ -41,6 +41,13 @@ export interface Upstream<E = unknown> {
   authorizationUrl(request: UpstreamRequest, env: E): Promise<string>;
   /** Exchanges the code and establishes who signed in; throws {@link UpstreamError} when it cannot. */
   signIn(callback: UpstreamCallback, env: E): Promise<UpstreamIdentity>;
+  /**
+   * Trades a refresh token for fresh tokens (`grant_type=refresh_token`). Throws
+   * {@link UpstreamError}: ERR_UPSTREAM_REFUSED when the provider refused it for good (the grant is
+   * over), ERR_UPSTREAM_UNAVAILABLE when it could not answer (try again later). Without it, an
+   * upstream token is never refreshed.
+   */
+  refresh?(refreshToken: string, env: E): Promise<UpstreamTokens>;
 }
 
 /** An upstream sign-in that failed: the provider's answer was refused (its text is logged, never shown). */
@@ -84,6 +91,24 @@ export async function upstreamFetch(url: string, init: RequestInit, what: string
   } catch (error) {
     throw new UpstreamError("ERR_UPSTREAM_UNAVAILABLE", `${what}: ${url} did not answer`, { cause: error });
   }
+}
+
+/**
+ * A refresh at a token endpoint: a provider that cannot answer (a network failure, HTTP 5xx) is
+ * ERR_UPSTREAM_UNAVAILABLE; any other refusal is ERR_UPSTREAM_REFUSED. A provider that rotates refresh
+ * tokens sends a new one; one that does not keeps the old one valid, so it is kept.
+ */
+export async function refreshAt(url: string, init: RequestInit, refreshToken: string, what: string): Promise<UpstreamTokens> {
+  const response = await upstreamFetch(url, init, what);
+  if (response.status >= 500) {
+    await response.body?.cancel();
+    throw new UpstreamError("ERR_UPSTREAM_UNAVAILABLE", `${what}: HTTP ${response.status}`);
+  }
+  const answer = await upstreamJson(response, what);
+  // GitHub answers a refused grant with 200 and an `error` member.
+  if (typeof answer["error"] === "string") throw new UpstreamError("ERR_UPSTREAM_REFUSED", `${what}: ${answer["error"]}`);
+  const tokens = tokensOf(answer, what);
+  return tokens.refreshToken === undefined ? { ...tokens, refreshToken } : tokens;
 }
 
 /** The upstream tokens of a token endpoint answer. */

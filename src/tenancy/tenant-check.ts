@@ -3,6 +3,7 @@
 import { parseAuthConfig } from "../auth/auth-config.ts";
 import { DefinitionError } from "../core/definition-error.ts";
 import { isObject } from "../core/json.ts";
+import { parseAccountsSection } from "./accounts-section.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import { parseTenantsByTenant } from "./tenant-document.ts";
 import { MAX_PREFIX_SEGMENTS, tenantEntries } from "./tenant-keys.ts";
@@ -39,6 +40,10 @@ export function checkTenants(value: unknown): TenantCheck {
       if (config.auth !== undefined) parseAuthConfig(config.auth, config.id);
       if (config.signIn !== undefined)
         parseSignIn(config.signIn, (field, problem) => {
+          throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);
+        });
+      if (config.accounts !== undefined)
+        parseAccountsSection(config.accounts, (field, problem) => {
           throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);
         });
       const segments = config.pathPrefix?.split("/").filter((s) => s !== "").length ?? 0;

@@ -81,6 +81,11 @@ export interface TenantConfig {
    * replaces `auth`. Validated by sign-in-section.ts where it is used: the admin API and the opt-in.
    */
   signIn?: Record<string, unknown>;
+  /**
+   * Providers of connected accounts (`{"providers": {"github": {...}}}`); checked in full by the
+   * admin API and by the Worker's `connectedAccounts()` (see docs/connected-accounts.md).
+   */
+  accounts?: Record<string, unknown>;
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -109,6 +114,7 @@ const TENANT_FIELDS = [
   "codeMode",
   "apps",
   "signIn",
+  "accounts",
 ];
 
 /** Validates one tenant; throws a DefinitionError "tenant <id>: <field> <problem>". */
@@ -138,6 +144,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     codeMode,
     apps,
     signIn,
+    accounts,
     ...unknown
   } = value;
   refuseUnknown(Object.keys(unknown), TENANT_FIELDS, "", fail);
@@ -221,6 +228,10 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     if (auth !== undefined) fail("signIn", "and auth cannot both be set: with signIn the tenant's own authorization server admits its tokens");
     if (!isObject(signIn)) fail("signIn", "must be an object");
     tenant.signIn = signIn;
+  }
+  if (accounts !== undefined) {
+    if (!isObject(accounts)) fail("accounts", "must be an object");
+    tenant.accounts = accounts;
   }
   return tenant;
 }

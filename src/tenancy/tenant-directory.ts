@@ -42,6 +42,8 @@ export interface TenantDirectoryOptions {
   appAssets?: AppAssetLoader;
   /** The full JSON Schema validator for every tenant's tools (`fullJsonSchema()`); default: the core one. */
   jsonSchema?: Feature | undefined;
+  /** Connected accounts (`ctx.accounts`) for every tenant's tools, when the Worker opted in. */
+  accounts?: Feature | undefined;
   /**
    * Checks a tenant's issuer templates, introspection and authorization server settings in full
    * (`tokenSources()` of the Worker); when absent, a tenant naming one of them is told how to opt in.
@@ -300,6 +302,7 @@ export class TenantDirectory {
         ...(tenant.codeMode ? [this.#codeMode(tenant, tenant.codeMode)] : []),
         ...(apps.length > 0 ? [appsFeature(apps, { assets: this.#options.appAssets })] : []),
         ...(this.#options.jsonSchema ? [this.#options.jsonSchema] : []),
+        ...(this.#options.accounts ? [this.#options.accounts] : []),
       ],
     });
   }

@@ -95,5 +95,9 @@ export function secretNamesOf(config: unknown): { field: string; name: string }[
     add(`modules[${index}].remote.auth`, remote["auth"]);
     if (isObject(remote["headers"])) for (const [header, value] of Object.entries(remote["headers"])) add(`modules[${index}].remote.headers.${header}`, value);
   }
+  const accounts = config["accounts"];
+  const providers = isObject(accounts) ? accounts["providers"] : undefined;
+  if (isObject(providers))
+    for (const [name, provider] of Object.entries(providers)) if (isObject(provider)) add(`accounts.providers.${name}.clientSecret`, provider["clientSecret"]);
   return named;
 }

@@ -34,6 +34,7 @@ import type { Observability } from "./observe/observability.ts";
 import type { TokenSourcesOptIn } from "../auth/tokens/token-sources.ts";
 import type { RemoteModulesOptIn } from "./remote-modules.ts";
 import type { TenantSignInOptIn } from "./tenant-sign-in-hook.ts";
+import type { TenantsOfEnv } from "./accounts/tenant-providers.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 import { warnAboutSetup } from "./isolate-warnings.ts";
@@ -96,6 +97,18 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
    * tenant's OpenID provider): `tenantSignIn()` from edge-mcp/oauth (an opt-in import; see docs/sign-in.md, "Per tenant").
    */
   signIn?: TenantSignInOptIn;
+  /**
+   * Connected accounts for every tenant's tools: the `connectedAccounts()` of edge-mcp/workers (its
+   * `routes(worker)` is what to export). Tenants may declare providers in their config (`accounts`);
+   * see docs/connected-accounts.md.
+   */
+  accounts?: TenantAccountsOptIn;
+}
+
+/** What `accounts` takes: `connectedAccounts()` (only its feature and how it reads tenants). */
+export interface TenantAccountsOptIn {
+  readonly feature: Feature;
+  useTenants(tenants: TenantsOfEnv, store: KeyedTenantStore | undefined): void;
 }
 
 /** The answer of a tenant whose config is invalid: 503, naming its problem (what to fix is the operator's). */
@@ -147,6 +160,7 @@ function tenantState(options: MultiTenantWorkerOptions, env: MultiTenantEnv, wir
       ...(options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema }),
       checkTokenSources: options.tokenSources?.check,
       remotes: options.remotes?.of(env),
+      accounts: options.accounts?.feature,
       // A tenant's changed tools are announced where its endpoint's listeners are: through its
       // notification hub (every isolate) when there is one, else on the previous server's feed.
       onToolsChanged: (tenant, previousServer, waitUntil) => {
@@ -366,6 +380,8 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
       }
     },
   };
+  // Connected accounts read a tenant's `accounts` section and secrets by id (its connect links name the tenant).
+  options.accounts?.useTenants((env) => stateOf(env as E).tenants(), options.tenantStore);
   // Hidden (not enumerable): createMultiTenantSessionObject(worker) and createMultiTenantTaskObject(worker) read it.
   Object.defineProperty(worker, MADE_OF, { value: { options, wiring } satisfies TenantWorkerMaking });
   return holdWiring(worker, wiring);

@@ -11,6 +11,7 @@ export {
   createMultiTenantWorker,
   type MultiTenantEnv,
   type MultiTenantWorkerOptions,
+  type TenantAccountsOptIn,
 } from "./create-multi-tenant-worker.ts";
 export { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
 export { durableTaskGateway } from "./tasks/task-gateway.ts";
@@ -33,4 +34,5 @@ export type { ConnectedAccountsOptions } from "./accounts/accounts-settings.ts";
 export { McpAccountsObject } from "./accounts/accounts-object.ts";
 export type { AccountProvider, AccountSetting } from "./accounts/account-provider.ts";
 export type { AccountsFetcher } from "./accounts/connect-routes.ts";
+export type { TenantAccountsEntry, TenantAccountsSource, TenantsOfEnv } from "./accounts/tenant-providers.ts";
 export type { AccountOwner, AccountSummary } from "./accounts/account-store.ts";

@@ -53,6 +53,13 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be tokenSources() from edge-mcp",
   },
+  accounts: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { useTenants?: unknown }).useTenants === "function"
+        ? undefined
+        : "must be connectedAccounts()",
+  },
   remotes: {
     kind: "check",
     check: (value) =>

@@ -3,30 +3,63 @@
 // `whoami_upstream`, which calls the provider's userinfo API with the user's connected account. The first call
 // answers -32042 with a connect URL; Chromium follows it through the confirmation page and the provider's login;
 // the retried call succeeds; an expired access token is refreshed once for 20 concurrent calls; a revoked grant
-// asks to connect again. A 2026-07-28 call gets the URL request in `input_required`.
+// asks to connect again. A 2026-07-28 call gets the URL request in `input_required`. `whoami_exchanged` exchanges
+// the account's token at the provider (RFC 8693) once for concurrent calls. Traces go to a collector in this
+// process and usage to the Worker's roll-ups; neither, nor the Worker's output, holds a token the provider issued.
+import { createServer, type Server } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.ts";
+import { freePorts } from "../e2e/free-ports.ts";
 import { startDevOAuth, type DevOAuth } from "./dev-oauth.ts";
 import { sdkSignIn, startClientSite, type ClientSite, type TestOAuthProvider } from "./oauth-client.ts";
 
 /** Seconds the connected accounts' access tokens live at the local provider in this run. */
 const ACCESS_TTL = 4;
 
+const ADMIN_TOKEN = "local-e2e-admin-token-not-for-production";
+
 let dev: DevOAuth | undefined;
 let site: ClientSite | undefined;
 let chromium: { browser: Browser; close(): Promise<void> } | undefined;
+/** An OTLP/HTTP collector on loopback: the bodies of the trace exports it received. */
+let collector: { server: Server; exports: string[] } | undefined;
+
+async function startCollector(port: number): Promise<{ server: Server; exports: string[] }> {
+  const exports: string[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      if (request.url === "/v1/traces") exports.push(body);
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { server, exports };
+}
 
 beforeAll(async () => {
-  [dev, site, chromium] = await Promise.all([startDevOAuth({ DEV_OAUTH_ACCOUNTS_ACCESS_TTL: String(ACCESS_TTL) }), startClientSite(), launchChromium()]);
+  const [collectorPort] = await freePorts(1);
+  collector = await startCollector(collectorPort ?? 0);
+  [dev, site, chromium] = await Promise.all([
+    startDevOAuth({
+      DEV_OAUTH_ACCOUNTS_ACCESS_TTL: String(ACCESS_TTL),
+      DEV_OAUTH_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+      DEV_OAUTH_ADMIN_TOKEN: ADMIN_TOKEN,
+    }),
+    startClientSite(),
+    launchChromium(),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
   await chromium?.close();
   await site?.close();
   await dev?.stop();
+  await new Promise((resolve) => collector?.server.close(resolve));
 });
 
 function started(): { dev: DevOAuth; site: ClientSite; browser: Browser } {
@@ -81,8 +114,14 @@ async function connectInBrowser(url: string, user: string): Promise<{ confirmati
   }
 }
 
-async function tokenGrants(): Promise<{ authorization_code: number; refresh_token: number }> {
-  return (await fetch(`${started().dev.issuer}/dev/accounts-grants`)).json() as Promise<{ authorization_code: number; refresh_token: number }>;
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+
+async function tokenGrants(): Promise<{ authorization_code: number; refresh_token: number; [TOKEN_EXCHANGE]: number }> {
+  return (await fetch(`${started().dev.issuer}/dev/accounts-grants`)).json() as Promise<{
+    authorization_code: number;
+    refresh_token: number;
+    [TOKEN_EXCHANGE]: number;
+  }>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,6 +143,18 @@ describe("connected accounts through the oauth example", () => {
     const replay = await fetch(url);
     expect(replay.status).toBe(400);
     expect(await replay.text()).toContain("already used or has expired");
+  });
+
+  it("exchanges the account's token for the fixture API's audience at the provider (RFC 8693) once for 10 concurrent calls", async () => {
+    if (!ada) throw new Error("needs the first test");
+    const client = ada.client;
+    const before = await tokenGrants();
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.callTool({ name: "whoami_exchanged", arguments: {} })));
+    expect(new Set(results.map(text))).toEqual(new Set(["At the fixture API (audience https://api.fixture.example) you are sub ada."]));
+    expect((await tokenGrants())[TOKEN_EXCHANGE] - before[TOKEN_EXCHANGE]).toBe(1);
+    // Kept until it expires: the next call exchanges nothing.
+    expect(text(await client.callTool({ name: "whoami_exchanged", arguments: {} }))).toContain("you are sub ada");
+    expect((await tokenGrants())[TOKEN_EXCHANGE] - before[TOKEN_EXCHANGE]).toBe(1);
   });
 
   it("refreshes an expired access token once for 20 concurrent calls", async () => {
@@ -135,6 +186,43 @@ describe("connected accounts through the oauth example", () => {
     // Carol's link still works for carol.
     expect((await connectInBrowser(url, "carol")).final).toContain("Connected the fixture provider for");
     expect(text(await carol.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are carol (sub carol).");
+  });
+
+  it("lists the user's accounts on the accounts page, without a token, and its Disconnect makes the next call ask to connect again", async () => {
+    const { dev, site, browser } = started();
+    const dora = await sdkSignIn({ baseUrl: dev.baseUrl, site, browser, user: "dora" });
+    await connectInBrowser((await connectUrlOf(dora.client)).url, "dora");
+    expect(text(await dora.client.callTool({ name: "whoami_upstream", arguments: {} }))).toBe("At the fixture provider you are dora (sub dora).");
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${dev.baseUrl}/accounts`, { waitUntil: "domcontentloaded" });
+      // The page's sign-in: the provider's login (and consent) in this fresh browser, back to the page.
+      for (let step = 0; step < 8 && !page.url().startsWith(`${dev.baseUrl}/accounts?`); step++) {
+        const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+        if (await page.$("input[name=login]")) {
+          await page.type("input[name=login]", "dora");
+          await page.type("input[name=password]", "any-password");
+          await page.click("button[type=submit]");
+        } else if (await page.$("button[type=submit]")) await page.click("button[type=submit]");
+        else throw new Error(`the accounts page's sign-in is stuck at ${page.url()}`);
+        await navigation;
+      }
+      const listing = await page.content();
+      expect(listing).toContain("<strong>the fixture provider</strong>: connected");
+      expect(listing).toContain("Signed in as");
+      for (const token of (await (await fetch(`${dev.issuer}/dev/accounts-tokens`)).json()) as string[]) expect(listing).not.toContain(token);
+      // A form posted from elsewhere (no page token, no sign-in cookie) is refused.
+      const forged = await fetch(`${dev.baseUrl}/accounts/disconnect`, { method: "POST", body: new URLSearchParams({ provider: "fixture" }) });
+      expect(forged.status).toBe(403);
+      const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 20_000 });
+      await page.click("#accounts button[type=submit]");
+      await navigation;
+      expect(await page.$eval("body", (body) => body.innerText)).toContain("No connected accounts.");
+    } finally {
+      await context.close();
+    }
+    await connectUrlOf(dora.client);
   });
 
   it("answers a 2026-07-28 call with the URL request in input_required", async () => {
@@ -182,6 +270,31 @@ describe("connected accounts through the oauth example", () => {
     );
     await sleep(ACCESS_TTL * 1000 + 500);
     await connectUrlOf(ada.client);
+  });
+
+  it("never writes a token the provider issued to the Worker's output, its spans or its usage records", async () => {
+    const { dev } = started();
+    const issued = (await (await fetch(`${dev.issuer}/dev/accounts-tokens`)).json()) as string[];
+    expect(issued.length).toBeGreaterThan(5);
+    // Spans leave in a window of a second after the answers: wait for the last export.
+    await sleep(2500);
+    const spans = collector?.exports.join("\n") ?? "";
+    expect(spans).toContain("tools/call whoami_upstream");
+    expect(spans).toContain("whoami_exchanged");
+    const usage = await Promise.all(
+      ["tool", "caller"].map(async (by) => {
+        const response = await fetch(`${dev.baseUrl}/admin/usage?tenant=default&by=${by}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+        expect(response.status).toBe(200);
+        return response.text();
+      }),
+    );
+    expect(usage[0]).toContain("whoami_upstream");
+    const output = dev.output();
+    for (const token of issued) {
+      expect(spans).not.toContain(token);
+      expect(usage.join("\n")).not.toContain(token);
+      expect(output).not.toContain(token);
+    }
   });
 
   it("never writes an upstream token or the accounts key to the Worker's output", () => {

@@ -2,7 +2,7 @@
 
 import { env } from "cloudflare:workers";
 import { createServer, defineTool } from "edge-mcp";
-import { connectedAccounts, createWorker, type McpEnv } from "edge-mcp/workers";
+import { connectedAccounts, createWorker, observability, type McpEnv } from "edge-mcp/workers";
 import { createOAuthWorker, oauthSignIn, oidcUpstream, type OAuthEnv } from "edge-mcp/oauth";
 
 interface Env extends McpEnv, OAuthEnv {
@@ -23,7 +23,12 @@ interface Env extends McpEnv, OAuthEnv {
   MCP_ACCOUNTS_KEY?: string;
   /** The API `whoami_upstream` calls as the user (default: the provider's userinfo, `<issuer>/me`). */
   FIXTURE_API_URL?: string;
+  /** The API `whoami_exchanged` calls with a token exchanged for its audience (default: the local provider's `<issuer>/dev/fixture-api/me`). */
+  FIXTURE_EXCHANGE_API_URL?: string;
 }
+
+/** The audience the fixture API's tokens are exchanged for (RFC 8693). */
+const FIXTURE_API_AUDIENCE = "https://api.fixture.example";
 
 const signIn = oauthSignIn<Env>({
   upstream: oidcUpstream({ issuer: (e) => e.OIDC_ISSUER, clientId: (e) => e.OIDC_CLIENT_ID, clientSecret: (e) => e.OIDC_CLIENT_SECRET }),
@@ -96,11 +101,34 @@ const whoamiUpstream = defineTool({
   },
 });
 
+const whoamiExchanged = defineTool({
+  name: "whoami_exchanged",
+  description: "Says who the user is at the fixture API, with the connected account's token exchanged for one of the API's audience (RFC 8693).",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  handler: async (_args, ctx) => {
+    const e = env as Env;
+    const token = await (ctx.accounts as NonNullable<typeof ctx.accounts>).exchange("fixture", { audience: FIXTURE_API_AUDIENCE });
+    const url = e.FIXTURE_EXCHANGE_API_URL ?? `${e.OIDC_ISSUER.replace(/\/$/, "")}/dev/fixture-api/me`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json" }, signal: ctx.signal });
+    if (!response.ok) return { content: [{ type: "text", text: `The fixture API answered HTTP ${response.status}.` }], isError: true };
+    const answer = await response.json<{ sub?: unknown; aud?: unknown }>();
+    return `At the fixture API (audience ${String(answer.aud)}) you are sub ${String(answer.sub)}.`;
+  },
+});
+
 const server = createServer({
   info: { name: "oauth-example", version: "1.0.0" },
-  tools: [whoami, profile, whoamiUpstream],
+  tools: [whoami, profile, whoamiUpstream, whoamiExchanged],
   features: [accounts.feature],
 });
 
-export default accounts.routes(createOAuthWorker(createWorker<Env>(server, { authorizer: signIn.authorizer }), signIn));
-export { McpAccountsObject } from "edge-mcp/workers";
+// Traces (OTEL_EXPORTER_OTLP_ENDPOINT) and usage roll-ups (MCP_USAGE_ROLLUPS) when the env turns them on.
+const mcp = createWorker<Env>(server, { authorizer: signIn.authorizer, observe: observability() });
+const oauth = createOAuthWorker(mcp, signIn);
+// The usage view (/admin/usage, behind MCP_ADMIN_TOKEN) is the MCP Worker's own route: the authorization server answers only its paths and /mcp.
+export default accounts.routes({
+  fetch: (request: Request, e: Env, ctx: ExecutionContext) =>
+    new URL(request.url).pathname === "/admin/usage" ? mcp.fetch(request as Parameters<typeof mcp.fetch>[0], e, ctx) : oauth.fetch(request, e, ctx),
+});
+export { McpAccountsObject, McpUsageObject } from "edge-mcp/workers";

@@ -87,7 +87,12 @@ export function codeMode(options: CodeModeOptions): Feature {
           (error: unknown) => errorResult(`The program could not run: ${error instanceof Error ? error.message : String(error)}`),
         );
       try {
-        return await Promise.race([run, deadline]);
+        const result = await Promise.race([run, deadline]);
+        // A program that stopped because an inner tool needs the user to connect an account: the
+        // execute call asks for it (-32042 or input_required), and the client's retry runs the program again.
+        const asked = inner.asked();
+        if (result.isError === true && asked !== undefined) throw asked;
+        return result;
       } finally {
         over = true;
         if (timer !== undefined) clearTimeout(timer);

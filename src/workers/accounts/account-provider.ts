@@ -14,8 +14,11 @@ export interface AccountProvider<E = Record<string, unknown>> {
   readonly authorizationEndpoint?: AccountSetting<E>;
   readonly tokenEndpoint?: AccountSetting<E>;
   readonly clientId: AccountSetting<E>;
-  /** The client secret: the name of the Worker secret that holds it (`{ binding: "GITHUB_CLIENT_SECRET" }`). None for a public client. */
-  readonly clientSecret?: { readonly binding: string };
+  /**
+   * The client secret: the name of the Worker secret that holds it (`{ binding: "GITHUB_CLIENT_SECRET" }`),
+   * or, for a provider of a tenant's config, one of the tenant's own secrets (`{ tenantSecret: "github" }`). None for a public client.
+   */
+  readonly clientSecret?: { readonly binding: string } | { readonly tenantSecret: string };
   /** How the client authenticates at the token endpoint (default `basic`, RFC 6749 §2.3.1). */
   readonly tokenAuth?: "basic" | "post";
   readonly scopes?: readonly string[];
@@ -81,8 +84,13 @@ async function discover(issuer: string): Promise<{ authorizationEndpoint: string
   throw new AccountTokenError("unavailable", `the provider's metadata at ${base} names no authorization and token endpoints`);
 }
 
-/** Reads one provider's settings for this env; throws naming the setting that is missing. */
-export async function resolveProvider<E>(name: string, provider: AccountProvider<E>, env: E): Promise<ResolvedProvider> {
+/** Reads one provider's settings for this env (a tenant's secrets through `tenantSecret`); throws naming the setting that is missing. */
+export async function resolveProvider<E>(
+  name: string,
+  provider: AccountProvider<E>,
+  env: E,
+  tenantSecret?: (name: string) => Promise<string>,
+): Promise<ResolvedProvider> {
   let authorizationEndpoint = settingOf(provider.authorizationEndpoint, env);
   let tokenEndpoint = settingOf(provider.tokenEndpoint, env);
   if (authorizationEndpoint === undefined || tokenEndpoint === undefined) {
@@ -102,7 +110,10 @@ export async function resolveProvider<E>(name: string, provider: AccountProvider
   const clientId = settingOf(provider.clientId, env);
   if (clientId === undefined) throw new Error(`connected account provider "${name}" has an empty clientId`);
   let clientSecret: string | undefined;
-  if (provider.clientSecret !== undefined) {
+  if (provider.clientSecret !== undefined && "tenantSecret" in provider.clientSecret) {
+    if (tenantSecret === undefined) throw new Error(`connected account provider "${name}" reads a tenant secret, and this Worker has no tenant secrets`);
+    clientSecret = await tenantSecret(provider.clientSecret.tenantSecret);
+  } else if (provider.clientSecret !== undefined) {
     const value = (env as Record<string, unknown>)[provider.clientSecret.binding];
     if (typeof value !== "string" || value === "")
       throw new Error(`connected account provider "${name}" reads its client secret from ${provider.clientSecret.binding}, which is not set`);

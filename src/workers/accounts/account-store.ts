@@ -71,6 +71,8 @@ const MAX_PENDING = 32;
 export class AccountStore {
   /** The refresh in flight per provider: every caller waiting on the account awaits the same one. */
   readonly #refreshing = new Map<string, Promise<AccountTokens>>();
+  /** The token exchange in flight per provider, audience and scope: concurrent calls for one audience make one exchange. */
+  readonly #exchanging = new Map<string, Promise<TokenAnswer>>();
 
   constructor(
     private readonly storage: AccountStorage,
@@ -196,11 +198,26 @@ export class AccountStore {
    */
   async exchange(provider: ResolvedProvider, request: ExchangeRequest, now = Date.now()): Promise<TokenAnswer> {
     const key = `exchange:${provider.name}:${(await sha256Hex(JSON.stringify([request.audience ?? null, request.scope ?? null]))).slice(0, 32)}`;
-    const context = this.#context(key);
-    const record = await this.storage.get<{ sealed: string }>(key);
-    const text = record === undefined ? undefined : await this.keys.open(record.sealed, context);
-    const cached = text === undefined ? undefined : (JSON.parse(text) as AccountTokens);
+    const cached = await this.#exchanged(key);
     if (cached !== undefined && isFresh(cached, now)) return { kind: "token", accessToken: cached.accessToken };
+    let running = this.#exchanging.get(key);
+    if (running !== undefined) return running;
+    running = this.#exchange(provider, request, key, now).finally(() => this.#exchanging.delete(key));
+    this.#exchanging.set(key, running);
+    return running;
+  }
+
+  async #exchanged(key: string): Promise<AccountTokens | undefined> {
+    const record = await this.storage.get<{ sealed: string }>(key);
+    const text = record === undefined ? undefined : await this.keys.open(record.sealed, this.#context(key));
+    return text === undefined ? undefined : (JSON.parse(text) as AccountTokens);
+  }
+
+  /** The one exchange of a key in flight; a caller that read the record before an exchange finished finds its token here. */
+  async #exchange(provider: ResolvedProvider, request: ExchangeRequest, key: string, now: number): Promise<TokenAnswer> {
+    const context = this.#context(key);
+    const current = await this.#exchanged(key);
+    if (current !== undefined && isFresh(current, now)) return { kind: "token", accessToken: current.accessToken };
     const subject = await this.token(provider, now);
     if (subject.kind !== "token") return subject;
     const exchanged = await tokenRequest(provider, {

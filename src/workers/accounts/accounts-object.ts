@@ -10,7 +10,8 @@
  * Lifecycle: an account lives until the user or an admin disconnects it, or the provider refuses
  * its refresh token (then it is marked disconnected). A connect record is deleted when its
  * callback arrives, and expired ones when the next is made.
- * Refreshes run one at a time per account inside the object (single flight).
+ * Refreshes run one at a time per account inside the object (single flight), and token exchanges one
+ * at a time per provider, audience and scope.
  */
 
 import { DurableObject } from "cloudflare:workers";

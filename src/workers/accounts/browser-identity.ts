@@ -23,14 +23,14 @@ export interface BrowserSignIn<E> {
 
 export const IDENTIFY_PATH = "/accounts/identify";
 /** A random value bound to the browser before it leaves for the sign-in: a sign-in finished in another browser does not count here. */
-const BROWSER_COOKIE = "mcp_accounts_browser";
+export const BROWSER_COOKIE = "mcp_accounts_browser";
 /** Proof that this browser signed in as the principal of one connect link. */
 const SIGNED_IN_COOKIE = "mcp_accounts_signed_in";
 /** Proof that this browser confirmed one connect link: the callback counts only in the browser that confirmed. */
 const CONFIRMED_COOKIE = "mcp_accounts_confirmed";
-const COOKIE_ATTRIBUTES = "Path=/accounts; HttpOnly; SameSite=Lax; Max-Age=600";
+export const COOKIE_ATTRIBUTES = "Path=/accounts; HttpOnly; SameSite=Lax; Max-Age=600";
 
-function cookieOf(request: Request, name: string): string | undefined {
+export function cookieOf(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
     if (key === name) return value.join("=");
@@ -38,7 +38,7 @@ function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-function secureFlag(baseUrl: string): string {
+export function secureFlag(baseUrl: string): string {
   return baseUrl.startsWith("https:") ? "; Secure" : "";
 }
 

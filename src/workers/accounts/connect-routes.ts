@@ -1,10 +1,12 @@
 /** The connect routes: `/accounts/connect` (a confirmation page, then the provider with PKCE S256) and `/accounts/callback`. */
 
-import { resolveProvider } from "./account-provider.ts";
 import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, identifyRedirect, signedInFor } from "./browser-identity.ts";
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
+import { escapeHtml, page } from "./pages.ts";
+import { ADMIN_ACCOUNTS_PATH, accountsAdmin } from "./accounts-admin-route.ts";
+import { DISCONNECT_PATH, PAGE_PATH, accountsPage, openPageState } from "./accounts-page.ts";
 
 /** A Worker's fetch, as the routes wrap it. */
 export interface AccountsFetcher<E> {
@@ -15,25 +17,6 @@ export const CONNECT_PATH = "/accounts/connect";
 export const CALLBACK_PATH = "/accounts/callback";
 /** Addresses tracked per isolate by the routes' rate limit (oldest forgotten first). */
 const MAX_TRACKED = 4096;
-
-const PAGE_HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-store",
-  // The confirmation must not be framed (clickjacking); the pages load nothing.
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-  // same-origin, not no-referrer: under no-referrer the browser sends `Origin: null` with the confirmation's POST.
-  "referrer-policy": "same-origin",
-};
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
-}
-
-function page(status: number, title: string, body: string): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-  return new Response(html, { status, headers: PAGE_HEADERS });
-}
 
 const REFUSED: Record<string, string> = {
   malformed: "This connect link is not valid. Go back to your MCP client and ask it to run the tool again for a new link.",
@@ -84,7 +67,7 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const opened = await openConnectState(await settings.keys(env), text);
     if (typeof opened === "string") return refused(opened);
     // Tenant-scoped: the provider must be declared for the tenant the link was minted in.
-    if (settings.providerOf(opened.tenant, opened.provider) === undefined) return refused("malformed");
+    if ((await settings.providerOf(env, opened.tenant, opened.provider)) === undefined) return refused("malformed");
     return opened;
   }
 
@@ -94,8 +77,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
       const state = await stateOf(env, url.searchParams.get("state"));
       if (state instanceof Response) return state;
       const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-      const declared = settings.providerOf(state.tenant, state.provider);
-      const title = declared?.title ?? state.provider;
+      const declared = await settings.providerOf(env, state.tenant, state.provider);
+      const title = declared?.provider.title ?? state.provider;
       const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
       if (challenge === undefined) return refused("used");
       const text = url.searchParams.get("state") ?? "";
@@ -124,12 +107,11 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const state = await stateOf(env, typeof text === "string" ? text : null);
     if (state instanceof Response) return state;
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-    const declared = settings.providerOf(state.tenant, state.provider);
-    if (declared === undefined) return refused("malformed");
     if (settings.options.signIn !== undefined && !(await signedInFor(request, await settings.keys(env), state))) return notTheirs();
     const challenge = await settings.object(env, owner).connectChallenge(owner, settings.keyName, state.nonce, state.provider);
     if (challenge === undefined) return refused("used");
-    const provider = await resolveProvider(state.provider, declared, env);
+    const provider = await settings.resolve(env, state.tenant, state.provider);
+    if (provider === undefined) return refused("malformed");
     const target = new URL(provider.authorizationEndpoint);
     for (const [name, value] of Object.entries(provider.authorizationParams)) target.searchParams.set(name, value);
     target.searchParams.set("response_type", "code");
@@ -149,8 +131,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const url = new URL(request.url);
     const state = await stateOf(env, url.searchParams.get("state"));
     if (state instanceof Response) return state;
-    const declared = settings.providerOf(state.tenant, state.provider);
-    const title = declared?.title ?? state.provider;
+    const declared = await settings.providerOf(env, state.tenant, state.provider);
+    const title = declared?.provider.title ?? state.provider;
     const code = url.searchParams.get("code");
     if (declared === undefined) return refused("malformed");
     if (code === null || code === "" || code.length > 2048) {
@@ -169,7 +151,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
         "<p>This connection was started in another browser. Open the connect link again from your MCP client.</p>",
       );
     const owner: AccountOwner = { tenant: state.tenant, issuer: state.issuer, subject: state.subject };
-    const provider = await resolveProvider(state.provider, declared, env);
+    const provider = await settings.resolve(env, state.tenant, state.provider);
+    if (provider === undefined) return refused("malformed");
     const outcome = await settings
       .object(env, owner)
       .finishConnect(owner, settings.keyName, state.nonce, provider, code, `${settings.baseUrl(env)}${CALLBACK_PATH}`);
@@ -189,6 +172,9 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     const signIn = settings.options.signIn;
     if (signIn === undefined || request.method !== "GET") return new Response("Not Found", { status: 404 });
     const text = new URL(request.url).searchParams.get("state");
+    // The accounts page signs in here too, with a state of its own.
+    const pageState = await openPageState(await settings.keys(env), text);
+    if (pageState !== undefined) return accounts.signedIn(request, env, pageState);
     const state = await stateOf(env, text);
     if (state instanceof Response) return state;
     const outcome = await identifyCallback(signIn, await settings.keys(env), env, settings.baseUrl(env), request, state, text ?? "");
@@ -198,13 +184,26 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
     return outcome;
   }
 
+  const accounts = accountsPage(settings);
+  const routes: Record<string, (request: Request, env: E) => Promise<Response>> = {
+    [CONNECT_PATH]: connect,
+    [CALLBACK_PATH]: callback,
+    [IDENTIFY_PATH]: identify,
+    [PAGE_PATH]: accounts.list,
+    [DISCONNECT_PATH]: accounts.disconnect,
+  };
+
   return {
     async fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
-      if (path !== CONNECT_PATH && path !== CALLBACK_PATH && path !== IDENTIFY_PATH) return worker.fetch(request, env as never, ctx);
-      if (limited(request)) return page(429, "Too many requests", "<p>Wait a minute and try again.</p>");
-      if (path === IDENTIFY_PATH) return identify(request, env);
-      return path === CONNECT_PATH ? connect(request, env) : callback(request, env);
+      const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+      const admin = route === undefined ? ADMIN_ACCOUNTS_PATH.exec(path) : null;
+      if (route === undefined && admin === null) return worker.fetch(request, env as never, ctx);
+      if (limited(request))
+        return admin === null
+          ? page(429, "Too many requests", "<p>Wait a minute and try again.</p>")
+          : new Response(null, { status: 429, headers: { "retry-after": "60" } });
+      return admin === null ? (route as (request: Request, env: E) => Promise<Response>)(request, env) : accountsAdmin(settings, request, env, admin);
     },
   };
 }

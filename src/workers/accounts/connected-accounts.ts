@@ -5,12 +5,14 @@ import { ToolError } from "../../core/tool-error.ts";
 import type { Feature } from "../../server/feature.ts";
 import type { TransportContext } from "../../server/context/transport.ts";
 import { InputRequired, checkCapabilities, type InputRequest } from "../../server/inputs/input.ts";
-import { resolveProvider, type ResolvedProvider } from "./account-provider.ts";
+import type { ResolvedProvider } from "./account-provider.ts";
 import type { AccountOwner, AccountSummary } from "./account-store.ts";
 import type { AccountAnswer } from "./accounts-object.ts";
 import { accountsSettings, type AccountsSettings, type ConnectedAccountsOptions } from "./accounts-settings.ts";
 import { connectRoutes, type AccountsFetcher } from "./connect-routes.ts";
 import { signConnectState } from "./connect-state.ts";
+import type { KeyedTenantStore } from "../keyed-tenant-store.ts";
+import { tenantAccountsSource, type TenantsOfEnv } from "./tenant-providers.ts";
 
 /** 2025-11-25 "URL Elicitation Required": the call needs the user to visit a URL first. */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -54,6 +56,8 @@ export interface ConnectedAccounts<E> {
    * auth): `list` shows providers, status and when each was connected (never a token), `disconnect`
    * forgets a provider's tokens.
    */
+  /** Called by `createMultiTenantWorker({ accounts })`: tenants' configs may declare providers (`accounts.providers`). */
+  useTenants(tenants: TenantsOfEnv, store: KeyedTenantStore | undefined): void;
   admin(env: E): {
     list(owner: AccountOwner): Promise<AccountSummary[]>;
     disconnect(owner: AccountOwner, provider: string): Promise<boolean>;
@@ -83,6 +87,7 @@ export function connectedAccounts<E extends object>(options: ConnectedAccountsOp
       install: () => ({ context: { accounts: (transport: TransportContext) => handlerAccounts(settings, transport) } }),
     },
     routes: (worker) => connectRoutes(settings, worker),
+    useTenants: (tenants, store) => settings.useTenants(tenantAccountsSource(tenants, store)),
     admin: (env) => ({
       list: (owner) => settings.object(env, owner).list(owner, settings.keyName),
       disconnect: (owner, provider) => settings.object(env, owner).disconnect(owner, settings.keyName, provider),
@@ -98,10 +103,9 @@ function handlerAccounts<E extends object>(settings: AccountsSettings<E>, transp
   ): Promise<string> {
     const { tenant, principal } = transport.admission;
     if (principal === undefined) throw new ToolError(`connecting ${name} needs a signed-in user, and this call has none`);
-    const declared = settings.providerOf(tenant, name);
-    if (declared === undefined) throw new Error(`ctx.accounts: no connected account provider "${name}" is declared for this tenant`);
     const env = (transport.endpoint.env ?? {}) as E;
-    const provider = await resolveProvider(name, declared, env);
+    const provider = await settings.resolve(env, tenant, name);
+    if (provider === undefined) throw new Error(`ctx.accounts: no connected account provider "${name}" is declared for this tenant`);
     const owner: AccountOwner = { tenant, issuer: principal.issuer, subject: principal.subject };
     const found = await ask(settings.object(env, owner), owner, provider);
     if (found.kind === "token") return found.accessToken;

@@ -196,4 +196,24 @@ describe("AccountStore", () => {
     await store.disconnect("fixture");
     expect([...storage.map.keys()].filter((key) => key.startsWith("exchange:"))).toEqual([]);
   });
+
+  it("makes one token exchange per audience and scope however many calls wait for it, and keeps no failed one", async () => {
+    const provider = fakeProvider({ delayMs: 20 });
+    const store = await connected(memoryStorage());
+    const EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    const answers = await Promise.all([
+      ...Array.from({ length: 20 }, () => store.exchange(PROVIDER, { audience: "https://api.test" })),
+      store.exchange(PROVIDER, { audience: "https://other.test" }),
+      store.exchange(PROVIDER, { audience: "https://api.test", scope: "write" }),
+    ]);
+    expect(provider.grants(EXCHANGE)).toBe(3);
+    expect(new Set(answers.slice(0, 20).map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(3);
+    // A refused exchange reaches every waiting caller, and the next call tries again.
+    vi.stubGlobal("fetch", async () => Response.json({ error: "invalid_target" }, { status: 400 }));
+    const refused = await Promise.allSettled(Array.from({ length: 5 }, () => store.exchange(PROVIDER, { audience: "https://third.test" })));
+    expect(refused.every((outcome) => outcome.status === "rejected")).toBe(true);
+    fakeProvider();
+    expect((await store.exchange(PROVIDER, { audience: "https://third.test" })).kind).toBe("token");
+  });
 });

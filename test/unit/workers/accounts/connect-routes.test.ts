@@ -167,8 +167,8 @@ describe("connect routes", () => {
       expiresAt: Date.now() + 60_000,
     });
     expect((await get(`/accounts/connect?state=${encodeURIComponent(otherTenant)}`)).status).toBe(400);
-    expect(settings.providerOf("globex", "fixture")).toBeUndefined();
-    expect(settings.providerOf("acme", "constructor")).toBeUndefined();
+    expect(await settings.providerOf(env, "globex", "fixture")).toBeUndefined();
+    expect(await settings.providerOf(env, "acme", "constructor")).toBeUndefined();
   });
 
   it("refuses a link whose nonce names another principal's pending connect (a guessed or swapped state)", async () => {
