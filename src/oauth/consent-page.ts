@@ -35,10 +35,12 @@ export interface ConsentPageContent {
   readonly serverName: string;
   /** The upstream provider the user signs in with next. */
   readonly upstreamName: string;
+  /** Where the form posts (default `/authorize`; a path-routed tenant's `<prefix>/authorize`). */
+  readonly action?: string;
 }
 
 /** The consent page: who asks (name, verified domain when it has one), where the tokens go, which scopes; approve or deny. */
-export function consentPage({ description, handle, serverName, upstreamName }: ConsentPageContent): string {
+export function consentPage({ description, handle, serverName, upstreamName, action = "/authorize" }: ConsentPageContent): string {
   const client = escapeHtml(description.clientName);
   const domain = description.clientDomain === undefined ? "" : ` <small>(${escapeHtml(description.clientDomain)})</small>`;
   const scopes =
@@ -53,7 +55,7 @@ export function consentPage({ description, handle, serverName, upstreamName }: C
     `<h1>Allow <span id="client-name">${client}</span>${domain}?</h1>` +
       `<p>It asks to use <strong>${escapeHtml(serverName)}</strong> as you. You sign in with ${escapeHtml(upstreamName)} next.</p>` +
       `<p>Tokens go to <code id="redirect-host">${escapeHtml(description.redirectHost)}</code>.</p>${local}${scopes}` +
-      `<form method="post" action="/authorize"><input type="hidden" name="handle" value="${escapeHtml(handle)}">` +
+      `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="handle" value="${escapeHtml(handle)}">` +
       `<button type="submit" name="decision" value="approve" id="approve">Allow</button>` +
       `<button type="submit" name="decision" value="deny" id="deny">Deny</button></form>`,
   );

@@ -6,3 +6,4 @@ export { githubUpstream, type GithubUpstreamOptions } from "./github-upstream.ts
 export { UpstreamError, type EnvValue, type Upstream, type UpstreamCallback, type UpstreamIdentity, type UpstreamRequest } from "./upstream.ts";
 export { NotSignedInError, type SignedInUser, type UpstreamTokens } from "./signed-in.ts";
 export { type EndpointGuardOptions } from "./endpoint-guard.ts";
+export { tenantSignIn, type TenantSignIn, type TenantSignInOptions } from "./tenant-sign-in.ts";

@@ -15,7 +15,7 @@ const PREFIX = "edge-mcp-issued-refresh:";
 /** What the wrapper needs of the env. */
 interface TokenEnv {
   OAUTH_KV: KVNamespace;
-  OAUTH_PROVIDER?: OAuthHelpers;
+  OAUTH_PROVIDER?: OAuthHelpers | undefined;
 }
 
 async function jsonOf(response: Response): Promise<Record<string, unknown> | undefined> {

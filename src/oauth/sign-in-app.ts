@@ -18,6 +18,8 @@ export interface SignInAppSettings<E> {
   readonly scopes: readonly string[];
   readonly serverName: string;
   readonly upstreamName: string;
+  /** Where the authorization server's endpoints are (a path-routed tenant's prefix, `/t/acme`); default the origin's root. */
+  readonly basePath?: string;
 }
 
 interface UpstreamData {
@@ -75,8 +77,10 @@ function crossSite(c: Context): boolean {
 export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindings: Bindings }> {
   const app = new Hono<{ Bindings: Bindings }>();
   const offered = new Set(settings.scopes);
+  const base = settings.basePath ?? "";
+  const callbackPath = `${base}${CALLBACK_PATH}`;
 
-  app.get("/authorize", async (c) => {
+  app.get(`${base}/authorize`, async (c) => {
     const helpers = c.env.OAUTH_PROVIDER;
     let request: AuthRequest;
     try {
@@ -92,10 +96,14 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
     const offer = { ...request, scope: request.scope.filter((s) => offered.has(s)) };
     const description = await helpers.describeConsent(offer);
     const { handle, headers } = await helpers.beginConsent(offer);
-    return html(consentPage({ description, handle, serverName: settings.serverName, upstreamName: settings.upstreamName }), 200, headers);
+    return html(
+      consentPage({ description, handle, serverName: settings.serverName, upstreamName: settings.upstreamName, action: `${base}/authorize` }),
+      200,
+      headers,
+    );
   });
 
-  app.post("/authorize", async (c) => {
+  app.post(`${base}/authorize`, async (c) => {
     if (crossSite(c)) return html(errorPage("invalid_request", "The consent form was posted from another site."), 403);
     const helpers = c.env.OAUTH_PROVIDER;
     const form = await c.req.formData().catch(() => undefined);
@@ -110,7 +118,7 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
       const data: UpstreamData = { verifier: randomToken(32), nonce: randomToken(24) };
       const { state, headers } = await helpers.beginUpstream(approved.request, { data, headers: approved.headers });
       const codeChallenge = toBase64Url(await sha256(data.verifier));
-      const redirectUri = new URL(CALLBACK_PATH, c.req.url).href;
+      const redirectUri = new URL(callbackPath, c.req.url).href;
       try {
         const location = await settings.upstream.authorizationUrl({ redirectUri, state, nonce: data.nonce, codeChallenge }, c.env as unknown as E);
         return redirect(location, headers);
@@ -122,7 +130,7 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
     }
   });
 
-  app.get(CALLBACK_PATH, async (c) => {
+  app.get(callbackPath, async (c) => {
     const helpers = c.env.OAUTH_PROVIDER;
     let resumed: Awaited<ReturnType<OAuthHelpers["finishUpstream"]>>;
     try {
@@ -142,7 +150,7 @@ export function createSignInApp<E>(settings: SignInAppSettings<E>): Hono<{ Bindi
     try {
       const iss = query.get("iss");
       const identity = await settings.upstream.signIn(
-        { code, redirectUri: new URL(CALLBACK_PATH, c.req.url).href, codeVerifier: data.verifier, nonce: data.nonce, ...(iss === null ? {} : { iss }) },
+        { code, redirectUri: new URL(callbackPath, c.req.url).href, codeVerifier: data.verifier, nonce: data.nonce, ...(iss === null ? {} : { iss }) },
         c.env as unknown as E,
       );
       const props: GrantProps = { upstreamIssuer: identity.issuer, upstreamSubject: identity.subject, claims: identity.claims, upstream: identity.tokens };

@@ -7,6 +7,7 @@ import { parseAccountsSection } from "./accounts-section.ts";
 import type { TenantConfig } from "./tenant-config.ts";
 import { parseTenantsByTenant } from "./tenant-document.ts";
 import { MAX_PREFIX_SEGMENTS, tenantEntries } from "./tenant-keys.ts";
+import { parseSignIn } from "./sign-in-section.ts";
 
 /** Workers KV's largest value (25 MiB). */
 export const MAX_TENANT_BYTES = 25 * 1024 * 1024;
@@ -37,6 +38,10 @@ export function checkTenants(value: unknown): TenantCheck {
   for (const config of parsed.tenants) {
     try {
       if (config.auth !== undefined) parseAuthConfig(config.auth, config.id);
+      if (config.signIn !== undefined)
+        parseSignIn(config.signIn, (field, problem) => {
+          throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);
+        });
       if (config.accounts !== undefined)
         parseAccountsSection(config.accounts, (field, problem) => {
           throw new DefinitionError(`tenant ${config.id}: ${field} ${problem}`);

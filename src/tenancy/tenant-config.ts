@@ -77,6 +77,11 @@ export interface TenantConfig {
    */
   apps?: boolean;
   /**
+   * The tenant's own authorization server, with `tenantSignIn()` (see docs/sign-in.md, "Per tenant"); it
+   * replaces `auth`. Validated by sign-in-section.ts where it is used: the admin API and the opt-in.
+   */
+  signIn?: Record<string, unknown>;
+  /**
    * Providers of connected accounts (`{"providers": {"github": {...}}}`); checked in full by the
    * admin API and by the Worker's `connectedAccounts()` (see docs/connected-accounts.md).
    */
@@ -108,6 +113,7 @@ const TENANT_FIELDS = [
   "serverCard",
   "codeMode",
   "apps",
+  "signIn",
   "accounts",
 ];
 
@@ -137,6 +143,7 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
     serverCard,
     codeMode,
     apps,
+    signIn,
     accounts,
     ...unknown
   } = value;
@@ -217,6 +224,11 @@ export function parseTenantConfig(value: unknown, index = 0): TenantConfig {
   const card = serverCard === undefined ? undefined : parseServerCard(serverCard, fail);
   if (card) tenant.serverCard = card;
   if (codeMode !== undefined && codeMode !== false) tenant.codeMode = parseCodeModeConfig(codeMode, fail);
+  if (signIn !== undefined) {
+    if (auth !== undefined) fail("signIn", "and auth cannot both be set: with signIn the tenant's own authorization server admits its tokens");
+    if (!isObject(signIn)) fail("signIn", "must be an object");
+    tenant.signIn = signIn;
+  }
   if (accounts !== undefined) {
     if (!isObject(accounts)) fail("accounts", "must be an object");
     tenant.accounts = accounts;

@@ -303,7 +303,7 @@ export class TenantDirectory {
       scope: tenant.id,
       unavailableModules: unavailable,
       // Lists may differ per tenant and, with auth, per caller.
-      cacheScope: tenant.auth ? "private" : "public",
+      cacheScope: tenant.auth || tenant.signIn ? "private" : "public",
       ...(tenant.toolSearch ? { toolSearch: toolSearch(tenant.toolSearch) } : {}),
       features: [
         ...(tenant.codeMode ? [this.#codeMode(tenant, tenant.codeMode)] : []),

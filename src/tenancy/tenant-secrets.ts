@@ -86,6 +86,8 @@ export function secretNamesOf(config: unknown): { field: string; name: string }[
   const introspection = isObject(auth) ? auth["introspection"] : undefined;
   if (isObject(introspection) && typeof introspection["clientSecretName"] === "string")
     named.push({ field: "auth.introspection.clientSecretName", name: introspection["clientSecretName"] });
+  const signIn = config["signIn"];
+  if (isObject(signIn)) add("signIn.clientSecret", signIn["clientSecret"]);
   const modules = Array.isArray(config["modules"]) ? config["modules"] : [];
   for (const [index, module] of modules.entries()) {
     const remote = isObject(module) ? module["remote"] : undefined;

@@ -33,6 +33,7 @@ import { holdWiring, type DurableWiring } from "./durable-wiring.ts";
 import type { Observability } from "./observe/observability.ts";
 import type { TokenSourcesOptIn } from "../auth/tokens/token-sources.ts";
 import type { RemoteModulesOptIn } from "./remote-modules.ts";
+import type { TenantSignInOptIn } from "./tenant-sign-in-hook.ts";
 import type { TenantsOfEnv } from "./accounts/tenant-providers.ts";
 import { createSessionObject, type SessionObjectClass, type SessionObjectOptions } from "./sessions/session-object.ts";
 import { createTaskObject, type TaskObjectClass } from "./tasks/task-object.ts";
@@ -91,6 +92,11 @@ export interface MultiTenantWorkerOptions extends Pick<McpAppOptions, "maxJsonDe
    * `remoteModules()` (an opt-in import; see docs/remote-servers.md).
    */
   remotes?: RemoteModulesOptIn;
+  /**
+   * Each tenant with a `signIn` section its own authorization server (users sign in with the
+   * tenant's OpenID provider): `tenantSignIn()` from edge-mcp/oauth (an opt-in import; see docs/sign-in.md, "Per tenant").
+   */
+  signIn?: TenantSignInOptIn;
   /**
    * Connected accounts for every tenant's tools: the `connectedAccounts()` of edge-mcp/workers (its
    * `routes(worker)` is what to export). Tenants may declare providers in their config (`accounts`);
@@ -205,7 +211,11 @@ function tenantAppOptions(
     env,
     path,
     tenant: tenant.id,
-    ...(auth ? { authorizer: createAuthorizer(auth, { ...replay, ...sources }) } : {}),
+    ...(tenant.signIn && options.signIn
+      ? { authorizer: options.signIn.authorizer(tenant, path) }
+      : auth
+        ? { authorizer: createAuthorizer(auth, { ...replay, ...sources }) }
+        : {}),
     allow: { hosts: [...(tenant.hosts ?? []), ...envList(env.ALLOWED_HOSTS)], origins: [...(tenant.allowedOrigins ?? []), ...envList(env.ALLOWED_ORIGINS)] },
     ...(limits?.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
     ...(limits?.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: limits.bodyTimeoutMs }),
@@ -327,7 +337,7 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
         if (url.pathname === AI_CATALOG_PATH) return await aiCatalogResponse(request, await tenants.at(request));
         // Protected resource metadata (RFC 9728) names the resource's path after the well-known prefix.
         const metadata = url.pathname.startsWith(METADATA_PATH) ? url.pathname.slice(METADATA_PATH.length) || "/" : undefined;
-        const found = await tenants.resolve(request, metadata ?? url.pathname);
+        const found = await tenants.resolve(request, options.signIn?.lookupPath(url.pathname) ?? metadata ?? url.pathname);
         if (found && "broken" in found) return errorResponse(unavailableTenant(found.broken));
         if (!found) {
           const host = request.headers.get("host") ?? url.host;
@@ -345,7 +355,18 @@ export function createMultiTenantWorker<E extends MultiTenantEnv = MultiTenantEn
           console.error(`edge-mcp: tenant ${resolved.tenant.id} is not served: ${error.message}`);
           return errorResponse(unavailableTenant({ label: resolved.tenant.id, hosts: [], pathPrefix: undefined, problem: error.message }));
         }
-        return await appFor(env, directory, server, resolved.tenant, resolved.path, state.apps).fetch(request, env, ctx);
+        const app = appFor(env, directory, server, resolved.tenant, resolved.path, state.apps);
+        if (resolved.tenant.signIn) {
+          const { tenant, path } = resolved;
+          if (!options.signIn) {
+            const problem = "signIn needs the Worker to opt in: createMultiTenantWorker({ ..., signIn: tenantSignIn() }) from edge-mcp/oauth";
+            return errorResponse(unavailableTenant({ label: tenant.id, hosts: [], pathPrefix: undefined, problem }));
+          }
+          const store = options.tenantStore;
+          const secret = store && ((name: string) => store.secret(env, tenant.id, name)());
+          return await options.signIn.fetch(request, env, ctx, { tenant, path, secret, mcp: (forwarded) => app.fetch(forwarded, env, ctx) });
+        }
+        return await app.fetch(request, env, ctx);
       } catch (error) {
         if (error instanceof TenantStoreError) {
           console.error(`edge-mcp: cannot serve the request: ${error.message}`);

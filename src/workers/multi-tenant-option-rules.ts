@@ -67,4 +67,11 @@ export const MULTI_TENANT_OPTION_RULES: OptionRules = {
         ? undefined
         : "must be remoteModules() from edge-mcp/workers",
   },
+  signIn: {
+    kind: "check",
+    check: (value) =>
+      typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "edge-mcp/tenant-sign-in"
+        ? undefined
+        : "must be tenantSignIn() from edge-mcp/oauth",
+  },
 };

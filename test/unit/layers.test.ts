@@ -19,8 +19,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ["core", "server", "auth", "modules", "http", "session", "tasks", "tenancy", "observe"],
   // edge-mcp/hono: the endpoint as a Hono handler, made by createWorker; no layer imports it.
   hono: ["core", "server", "auth", "http", "workers"],
-  // edge-mcp/oauth: the authorization server in front of a Worker (workers-oauth-provider, hono); no layer imports it.
-  oauth: ["core", "server", "auth", "http"],
+  // edge-mcp/oauth: the authorization server in front of a Worker (workers-oauth-provider, hono), and per tenant of the multi-tenant Worker; no layer imports it.
+  oauth: ["core", "server", "auth", "http", "tenancy", "workers"],
 };
 // Packages a layer may use: jose only in auth, the JSON Schema validator only in server (no router: the endpoint routes itself);
 // @opentelemetry/api only in observe, which only `observability()` brings into a bundle; acorn (code mode's loop guard) only in server/code-mode;
@@ -329,6 +329,15 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     expect(added.filter((path) => !path.startsWith("auth/tokens/"))).toEqual([]);
   });
 
+  it("keeps the per-tenant authorization server out of createMultiTenantWorker: the signIn section's parser comes with keyedTenants() (its admin API) or tenantSignIn() only", () => {
+    const multiTenant = new Set([...reach(join(SRC, "workers/create-multi-tenant-worker.ts"))].map((path) => relative(SRC, path)));
+    expect([...multiTenant].filter((path) => path === "tenancy/sign-in-section.ts" || path.startsWith("oauth/"))).toEqual([]);
+    expect(multiTenant.has("workers/tenant-sign-in-hook.ts")).toBe(false);
+    const optIn = [...reach(join(SRC, "oauth/tenant-sign-in.ts"))].map((path) => relative(SRC, path));
+    expect(optIn).toEqual(expect.arrayContaining(["tenancy/sign-in-section.ts", "oauth/prefixed-kv.ts"]));
+    expect(optIn.filter((path) => path.startsWith("workers/"))).toEqual([]);
+  });
+
   it("keeps the remote-module client out of every Worker builder: remoteModules() and remoteServers() bring exactly src/modules/remote and their own files", () => {
     const entries = ["workers/create-worker.ts", "workers/create-multi-tenant-worker.ts", "workers/tool-services.ts", "tenancy/tenant-directory.ts"];
     const core = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))].map((path) => relative(SRC, path))));
@@ -405,10 +414,11 @@ describe("opt-in code stays out of Workers that do not use it", () => {
     const reached = new Set(entries.flatMap((entry) => [...reach(join(SRC, entry))]));
     const usesProvider = (path: string) => imports(path).includes("@cloudflare/workers-oauth-provider");
     expect([...reached].filter((path) => relative(SRC, path).startsWith("oauth/") || usesProvider(path)).map((path) => relative(SRC, path))).toEqual([]);
-    // The entry brings its own folder, what the authorizer reuses of auth/ and the body reader of admission; nothing of the Worker builders.
+    // The entry brings its own folder, what the authorizer reuses of auth/, the body reader of admission and the
+    // parser of a tenant's signIn section (tenantSignIn()); nothing of the Worker builders.
     const added = [...reach(join(SRC, "oauth/index.ts"))].map((path) => relative(SRC, path));
-    const shared = (path: string) =>
-      path.startsWith("oauth/") || path.startsWith("auth/") || path.startsWith("core/") || path === "http/admission/read-body.ts";
+    const sectionParser = new Set(["http/admission/read-body.ts", "tenancy/sign-in-section.ts", "tenancy/config-fields.ts"]);
+    const shared = (path: string) => path.startsWith("oauth/") || path.startsWith("auth/") || path.startsWith("core/") || sectionParser.has(path);
     expect(added.filter((path) => !shared(path))).toEqual([]);
   });
 
