@@ -38,7 +38,7 @@ const whoami = defineTool({
   description: "Who the user is at corp.",
   inputSchema: { type: "object", properties: { provider: { type: "string" } } },
   handler: async (args, handler) => {
-    const token = await handler.accounts!.token((args["provider"]) ?? "corp");
+    const token = await handler.accounts!.token(args["provider"] ?? "corp");
     return (await fetch("https://api.corp.example/me", { headers: { authorization: `Bearer ${token}` } })).text();
   },
 });
