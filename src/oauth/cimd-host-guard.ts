@@ -9,8 +9,13 @@ import { clientIdOf, invalidClient, isLoopbackClientId } from "./loopback-cimd.t
 import { isPrivateHost } from "./private-address.ts";
 
 /** The refusal of a request naming a client on a private host, or undefined to let it through. */
-export async function refusePrivateClient(request: Request, tokenPath: string, loopbackAllowed: boolean): Promise<Response | undefined> {
-  const clientId = await clientIdOf(request, tokenPath);
+export async function refusePrivateClient(
+  request: Request,
+  tokenPath: string,
+  loopbackAllowed: boolean,
+  authorizePath = "/authorize",
+): Promise<Response | undefined> {
+  const clientId = await clientIdOf(request, tokenPath, authorizePath);
   if (clientId === undefined || !/^https?:\/\//i.test(clientId)) return undefined;
   if (loopbackAllowed && isLoopbackClientId(clientId)) return undefined;
   let host: string;

@@ -91,10 +91,10 @@ export async function fetchLoopbackClient(clientId: string): Promise<Record<stri
   };
 }
 
-/** The client_id a request to `/authorize` or the token endpoint names (query, or form body of a POST). */
-export async function clientIdOf(request: Request, tokenPath: string): Promise<string | undefined> {
+/** The client_id a request to the authorization endpoint or the token endpoint names (query, or form body of a POST). */
+export async function clientIdOf(request: Request, tokenPath: string, authorizePath = "/authorize"): Promise<string | undefined> {
   const url = new URL(request.url);
-  if (request.method === "GET" && url.pathname === "/authorize") return url.searchParams.get("client_id") ?? undefined;
+  if (request.method === "GET" && url.pathname === authorizePath) return url.searchParams.get("client_id") ?? undefined;
   if (request.method === "POST" && url.pathname === tokenPath) {
     const form = await request
       .clone()

@@ -13,13 +13,17 @@ import { oauthAuthorizer } from "./oauth-authorizer.ts";
 import { oidcUpstream } from "./oidc-upstream.ts";
 import { withIssParameter, withIssuer } from "./path-issuer.ts";
 import { prefixedKv } from "./prefixed-kv.ts";
+import { refusePrivateClient } from "./cimd-host-guard.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
+import { upstreamRefresh } from "./upstream-refresh.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
 import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
 
 /** RFC 8414's well-known prefix; a path-routed tenant's metadata is at this prefix followed by its issuer's path. */
 const AS_METADATA = "/.well-known/oauth-authorization-server";
 const DEFAULT_REFRESH_SECONDS = 2_592_000;
+/** The library's default access token lifetime (an hour), in seconds. */
+const DEFAULT_ACCESS_SECONDS = 3_600;
 /** Where the upstream client secret travels in the env the library and the sign-in app see (never the MCP handlers' env). */
 const CLIENT_SECRET = "EDGE_MCP_TENANT_SIGN_IN_SECRET";
 
@@ -154,6 +158,7 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       clientIdMetadataDocumentEnabled: true,
       // Tenants on one origin (by path) keep their consent and upstream cookies apart.
       cookiePrefix: `__Host-t-${tenant.id}-`,
+      tokenExchangeCallback: upstreamRefresh(upstream, options.accessTokenTTL ?? DEFAULT_ACCESS_SECONDS),
       ...(options.accessTokenTTL === undefined ? {} : { accessTokenTTL: options.accessTokenTTL }),
       ...(options.refreshTokenTTL === undefined ? {} : { refreshTokenTTL: options.refreshTokenTTL }),
     });
@@ -186,6 +191,8 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       const checked = await guard(request);
       if (checked instanceof Response) return checked;
       admitted = checked;
+      const refused = await refusePrivateClient(admitted, `${prefix}/oauth/token`, false, `${prefix}/authorize`);
+      if (refused !== undefined) return refused;
     }
     if (
       config.clients &&
@@ -197,15 +204,17 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) page.headers.set(name, value);
       return page;
     }
-    // The upstream client secret is read only where it is used: the callback's code exchange.
+    // The upstream client secret is read only where it is used: the callback's code exchange, and a refresh of the upstream token.
     let secret: string | undefined;
-    if (config.clientSecret && url.pathname === `${prefix}${CALLBACK_PATH}`) {
+    if (config.clientSecret && (url.pathname === `${prefix}${CALLBACK_PATH}` || url.pathname === `${prefix}/oauth/token`)) {
       try {
         secret = await served.secret?.(config.clientSecret.tenantSecret);
       } catch (error) {
         console.error(`edge-mcp: tenant ${tenant.id}: signIn.clientSecret cannot be read: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (secret === undefined) return json(503, { error: "temporarily_unavailable", error_description: "This tenant's sign-in is not set up" });
+      // Without it the callback cannot sign anyone in; a refresh then answers temporarily_unavailable, and the grant stays.
+      if (secret === undefined && url.pathname === `${prefix}${CALLBACK_PATH}`)
+        return json(503, { error: "temporarily_unavailable", error_description: "This tenant's sign-in is not set up" });
     }
     const tenantEnv: TenantEnv = Object.assign(Object.create(env) as object, {
       OAUTH_KV: prefixedKv(kv, `t:${tenant.id}:`),

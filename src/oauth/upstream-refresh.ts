@@ -27,7 +27,7 @@ function lifetimeWithin(expiresAt: number | undefined, defaultSeconds: number, n
  * token when that has less than two minutes left. Both only where the provider gave a refresh token
  * and the upstream can use it (`Upstream.refresh`). A provider
  * that refuses the refresh ends the grant (`invalid_grant`: the user signs in again); one that
- * cannot answer gets `temporarily_unavailable`, and the grant stays for the next try.
+ * cannot answer (or a missing setting) gets `temporarily_unavailable`, and the grant stays for the next try.
  */
 export function upstreamRefresh<E>(
   upstream: Upstream<E>,
@@ -53,7 +53,8 @@ export function upstreamRefresh<E>(
       if (!(error instanceof UpstreamError)) throw error;
       // The provider's words go to the log only; the client learns what to do.
       console.warn(`edge-mcp oauth: the ${upstream.kind} upstream refused to refresh a grant's token: ${error.message}`);
-      if (error.code === "ERR_UPSTREAM_UNAVAILABLE") {
+      // Only the provider's refusal ends the grant; a provider that cannot answer, or a setting of ours, is not the user's doing.
+      if (error.code !== "ERR_UPSTREAM_REFUSED") {
         throw new OAuthError("temporarily_unavailable", {
           description: "the upstream identity provider did not answer; try again shortly",
           statusCode: 503,

@@ -15,7 +15,8 @@ const keys = generateKeyPair("RS256");
 export async function mockIdentityProvider(clientId: string) {
   const { publicKey, privateKey } = await keys;
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
-  const state = { nonce: "", subject: "ada", tokenRequests: [] as { authorization: string | null; form: URLSearchParams }[] };
+  /** `expiresIn`: the upstream access token's lifetime; each token answer also carries a refresh token, a new one per refresh. */
+  const state = { nonce: "", subject: "ada", expiresIn: 600, refreshes: 0, tokenRequests: [] as { authorization: string | null; form: URLSearchParams }[] };
   const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { "content-type": "application/json" } });
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
@@ -31,7 +32,19 @@ export async function mockIdentityProvider(clientId: string) {
       });
     if (url.pathname === "/jwks") return json({ keys: [jwk] });
     if (url.pathname === "/token") {
-      state.tokenRequests.push({ authorization: request.headers.get("authorization"), form: new URLSearchParams(await request.text()) });
+      const form = new URLSearchParams(await request.text());
+      state.tokenRequests.push({ authorization: request.headers.get("authorization"), form });
+      if (form.get("grant_type") === "refresh_token") {
+        if (form.get("refresh_token") !== `upstream-refresh-${state.refreshes}`)
+          return new Response(JSON.stringify({ error: "invalid_grant" }), { status: 400 });
+        state.refreshes++;
+        return json({
+          access_token: `upstream-access-${state.refreshes}`,
+          refresh_token: `upstream-refresh-${state.refreshes}`,
+          token_type: "Bearer",
+          expires_in: state.expiresIn,
+        });
+      }
       const idToken = await new SignJWT({ nonce: state.nonce, name: "Ada" })
         .setProtectedHeader({ alg: "RS256", kid: "k1" })
         .setIssuer(IDP)
@@ -40,7 +53,13 @@ export async function mockIdentityProvider(clientId: string) {
         .setIssuedAt()
         .setExpirationTime("5m")
         .sign(privateKey);
-      return json({ access_token: "upstream-access", token_type: "Bearer", expires_in: 600, id_token: idToken });
+      return json({
+        access_token: "upstream-access",
+        refresh_token: "upstream-refresh-0",
+        token_type: "Bearer",
+        expires_in: state.expiresIn,
+        id_token: idToken,
+      });
     }
     return new Response("not found", { status: 404 });
   });
@@ -140,7 +159,14 @@ export async function signIn(fetch: Fetch, issuer: string, resource: string, idp
     }),
   );
   if (token.status !== 200) throw new Error(`token: ${token.status} ${await token.text()}`);
-  return { tokens: await token.json<{ access_token: string; refresh_token?: string }>(), response, clientId, upstream, callback, cookies: [...jar.keys()] };
+  return {
+    tokens: await token.json<{ access_token: string; refresh_token?: string; expires_in?: number }>(),
+    response,
+    clientId,
+    upstream,
+    callback,
+    cookies: [...jar.keys()],
+  };
 }
 
 /** A tools/call on an MCP endpoint with a bearer token. */

@@ -254,6 +254,46 @@ describe("an authorization server per tenant, by path", () => {
   });
 });
 
+describe("the upstream sign-in and clients of a tenant's authorization server", () => {
+  it("refreshes the upstream token with the grant, with the tenant's own client secret; the tool then has the new upstream token", async () => {
+    const { fetch } = await withTenants();
+    const idp = await mockIdentityProvider("client-c");
+    idp.expiresIn = 100;
+    const { tokens, clientId } = await signIn(fetch, "https://shared.example/t/c", "https://shared.example/t/c/mcp", idp);
+    // The MCP token ends before the upstream one (100 s, less 30 s of margin).
+    expect(tokens.expires_in).toBeLessThanOrEqual(71);
+    const refreshed = await fetch(
+      new Request("https://shared.example/t/c/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token ?? "", client_id: clientId }),
+      }),
+    );
+    expect(refreshed.status, await refreshed.clone().text()).toBe(200);
+    const upstreamRefresh = idp.tokenRequests.at(-1);
+    expect(upstreamRefresh?.form.get("grant_type")).toBe("refresh_token");
+    expect(upstreamRefresh?.authorization).toBe(`Basic ${btoa("client-c:secret-of-c")}`);
+    const renewed = await refreshed.json<{ access_token: string }>();
+    const called = await callTool(fetch, "https://shared.example/t/c/mcp", "whoami", renewed.access_token);
+    expect((await text(called))?.content?.[0]?.text.endsWith(" upstream-access-1")).toBe(true);
+  });
+
+  it("refuses a metadata-document client on a private or link-local host before anything is fetched", async () => {
+    const { fetch } = await withTenants();
+    const fetched = vi.spyOn(globalThis, "fetch");
+    for (const clientId of ["https://169.254.169.254/latest/client.json", "https://10.1.2.3/client.json", "https://localhost/client.json"]) {
+      const url = new URL("https://shared.example/t/c/authorize");
+      url.searchParams.set("client_id", clientId);
+      url.searchParams.set("response_type", "code");
+      url.searchParams.set("redirect_uri", "https://client.example/cb");
+      const refused = await fetch(new Request(url));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_client" });
+    }
+    expect(fetched).not.toHaveBeenCalled();
+  });
+});
+
 describe("the signIn section", () => {
   it("is checked at the admin API: an unknown field, a missing secret, a bad issuer, signIn with auth: 400 naming the field, nothing written", async () => {
     const { adminCall, store } = await setup();
