@@ -121,12 +121,7 @@ export class SessionEngine {
     return true;
   }
 
-  /**
-   * Sends a notification that no request carries (a URL elicitation's `notifications/elicitation/complete`)
-   * on the session's standalone GET stream. Only to the session whose id digests to `idHash` and whose
-   * caller is `caller`, and only while such a stream is open (the client resumes it with Last-Event-ID):
-   * true when it was sent, false otherwise (nothing is sent).
-   */
+  /** Sends a message no request carries (`notifications/elicitation/complete`) on the open standalone stream, if this session is `idHash`'s of `caller`: whether it did. */
   async notify(idHash: string, caller: string, message: JsonObject): Promise<boolean> {
     const record = this.#loaded ? this.#record : await this.#load();
     const stream = this.#standalone;
