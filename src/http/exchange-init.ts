@@ -34,6 +34,8 @@ export interface ExchangeInit {
   /** A channel for server→client requests (a legacy session); MRTR or a clear error otherwise. */
   inputs?: InputChannel | undefined;
   sessionful?: boolean;
+  /** The id of the legacy session the request runs in (set by the session engine only). */
+  sessionId?: string | undefined;
   /** Whether the client going away cancels the handler (default true; not in 2025 sessions). */
   cancelOnDisconnect?: boolean;
   /** Opens the SSE answer; `onCancel` runs when the client goes away. A plain SseStream by default. */

@@ -43,6 +43,7 @@ export class Exchange implements TransportContext {
   readonly changes: ChangeFeed;
   readonly inputs: InputChannel | undefined;
   readonly sessionful: boolean;
+  readonly sessionId: string | undefined;
   readonly endpoint: Endpoint;
   /** Set for an observed request only: see TransportContext. */
   observeCall: ((tool: string) => ObservedCall) | undefined;
@@ -82,6 +83,7 @@ export class Exchange implements TransportContext {
     this.changes = init.changes ?? endpoint.server.changes;
     this.inputs = init.inputs;
     this.sessionful = init.sessionful ?? false;
+    this.sessionId = init.sessionId;
     this.#cancelOnDisconnect = init.cancelOnDisconnect ?? true;
     // Keep-alive writes are how a disconnect is noticed: only where a disconnect cancels.
     this.#openStream = init.openStream ?? ((onCancel) => new SseStream(onCancel, { keepAliveMs: this.#cancelOnDisconnect ? endpoint.keepAliveMs : 0 }));

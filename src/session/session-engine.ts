@@ -108,7 +108,7 @@ export class SessionEngine {
       }
       if (request.method === "DELETE") return await this.#delete(endpoint);
       if (request.method === "GET") return this.#get(request, endpoint);
-      return await this.#post(request, record, call.admission, endpoint);
+      return await this.#post(request, record, call, endpoint);
     } catch (error) {
       return errorResponse(error);
     }
@@ -118,6 +118,15 @@ export class SessionEngine {
   async #isSessionId(record: SessionRecord, sessionId: string): Promise<boolean> {
     if (!constantTimeEqual(record.idHash, await sha256Hex(sessionId))) return false;
     this.#checkedId = sessionId;
+    return true;
+  }
+
+  /** Sends a message no request carries (`notifications/elicitation/complete`) on the open standalone stream, if this session is `idHash`'s of `caller`: whether it did. */
+  async notify(idHash: string, caller: string, message: JsonObject): Promise<boolean> {
+    const record = this.#loaded ? this.#record : await this.#load();
+    const stream = this.#standalone;
+    if (!record || record.caller !== caller || !constantTimeEqual(record.idHash, idHash) || !stream || stream.done) return false;
+    stream.send(JSON.stringify(message));
     return true;
   }
 
@@ -138,7 +147,7 @@ export class SessionEngine {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind !== "request" || message.method !== "initialize") throw invalidRequest("A new session starts with initialize");
     if (this.#record) throw invalidRequest("This session is already initialized");
-    const exchange = this.#exchange(request, message, undefined, call.admission, endpoint);
+    const exchange = this.#exchange(request, message, undefined, call, endpoint);
     let result: JsonObject;
     try {
       result = (await endpoint.server.handle(message, exchange)) as JsonObject;
@@ -231,12 +240,12 @@ export class SessionEngine {
     return stream;
   }
 
-  async #post(request: Request, record: SessionRecord, admission: Admission, endpoint: Endpoint): Promise<Response> {
+  async #post(request: Request, record: SessionRecord, call: SessionCall, endpoint: Endpoint): Promise<Response> {
     const message = classifyMessage(JSON.parse(await request.text()));
     if (message.kind !== "request") return takeClientMessage(message, this.#pending, this.#inflight);
     if (message.method === "initialize") throw invalidRequest("This session is already initialized; send initialize without Mcp-Session-Id to start a new one");
 
-    const exchange = this.#exchange(request, message, record, admission, endpoint);
+    const exchange = this.#exchange(request, message, record, call, endpoint);
     // In flight until the handler finishes, which may be long after the SSE answer has started.
     this.#inflight.set(message.id, exchange);
     const response = exchange.respond(message.id, async (ctx) => {
@@ -263,7 +272,8 @@ export class SessionEngine {
     }
   }
 
-  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, admission: Admission, endpoint: Endpoint): Exchange {
+  #exchange(request: Request, message: InboundRequest, record: SessionRecord | undefined, call: SessionCall, endpoint: Endpoint): Exchange {
+    const admission = call.admission;
     const header = request.headers.get("mcp-protocol-version");
     const version = header !== null && isLegacyVersion(header) ? header : (record?.protocolVersion ?? "2025-11-25");
     const meta = message.params ? own(message.params, "_meta") : undefined;
@@ -288,6 +298,7 @@ export class SessionEngine {
       admission,
       inputs,
       sessionful: true,
+      sessionId: call.sessionId,
       cancelOnDisconnect: false,
       changes: endpoint.relay ? relayedChangeFeed(endpoint.relay, undefined) : undefined,
       openStream: () => this.#openStream(false),

@@ -57,6 +57,8 @@ export interface TransportContext {
   closeStream?(): void;
   /** True inside a legacy session (server→client requests and notification streams exist). */
   sessionful?: boolean | undefined;
+  /** The id of the legacy session this request runs in (what a server-sent notification of the session is addressed to). */
+  sessionId?: string | undefined;
   /** The id of the task this request runs in, inside a task. */
   taskId?: string | undefined;
   /** Traces and meters a tool called inside this request (code mode's inner calls), when the request is observed. */

@@ -4,6 +4,7 @@ import { IDENTIFY_PATH, confirmationCookies, confirmedFor, identifyCallback, ide
 import type { AccountOwner } from "./account-store.ts";
 import type { AccountsSettings } from "./accounts-settings.ts";
 import { openConnectState, type ConnectState } from "./connect-state.ts";
+import { notifyElicitationComplete } from "./elicitation-complete.ts";
 import { escapeHtml, page } from "./pages.ts";
 import { ADMIN_ACCOUNTS_PATH, accountsAdmin } from "./accounts-admin-route.ts";
 import { DISCONNECT_PATH, PAGE_PATH, accountsPage, openPageState } from "./accounts-page.ts";
@@ -161,6 +162,8 @@ export function connectRoutes<E>(settings: AccountsSettings<E>, worker: Accounts
       console.warn(JSON.stringify({ event: "accounts.connect_failed", provider: state.provider, tenant: state.tenant, reason: outcome }));
       return page(502, `${title} was not connected`, `<p>${escapeHtml(title)} did not complete the connection. Go back to your MCP client and try again.</p>`);
     }
+    // 2025-11-25: the session the link was asked for in learns it completed (the elicitation id is the link's nonce).
+    await notifyElicitationComplete(env, state);
     return page(
       200,
       `Connected ${title}`,

@@ -10,7 +10,7 @@ import type { AccountOwner, AccountSummary } from "./account-store.ts";
 import type { AccountAnswer } from "./accounts-object.ts";
 import { accountsSettings, type AccountsSettings, type ConnectedAccountsOptions } from "./accounts-settings.ts";
 import { connectRoutes, type AccountsFetcher } from "./connect-routes.ts";
-import { signConnectState } from "./connect-state.ts";
+import { sessionReference, signConnectState } from "./connect-state.ts";
 import type { KeyedTenantStore } from "../keyed-tenant-store.ts";
 import { tenantAccountsSource, type TenantsOfEnv } from "./tenant-providers.ts";
 
@@ -110,7 +110,9 @@ function handlerAccounts<E extends object>(settings: AccountsSettings<E>, transp
     const found = await ask(settings.object(env, owner), owner, provider);
     if (found.kind === "token") return found.accessToken;
     if (found.kind === "unavailable") throw new ToolError(`${provider.title} cannot be reached for this user now: ${found.message}. Try again later.`);
-    const state = await signConnectState(await settings.keys(env), { ...owner, provider: name, nonce: found.nonce, expiresAt: found.expiresAt });
+    // A 2025-11-25 session is told when the link completes: the signed state names it (never by its id).
+    const session = transport.era === "legacy" && transport.sessionId !== undefined ? await sessionReference(transport.sessionId) : undefined;
+    const state = await signConnectState(await settings.keys(env), { ...owner, provider: name, nonce: found.nonce, expiresAt: found.expiresAt, session });
     const url = `${settings.baseUrl(env)}/accounts/connect?state=${encodeURIComponent(state)}`;
     const message = `Connect your ${provider.title} account so that this tool can act for you there.`;
     if (transport.era === "modern") {
@@ -121,7 +123,7 @@ function handlerAccounts<E extends object>(settings: AccountsSettings<E>, transp
       checkCapabilities(transport.clientCapabilities, requests);
       throw new InputRequired(requests);
     }
-    // 2025-11-25 "URL Elicitation Required Error": no session needed; the client retries after the user connected.
+    // 2025-11-25 "URL Elicitation Required Error": the client retries after the user connected (a session is also notified).
     throw new ProtocolError(URL_ELICITATION_REQUIRED, `This request needs you to connect your ${provider.title} account first.`, {
       data: { elicitations: [{ mode: "url", elicitationId: found.nonce, url, message }] },
     });

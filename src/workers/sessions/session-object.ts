@@ -13,6 +13,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { decodeAdmission, type Admission } from "../../core/admission.ts";
+import type { JsonObject } from "../../core/types.ts";
 import type { Endpoint } from "../../http/endpoint.ts";
 import { errorResponse } from "../../http/responses.ts";
 import type { McpServer, ServerOptions } from "../../server/server.ts";
@@ -136,6 +137,11 @@ export function createSessionObject(
       const admission = decodeAdmission(text);
       this.#lastAdmission = admission && text !== null ? { text, admission } : undefined;
       return admission;
+    }
+
+    /** RPC from the Worker: a notification for this session's standalone stream, sent only to the session `idHash` of `caller` (see SessionEngine.notify). */
+    notify(idHash: string, caller: string, message: JsonObject): Promise<boolean> {
+      return this.#engine.notify(idHash, caller, message);
     }
 
     override alarm(): Promise<void> {
