@@ -11,7 +11,7 @@ import { loadLoopbackClient } from "./loopback-cimd.ts";
 import { oauthAuthorizer } from "./oauth-authorizer.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
-import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
+import { type GrantProps, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
 import type { EnvValue, Upstream, UpstreamCallback, UpstreamRequest } from "./upstream.ts";
 import { upstreamRefresh } from "./upstream-refresh.ts";
 import { userIdOf } from "./user-id.ts";
@@ -104,16 +104,8 @@ export function oauthSignIn<E>(options: OAuthSignInOptions<E>): OAuthSignIn<E> {
   const registry = new SignedInRegistry();
   return {
     authorizer: oauthAuthorizer(registry, MCP_PATH, options.toolScopes ?? {}),
-    user(ctx) {
-      const props = registry.propsOf(ctx.principal);
-      if (props === undefined || ctx.principal === undefined) return undefined;
-      return { principal: ctx.principal, upstreamIssuer: props.upstreamIssuer, upstreamSubject: props.upstreamSubject, claims: props.claims };
-    },
-    upstreamToken(ctx) {
-      const props = registry.propsOf(ctx.principal);
-      if (props === undefined) throw new NotSignedInError("no upstream token for this call: it was not admitted through this Worker's sign-in in this request");
-      return props.upstream.accessToken;
-    },
+    user: (ctx) => registry.userOf(ctx.principal),
+    upstreamToken: (ctx) => registry.upstreamTokenOf(ctx.principal, "this Worker's"),
     browserSignIn: {
       authorizationUrl: (request, env) => options.upstream.authorizationUrl(request, env),
       async principal(callback, env, origin) {

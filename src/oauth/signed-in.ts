@@ -51,6 +51,20 @@ export class SignedInRegistry {
   propsOf(principal: Principal | undefined): GrantProps | undefined {
     return principal === undefined ? undefined : this.#byPrincipal.get(principal);
   }
+
+  /** The signed-in user of a call; undefined for a call not admitted through this sign-in. */
+  userOf(principal: Principal | undefined): SignedInUser | undefined {
+    const props = this.propsOf(principal);
+    if (props === undefined || principal === undefined) return undefined;
+    return { principal, upstreamIssuer: props.upstreamIssuer, upstreamSubject: props.upstreamSubject, claims: props.claims };
+  }
+
+  /** The user's upstream access token; throws {@link NotSignedInError} naming `whose` sign-in the call did not come through. */
+  upstreamTokenOf(principal: Principal | undefined, whose: string): string {
+    const props = this.propsOf(principal);
+    if (props === undefined) throw new NotSignedInError(`no upstream token for this call: it was not admitted through ${whose} sign-in in this request`);
+    return props.upstream.accessToken;
+  }
 }
 
 /** The error a handler gets when it asks for the signed-in user where there is none (a call not admitted by the authorization server). */

@@ -17,7 +17,7 @@ import { refusePrivateClient } from "./cimd-host-guard.ts";
 import { detectRefreshReuse } from "./refresh-reuse.ts";
 import { upstreamRefresh } from "./upstream-refresh.ts";
 import { CALLBACK_PATH, createSignInApp } from "./sign-in-app.ts";
-import { type GrantProps, NotSignedInError, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
+import { type GrantProps, SignedInRegistry, type SignedInUser } from "./signed-in.ts";
 
 /** RFC 8414's well-known prefix; a path-routed tenant's metadata is at this prefix followed by its issuer's path. */
 const AS_METADATA = "/.well-known/oauth-authorization-server";
@@ -255,16 +255,8 @@ export function tenantSignIn(options: TenantSignInOptions = {}): TenantSignIn {
       return oauthAuthorizer(registry, path, toolScopes);
     },
     fetch: serve,
-    user(ctx) {
-      const props = registry.propsOf(ctx.principal);
-      if (props === undefined || ctx.principal === undefined) return undefined;
-      return { principal: ctx.principal, upstreamIssuer: props.upstreamIssuer, upstreamSubject: props.upstreamSubject, claims: props.claims };
-    },
-    upstreamToken(ctx) {
-      const props = registry.propsOf(ctx.principal);
-      if (props === undefined) throw new NotSignedInError("no upstream token for this call: it was not admitted through its tenant's sign-in in this request");
-      return props.upstream.accessToken;
-    },
+    user: (ctx) => registry.userOf(ctx.principal),
+    upstreamToken: (ctx) => registry.upstreamTokenOf(ctx.principal, "its tenant's"),
   };
 }
 
